@@ -12,7 +12,7 @@ std::shared_ptr<const Model> Model::load(const std::string& path) {
 }
 
 std::shared_ptr<const Model> Model::load_from_memory(const void* data, size_t size, const std::string& origin) {
-    Graph g = load_model_memory(data, size, origin);
+    Graph g = load_model_memory(static_cast<const uint8_t*>(data), size, origin);
     validate_graph(g);
     return std::make_shared<const Model>(std::move(g), origin);
 }

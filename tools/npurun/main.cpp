@@ -15,15 +15,12 @@
 
 #include "include/npurun/npurun.hpp"
 #include "runtime/graph/error.h"
+#include "runtime/npurun_version.h"
 #include "runtime/plan/memory_plan.h"
 #include "runtime/util/npy.h"
 #include "tools/npurun/files.h"
 #include "tools/npurun/options.h"
 #include "tools/npurun/report.h"
-
-#ifndef NPURUN_VERSION
-#error "NPURUN_VERSION must be defined by the build"
-#endif
 
 using namespace npurun;
 using namespace npurun::cli;

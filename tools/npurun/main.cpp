@@ -31,6 +31,16 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
+// Milliseconds for real models, microseconds for tiny ones (so the figure is never a bare 0.000).
+std::string duration_text(double ms) {
+    char buf[32];
+    if (ms >= 1.0)
+        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000.0);
+    return buf;
+}
+
 // Messages are one line by contract, whatever a lower layer put into them.
 std::string one_line(std::string s) {
     for (char& c : s)
@@ -162,8 +172,8 @@ int run_command(const Options& o) {
     if (o.profile) print_profile(stdout, session.profile());
     if (o.iterations_given) {
         const Latency l = latency_of(run_ms);
-        std::printf("model load %.3f ms; %u iteration%s: median %.3f ms, p90 %.3f ms\n", load_ms, o.iterations,
-                    o.iterations == 1 ? "" : "s", l.median_ms, l.p90_ms);
+        std::printf("model load %s; %u iteration%s: median %s, p90 %s\n", duration_text(load_ms).c_str(), o.iterations,
+                    o.iterations == 1 ? "" : "s", duration_text(l.median_ms).c_str(), duration_text(l.p90_ms).c_str());
     }
     return 0;
 }

@@ -1,6 +1,6 @@
 // The CPU backend's kernel choice. Its own file so that code which builds sessions over other kernels
 // (tests) does not link the reference kernel library.
-#include "kernels/ref/ref_kernels.h"
+#include "kernels/ref/registry.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/exec/session_impl.h"
 

@@ -2,6 +2,9 @@
 // kernels/ref's own suite): pointers, arena sharing, repeated runs, profiling, errors, no allocation.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
 
 #include "include/npurun/npurun.hpp"
@@ -182,4 +185,25 @@ TEST(Session, BindingIndexOutOfRangeIsAnError) {
     auto session = SessionFactory::create(small_model(), {}, test_kernels);
     EXPECT_THROW(session->input(1), Error);
     EXPECT_THROW(session->output(3), Error);
+}
+
+// The same promise with the real loader and reference kernels on a real model (../shared).
+TEST(Session, RealModelRunAllocatesNothingAndIsDeterministic) {
+    const char* shared = std::getenv("NPURUN_SHARED");
+    const std::string path = std::string(shared ? shared : "") + "/models/armnn/mnist_uint8.armnn";
+    if (!shared || ::access(path.c_str(), R_OK) != 0) GTEST_SKIP() << path << " not present";
+    auto model = Model::load(path);
+    Session session(model, {});
+    TensorBinding& in = session.input(0);
+    uint8_t* p = static_cast<uint8_t*>(in.data);
+    for (size_t i = 0; i < in.info.num_bytes(); ++i) p[i] = uint8_t(i * 7 % 251);
+    session.run();
+    const TensorBinding& out = session.output(0);
+    const std::vector<uint8_t> first(static_cast<const uint8_t*>(out.data),
+                                     static_cast<const uint8_t*>(out.data) + out.info.num_bytes());
+    const size_t before = allocation_count();
+    session.run();
+    EXPECT_EQ(allocation_count(), before);
+    EXPECT_EQ(std::memcmp(out.data, first.data(), first.size()), 0);
+    EXPECT_LE(session.memory_stats().arena_bytes, session.memory_stats().naive_bytes);
 }

@@ -81,6 +81,24 @@ std::vector<float> get_output(const Session& s) {
 
 }  // namespace
 
+TEST(Session, ReshapeNeedsNoStepAndSharesMemory) {
+    Graph g;
+    TensorId in = add_value(g, "input", Shape{1, 4});
+    add_input(g, "input", in, 0);
+    TensorId d = add_value(g, "d", Shape{1, 4}), r = add_value(g, "r", Shape{2, 2});
+    add_node(g, OpKind::Activation, "double", {in}, {d}, ActivationAttrs{});
+    add_node(g, OpKind::Reshape, "reshape", {d}, {r}, ReshapeAttrs{Shape{2, 2}});
+    add_output(g, "result", r, 0);
+    auto session = SessionFactory::create(std::make_shared<const Model>(std::move(g), "m"), {}, test_kernels);
+    set_input(*session, {1, -2, 3, 4});
+    session->run();
+    EXPECT_EQ(session->output(0).info.shape, (Shape{2, 2}));
+    EXPECT_EQ(get_output(*session), (std::vector<float>{2, -4, 6, 8}));
+    exec::Executor ex(session->model().graph(), test_kernels, false, "cpu");
+    EXPECT_EQ(ex.steps().size(), 1u);
+    EXPECT_EQ(ex.tensor_data(r), ex.tensor_data(d));
+}
+
 TEST(Session, RunsTheStepsInOrderAndKeepsOutputs) {
     auto session = SessionFactory::create(small_model(), {}, test_kernels);
     ASSERT_EQ(session->num_inputs(), 1u);

@@ -303,3 +303,12 @@ TEST(ValidateGraph, HugeDeclaredOutputRejected) {
     Error e = expect_error([&] { validate_graph(g); });
     EXPECT_EQ(e.kind(), ErrorKind::BadModel);
 }
+
+TEST(ValidateGraph, QuantizedTensorWithoutValidScaleRejected) {
+    Graph g = relu_graph({1, 4});
+    g.tensors[0].info.dtype = DataType::QAsymmU8;
+    g.tensors[1].info.dtype = DataType::QAsymmU8;
+    g.tensors[0].info.quant.scales = {0.0f};
+    Error e = expect_error([&] { validate_graph(g); });
+    EXPECT_EQ(message_of(e), "layer 0 'in' (Input): output 0 has an invalid quantization scale 0.000000");
+}

@@ -165,19 +165,28 @@ uint64_t Buffer::dma_addr() const { return state().dma_addr; }
 uint32_t Buffer::handle() const { return state().handle; }
 uint8_t* Buffer::data() const { return state_ ? state_->map : nullptr; }
 
+// Each method takes state() first: it throws on an empty Buffer, whose backend_ is null too.
 uint8_t* Buffer::map() {
-    backend_->map(state());
-    return state_->map;
+    detail::BoState& s = state();
+    backend_->map(s);
+    return s.map;
 }
-void Buffer::unmap() { backend_->unmap(state()); }
-
+void Buffer::unmap() {
+    detail::BoState& s = state();
+    backend_->unmap(s);
+}
 void Buffer::sync_to_device(uint64_t offset, uint64_t length) {
-    backend_->sync(state(), detail::SyncDirection::ToDevice, offset, length);
+    detail::BoState& s = state();
+    backend_->sync(s, detail::SyncDirection::ToDevice, offset, length);
 }
 void Buffer::sync_from_device(uint64_t offset, uint64_t length) {
-    backend_->sync(state(), detail::SyncDirection::FromDevice, offset, length);
+    detail::BoState& s = state();
+    backend_->sync(s, detail::SyncDirection::FromDevice, offset, length);
 }
-int Buffer::export_dmabuf() const { return backend_->export_dmabuf(state()); }
+int Buffer::export_dmabuf() const {
+    detail::BoState& s = state();
+    return backend_->export_dmabuf(s);
+}
 
 // ---------------------------------------------------------------- Job
 
@@ -185,11 +194,15 @@ Job::Job(std::unique_ptr<detail::JobImpl> impl) : impl_(std::move(impl)) {}
 Job::Job(Job&&) noexcept = default;
 Job& Job::operator=(Job&&) noexcept = default;
 Job::~Job() = default;
-void Job::submit() { impl_->submit(); }
-void Job::wait() { impl_->wait(); }
-bool Job::pending() const { return impl_->pending(); }
-int Job::fence_fd() const { return impl_->fence_fd(); }
-const JobStats& Job::stats() const { return impl_->stats(); }
+detail::JobImpl& Job::impl() const {
+    if (!impl_) raise(ErrorKind::Internal, "use of a moved-from npudrv::Job");
+    return *impl_;
+}
+void Job::submit() { impl().submit(); }
+void Job::wait() { impl().wait(); }
+bool Job::pending() const { return impl().pending(); }
+int Job::fence_fd() const { return impl().fence_fd(); }
+const JobStats& Job::stats() const { return impl().stats(); }
 
 // ---------------------------------------------------------------- Device
 
@@ -200,23 +213,28 @@ Device::~Device() = default;
 
 Device make_device(std::shared_ptr<detail::Backend> backend) { return Device(std::move(backend)); }
 
-const DeviceInfo& Device::info() const { return backend_->info(); }
-Syscalls& Device::syscalls() const { return backend_->sys(); }
+detail::Backend& Device::backend() const {
+    if (!backend_) raise(ErrorKind::Internal, "use of a moved-from npudrv::Device");
+    return *backend_;
+}
+const DeviceInfo& Device::info() const { return backend().info(); }
+Syscalls& Device::syscalls() const { return backend().sys(); }
 
 Buffer Device::create_buffer(uint64_t size, uint32_t flags) {
+    backend();
     if (flags & ~uint32_t{kBufferAllFlags}) {
         raise(ErrorKind::Internal, "bad buffer flags " + hex(flags) + " (known: CACHEABLE|CONTIGUOUS|KERNEL_MAPPING|ZEROED)");
     }
     if (size == 0) raise(ErrorKind::Internal, "cannot create a zero-byte NPU buffer");
-    return backend_->wrap(backend_->create_bo(size, flags));
+    return backend().wrap(backend().create_bo(size, flags));
 }
 
-Buffer Device::import_dmabuf(int dmabuf_fd) { return backend_->wrap(backend_->import_dmabuf(dmabuf_fd)); }
+Buffer Device::import_dmabuf(int dmabuf_fd) { return backend().wrap(backend().import_dmabuf(dmabuf_fd)); }
 
-Job Device::create_job(const JobSpec& spec) { return Job(backend_->create_job(spec)); }
+Job Device::create_job(const JobSpec& spec) { return Job(backend().create_job(spec)); }
 
 void Device::close_fd(int fd) {
-    int ret = backend_->sys().close(fd);
+    int ret = backend().sys().close(fd);
     if (ret < 0) raise(ErrorKind::Runtime, "close(" + std::to_string(fd) + ") failed: " + describe_errno(-ret));
 }
 

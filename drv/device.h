@@ -152,6 +152,7 @@ public:
 private:
     friend class Device;
     explicit Job(std::unique_ptr<detail::JobImpl> impl);
+    detail::JobImpl& impl() const;  // throws on a moved-from Job
     std::unique_ptr<detail::JobImpl> impl_;
 };
 
@@ -174,6 +175,7 @@ public:
 private:
     friend Device make_device(std::shared_ptr<detail::Backend> backend);
     explicit Device(std::shared_ptr<detail::Backend> backend);
+    detail::Backend& backend() const;  // throws on a moved-from Device
     std::shared_ptr<detail::Backend> backend_;
 };
 

@@ -94,3 +94,22 @@ TEST(Leaks, FailedOperationsLeakNothing) {
 
 }  // namespace
 }  // namespace npudrv::test
+
+namespace npudrv::test {
+namespace {
+
+TEST(Lifetimes, MovedFromObjectsThrowInsteadOfCrashing) {
+    FakeEnv env;
+    env.add(DriverKind::Rocket);
+    Device a = env.open();
+    Device b = std::move(a);
+    expect_error([&] { a.info(); }, "moved-from npudrv::Device");  // NOLINT(bugprone-use-after-move)
+    expect_error([&] { a.create_buffer(4096, 0); }, "moved-from npudrv::Device");
+    Buffer x = b.create_buffer(4096, 0);
+    Buffer y = std::move(x);
+    expect_error([&] { x.map(); }, "empty or destroyed");  // NOLINT(bugprone-use-after-move)
+    EXPECT_NE(y.map(), nullptr);
+}
+
+}  // namespace
+}  // namespace npudrv::test

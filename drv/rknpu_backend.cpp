@@ -151,6 +151,11 @@ public:
         args.handle = prime.handle;
         int ret = sys().ioctl(fd(), DRM_IOCTL_RKNPU_MEM_CREATE, &args);
         if (ret < 0 || args.handle != prime.handle) {
+            if (ret == 0) {  // the kernel allocated a new object instead: free it again
+                rknpu_mem_destroy extra{};
+                extra.handle = args.handle;
+                sys().ioctl(fd(), DRM_IOCTL_RKNPU_MEM_DESTROY, &extra);
+            }
             drm_gem_close close_args{};
             close_args.handle = prime.handle;
             sys().ioctl(fd(), kDrmIoctlGemClose, &close_args);

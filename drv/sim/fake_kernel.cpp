@@ -51,7 +51,37 @@ FdEntry* FakeKernel::Impl::find_fd(int fd) {
     return it == fds.end() ? nullptr : &it->second;
 }
 
+bool FakeKernel::Impl::find_iova(const std::vector<std::weak_ptr<GemObject>>& space, uint64_t size, uint64_t floor,
+                                 uint64_t ceiling, bool top_down, uint64_t* addr) {
+    std::vector<std::pair<uint64_t, uint64_t>> used;  // [start, end) of live mapped objects
+    for (const auto& w : space) {
+        auto o = w.lock();
+        if (o && o->dma_mapped) used.emplace_back(o->dma_addr, o->dma_addr + o->size);
+    }
+    std::sort(used.begin(), used.end());
+    // Gaps between floor, the used ranges, and ceiling.
+    std::vector<std::pair<uint64_t, uint64_t>> gaps;
+    uint64_t cursor = floor;
+    for (const auto& [start, end] : used) {
+        if (start > cursor) gaps.emplace_back(cursor, std::min(start, ceiling));
+        cursor = std::max(cursor, end);
+    }
+    if (cursor < ceiling) gaps.emplace_back(cursor, ceiling);
+    if (top_down) std::reverse(gaps.begin(), gaps.end());
+    for (const auto& [start, end] : gaps) {
+        if (end > start && end - start >= size) {
+            *addr = top_down ? end - size : start;
+            return true;
+        }
+    }
+    return false;
+}
+
 std::shared_ptr<GemObject> FakeKernel::Impl::new_object(FakeDevice& dev, uint64_t size) {
+    // Forget objects that are gone, so long simulator runs do not accumulate them.
+    auto expired = [](const std::weak_ptr<GemObject>& w) { return w.expired(); };
+    dev.objects.erase(std::remove_if(dev.objects.begin(), dev.objects.end(), expired), dev.objects.end());
+    all_objects.erase(std::remove_if(all_objects.begin(), all_objects.end(), expired), all_objects.end());
     const uint64_t rounded = (size + kFakePage - 1) / kFakePage * kFakePage;
     if (rounded < size || rounded > memory_limit || *allocated > memory_limit - rounded) return nullptr;
     auto mem = std::make_shared<Memory>(rounded, allocated);
@@ -163,7 +193,7 @@ int FakeKernel::Impl::prime_fd_to_handle(FileState& file, void* data) {
     imported->rknpu_flags = 1;  // NON_CONTIGUOUS: an sg-table import
     dev.objects.push_back(imported);
     all_objects.push_back(imported);
-    if (dev.config.driver == DriverKind::Rknpu) rknpu_map_iova(dev, *imported);
+    if (dev.config.driver == DriverKind::Rknpu && !rknpu_map_iova(dev, *imported)) return -ENOMEM;
     a->handle = add_handle(file, imported);
     return 0;
 }
@@ -232,7 +262,6 @@ std::string FakeKernel::add_device(FakeDeviceConfig c) {
     }
     auto dev = std::make_shared<FakeDevice>();
     dev->config = c;
-    dev->iova_top = c.iova_top;
     impl_->devices.push_back(dev);
     return c.node;
 }

@@ -47,14 +47,12 @@ struct FileState {
     std::shared_ptr<FakeDevice> device;
     std::map<uint32_t, std::shared_ptr<GemObject>> handles;
     uint32_t next_handle = 1;
-    uint64_t next_iova = 0;                        // rocket: per-fd IOMMU domain starts at 0
     std::vector<std::weak_ptr<GemObject>> domain;  // rocket: BOs mapped in this fd's domain
 };
 
 struct FakeDevice {
     FakeDeviceConfig config;
     bool removed = false;
-    uint64_t iova_top = 0;                             // rknpu: next allocation ends here
     std::vector<std::weak_ptr<GemObject>> objects;     // every object of this device
     uint64_t next_mmap_offset = uint64_t{1} << 32;     // DRM_FILE_PAGE_OFFSET_START on 64-bit
     int32_t iommu_domain_id = 0;
@@ -113,6 +111,10 @@ struct FakeKernel::Impl {
     uint32_t add_handle(FileState& file, std::shared_ptr<GemObject> bo);
     std::shared_ptr<GemObject> lookup(FileState& file, uint32_t handle);
     int oops(const std::string& what);
+    // Lowest (rocket drm_mm) or highest (rknpu, top-down) free IOVA range of `size` bytes among the live
+    // objects of an address space, within [floor, ceiling). Returns false when there is no such gap.
+    static bool find_iova(const std::vector<std::weak_ptr<GemObject>>& space, uint64_t size, uint64_t floor,
+                          uint64_t ceiling, bool top_down, uint64_t* addr);
     // Hands one task to the hardware; false if it would never raise its interrupt.
     bool run_task(const HwTask& task, DmaSpace& space, uint32_t* int_status);
 
@@ -132,7 +134,7 @@ struct FakeKernel::Impl {
     int rknpu_mem_sync(FileState& file, void* data);
     int rknpu_submit(FileState& file, void* data);
     size_t rknpu_kernel_size(unsigned nr) const;
-    void rknpu_map_iova(FakeDevice& dev, GemObject& bo);
+    bool rknpu_map_iova(FakeDevice& dev, GemObject& bo);
 
     // rocket (fake_rocket.cpp)
     int rocket_ioctl(FileState& file, unsigned nr, void* data);
@@ -141,7 +143,7 @@ struct FakeKernel::Impl {
     int rocket_prep_bo(FileState& file, void* data);
     int rocket_fini_bo(FileState& file, void* data);
     size_t rocket_kernel_size(const FakeDevice& dev, unsigned nr) const;
-    void rocket_map_iova(FileState& file, const std::shared_ptr<GemObject>& bo);
+    bool rocket_map_iova(FileState& file, const std::shared_ptr<GemObject>& bo);
 };
 
 }  // namespace npudrv::sim

@@ -84,11 +84,14 @@ int FakeKernel::Impl::rknpu_action(FileState& file, void* data) {
     }
 }
 
-void FakeKernel::Impl::rknpu_map_iova(FakeDevice& dev, GemObject& bo) {
-    // One global domain per device; handed out downward from iova_top, like the IOVAs seen in captures.
-    dev.iova_top -= bo.size;
-    bo.dma_addr = dev.iova_top;
+bool FakeKernel::Impl::rknpu_map_iova(FakeDevice& dev, GemObject& bo) {
+    // One global domain per device; IOVAs are handed out top-down below iova_top, like the 0xfffa4800-style
+    // addresses seen in captures. Freed ranges are reused.
+    uint64_t addr = 0;
+    if (!find_iova(dev.objects, bo.size, kFakePage, dev.config.iova_top, true, &addr)) return false;
+    bo.dma_addr = addr;
     bo.dma_mapped = true;
+    return true;
 }
 
 int FakeKernel::Impl::rknpu_mem_create(FileState& file, void* data) {
@@ -108,9 +111,8 @@ int FakeKernel::Impl::rknpu_mem_create(FileState& file, void* data) {
     FakeDevice& dev = *file.device;
     auto bo = new_object(dev, a->size);
     if (!bo) return -ENOMEM;
-    if (dev.iova_top < bo->size) return -ENOMEM;  // IOVA space exhausted
     bo->rknpu_flags = a->flags;  // RKNPU_MEM_MASK is not enforced by the kernel
-    rknpu_map_iova(dev, *bo);
+    if (!rknpu_map_iova(dev, *bo)) return -ENOMEM;  // IOVA space exhausted
     a->handle = add_handle(file, bo);
     a->size = bo->size;
     a->obj_addr = bo->obj_addr;

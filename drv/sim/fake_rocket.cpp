@@ -30,12 +30,16 @@ int FakeKernel::Impl::rocket_ioctl(FileState& file, unsigned nr, void* data) {
     }
 }
 
-void FakeKernel::Impl::rocket_map_iova(FileState& file, const std::shared_ptr<GemObject>& bo) {
-    // Each fd has its own IOMMU domain and drm_mm, starting at the aperture base 0.
-    bo->dma_addr = file.next_iova;
+bool FakeKernel::Impl::rocket_map_iova(FileState& file, const std::shared_ptr<GemObject>& bo) {
+    // Each fd has its own IOMMU domain and drm_mm, starting at the aperture base 0 (lowest fit first).
+    auto expired = [](const std::weak_ptr<GemObject>& w) { return w.expired(); };
+    file.domain.erase(std::remove_if(file.domain.begin(), file.domain.end(), expired), file.domain.end());
+    uint64_t addr = 0;
+    if (!find_iova(file.domain, bo->size, 0, uint64_t{1} << 40, false, &addr)) return false;
+    bo->dma_addr = addr;
     bo->dma_mapped = true;
-    file.next_iova += bo->size;
     file.domain.push_back(bo);
+    return true;
 }
 
 int FakeKernel::Impl::rocket_create_bo(FileState& file, void* data) {
@@ -43,8 +47,7 @@ int FakeKernel::Impl::rocket_create_bo(FileState& file, void* data) {
     if (a->size == 0) return -EINVAL;  // an empty shmem object cannot be created [inferred]
     FakeDevice& dev = *file.device;
     auto bo = new_object(dev, a->size);
-    if (!bo) return -ENOMEM;
-    rocket_map_iova(file, bo);
+    if (!bo || !rocket_map_iova(file, bo)) return -ENOMEM;
     bo->mmap_offset = dev.next_mmap_offset;
     dev.next_mmap_offset += bo->size;
     a->handle = add_handle(file, bo);

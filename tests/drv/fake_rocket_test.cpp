@@ -84,6 +84,17 @@ TEST_F(FakeRocket, CreateBoPerFdAddressSpaceFromZero) {
     env.kernel->close(other);
 }
 
+TEST_F(FakeRocket, FreedAddressesAreReused) {
+    auto a = create(8192);
+    auto b = create(4096);
+    drm_gem_close c{};
+    c.handle = a.handle;
+    ASSERT_EQ(env.io(fd, kDrmIoctlGemClose, &c), 0);
+    auto d = create(4096);  // drm_mm: the lowest hole that fits
+    EXPECT_EQ(d.dma_address, 0u);
+    EXPECT_EQ(b.dma_address, 8192u);
+}
+
 TEST_F(FakeRocket, CreateBoErrors) {
     create(0, -EINVAL);
     env.kernel->set_memory_limit(64 * 1024);

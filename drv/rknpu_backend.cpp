@@ -82,6 +82,7 @@ private:
     const Buffer* task_buffer_ = nullptr;
     uint32_t total_tasks_ = 0;
     std::vector<const Buffer*> to_device_;  // cacheable inputs, regcmd buffers, task array
+    std::vector<rknpu_task> records_;       // the task array as written at each submit
     rknpu_submit args_{};
     bool pending_ = false;
     int fence_fd_ = -1;
@@ -240,13 +241,8 @@ RknpuJob::RknpuJob(RknpuBackend& backend, std::shared_ptr<Backend> keep_alive, c
         task_buffer_ = &own_task_buffer_;
     }
 
-    // Write the packed task records once; each submit only resets the written-back int_status.
-    uint8_t* base = backend.bo(*task_buffer_).map ? backend.bo(*task_buffer_).map : nullptr;
-    if (!base) {
-        backend.map(backend.bo(*task_buffer_));
-        base = backend.bo(*task_buffer_).map;
-    }
-    size_t index = 0;
+    // The packed task records, written into the task buffer at every submit (a caller-supplied task buffer
+    // may be shared between jobs, and the kernel writes int_status back into the last record).
     for (const auto& lane : spec.lanes) {
         for (const Task& t : lane.tasks) {
             rknpu_task rec{};
@@ -259,8 +255,7 @@ RknpuJob::RknpuJob(RknpuBackend& backend, std::shared_ptr<Backend> keep_alive, c
             rec.regcfg_amount = t.regcmd_entries - RKNPU_PC_DATA_EXTRA_AMOUNT;  // excludes the PC tail
             rec.regcfg_offset = 0;
             rec.regcmd_addr = t.regcmd->dma_addr() + t.regcmd_offset;
-            std::memcpy(base + index * sizeof(rknpu_task), &rec, sizeof rec);
-            ++index;
+            records_.push_back(rec);
         }
     }
 
@@ -309,9 +304,7 @@ void RknpuJob::submit() {
     if (pending_) raise(ErrorKind::Internal, "job submitted twice without wait()");
     auto& task_bo = Backend::bo(*task_buffer_);
     if (!task_bo.map) backend_.map(task_bo);
-    // Reset the written-back status of the last task so stats() reports this run's value.
-    const size_t last_status = (total_tasks_ - 1) * sizeof(rknpu_task) + offsetof(rknpu_task, int_status);
-    std::memset(task_bo.map + last_status, 0, sizeof(uint32_t));
+    std::memcpy(task_bo.map, records_.data(), records_.size() * sizeof(rknpu_task));
     for (const Buffer* b : to_device_) backend_.sync(Backend::bo(*b), SyncDirection::ToDevice, 0, kWholeBuffer);
 
     rknpu_submit args = args_;

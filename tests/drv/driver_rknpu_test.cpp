@@ -287,3 +287,37 @@ TEST_F(DriverRknpu, FenceWithoutKernelSupport) {
 
 }  // namespace
 }  // namespace npudrv::test
+
+namespace npudrv::test {
+namespace {
+
+TEST(DriverRknpuShared, JobsSharingATaskBufferEachWriteTheirOwnRecords) {
+    FakeEnv env;
+    env.add(DriverKind::Rknpu);
+    Device dev = env.open();
+    Buffer regcmd = make_regcmd(dev, 2, 20);
+    Buffer out = dev.create_buffer(4096, 0);
+    Buffer tasks = dev.create_buffer(4096, kBufferKernelMapping | kBufferCacheable);
+    JobSpec a;
+    a.lanes = {Lane{{Task{&regcmd, 0, 20, 0xd, 0x300}}}};
+    a.outputs = {&out};
+    a.task_buffer = &tasks;
+    JobSpec b = a;
+    b.lanes[0].tasks[0].regcmd_offset = stream_offset(1, 20);
+    b.lanes[0].tasks[0].int_mask = 0xc00;
+    Job ja = dev.create_job(a);
+    Job jb = dev.create_job(b);
+    ja.run();
+    jb.run();
+    ja.run();
+    const auto& rec = env.hw->records();
+    ASSERT_EQ(rec.size(), 3u);
+    EXPECT_EQ(rec[0].task.regcmd_addr, regcmd.dma_addr());
+    EXPECT_EQ(rec[1].task.regcmd_addr, regcmd.dma_addr() + stream_offset(1, 20));
+    EXPECT_EQ(rec[2].task.regcmd_addr, regcmd.dma_addr());
+    EXPECT_EQ(jb.stats().last_int_status, 0xc00u);
+    EXPECT_EQ(ja.stats().last_int_status, 0x300u);
+}
+
+}  // namespace
+}  // namespace npudrv::test

@@ -34,7 +34,7 @@ struct FakeDeviceConfig {
     int major = -1, minor = -1, patch = -1;  // default: 0.9.8 (rknpu), 0.0.0 (rocket)
     std::string group = "render";             // owner group of the node
     bool accessible = true;                   // false: open() fails with EACCES
-    uint32_t hw_version = 0x46495045;         // rknpu GET_HW_VERSION value
+    uint32_t hw_version = 0x46495045;         // rknpu GET_HW_VERSION; arbitrary (the real value is not documented)
     bool iommu = true;                        // rknpu GET_IOMMU_EN
     bool fences = true;                       // rknpu built with CONFIG_ROCKCHIP_RKNPU_FENCE
     bool rocket_prep_fini = true;             // false: the early rocket UAPI without PREP_BO/FINI_BO

@@ -353,6 +353,7 @@ Capture read_capture_log(const std::string& path) {
                 ++known;
             } else {
                 t.entries.emplace_back(std::nullopt);
+                c.complete = false;
             }
         }
         c.notes.push_back("task @0x" + [&] {
@@ -435,7 +436,7 @@ std::vector<DecodedTask> decode_capture(const Capture& c) {
     RegisterState state;
     for (size_t i = 0; i < c.tasks.size(); ++i) {
         const CaptureTask& t = c.tasks[i];
-        DecodedTask d = decode_task(t.entries, state, i, t.regcmd_addr);
+        DecodedTask d = decode_task(t.entries, c.complete ? state : RegisterState{}, i, t.regcmd_addr);
         d.descriptor_enable_mask = t.enable_mask;
         if (!d.op_en && t.enable_mask) {
             // Tail not captured: the descriptor's enable mask says what the task starts.

@@ -36,6 +36,9 @@ struct Capture {
     std::vector<CaptureTask> tasks;
     std::vector<TensorShape> tensors;  // log: feature + const tensor tables (OrigShape)
     std::vector<std::string> notes;    // facts worth printing (e.g. how much of each list was captured)
+    // False when some entries of some list are missing (partial log captures). Register state is then
+    // NOT carried from task to task by decode_capture: a stale value from another task would be mixed in.
+    bool complete = true;
 };
 
 // Each throws RegcmdError with a one-line message naming the file and the problem.

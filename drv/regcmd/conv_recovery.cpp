@@ -51,6 +51,11 @@ RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
         std::optional<uint32_t> feat, dst;
     };
     std::vector<T> ts;
+    // Facts pooled over all conv tasks, for partial captures where no task has a complete set.
+    std::optional<uint32_t> any_w, any_h, any_c, any_wo, any_ho, any_co;
+    auto pool = [](std::optional<uint32_t>& acc, std::optional<uint32_t> v) {
+        if (v) acc = std::max(acc.value_or(0), *v);
+    };
     std::optional<uint32_t> kw, kh, sx, sy, pl, pt, prec, dw, line, surf, dst_stride, out_prec;
     for (const DecodedTask& d : tasks) {
         const uint32_t en = d.op_en ? *d.op_en : d.descriptor_enable_mask;
@@ -64,16 +69,12 @@ RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
         const auto wo = first_known({inc(s.known(f::CORE_OUT_WIDTH)), inc(s.known(f::DPU_WIDTH_WDMA))});
         const auto ho = first_known({inc(s.known(f::CORE_OUT_HEIGHT)), inc(s.known(f::DPU_HEIGHT_WDMA)), inc(s.known(f::DPU_HEIGHT))});
         const auto co = first_known({inc(s.known(f::DPU_ORIG_CHANNEL)), inc(s.known(f::CORE_OUT_CHANNEL)), inc(s.known(f::DPU_CHANNEL_WDMA))});
-        if (!w || !h || !c || !wo || !ho || !co) continue;  // too little of this task was captured
-        t.w = *w;
-        t.h = *h;
-        t.c = *c;
-        t.wo = *wo;
-        t.ho = *ho;
-        t.co = *co;
-        t.feat = s.known(f::CNA_FEATURE_ADDR);
-        t.dst = s.known(f::DPU_DST_BASE);
-        ts.push_back(t);
+        pool(any_w, w);
+        pool(any_h, h);
+        pool(any_c, c);
+        pool(any_wo, wo);
+        pool(any_ho, ho);
+        pool(any_co, co);
         if (!kw) kw = s.known(f::CNA_WEIGHT_WIDTH);
         if (!kh) kh = s.known(f::CNA_WEIGHT_HEIGHT);
         if (!sx) sx = s.known(f::CNA_STRIDE_X);
@@ -92,9 +93,26 @@ RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
         if (!line) line = s.known(f::CNA_LINE_STRIDE);
         if (!surf) surf = s.known(f::CNA_SURF_STRIDE);
         if (!dst_stride) dst_stride = s.known(reg("DPU_DST_SURF_STRIDE"));
+        if (!w || !h || !c || !wo || !ho || !co) continue;  // too little of this task was captured
+        t.w = *w;
+        t.h = *h;
+        t.c = *c;
+        t.wo = *wo;
+        t.ho = *ho;
+        t.co = *co;
+        t.feat = s.known(f::CNA_FEATURE_ADDR);
+        t.dst = s.known(f::DPU_DST_BASE);
+        ts.push_back(t);
     }
-    if (ts.empty()) return r;
-    r.conv_tasks = ts.size();
+    bool pooled = false;
+    if (ts.empty()) {
+        // Partial capture: no single task shows a complete shape. Combine what the tasks show.
+        if (!any_w || !any_h || !any_c || !any_wo || !any_ho || !any_co) return r;
+        ts.push_back(T{*any_w, *any_h, *any_c, *any_wo, *any_ho, *any_co, std::nullopt, std::nullopt});
+        r.inferred.push_back("shape pooled from the registers captured in different tasks");
+        pooled = true;
+    }
+    r.conv_tasks = pooled ? 0 : ts.size();
     r.depthwise = dw.value_or(0) != 0;
     if (!dw) r.inferred.push_back("direct (conv mode not captured)");
     r.precision = prec.value_or(2);
@@ -154,10 +172,20 @@ RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
         r.kernel_w = *kw;
         r.kernel_h = *kh;
     } else {
+        // From the x dimension (width, output width and left pad are registers), symmetric padding,
+        // stride 1 unless captured, square kernel.
         const uint32_t s = sx.value_or(1);
-        r.kernel_w = r.in_width + 2 * static_cast<uint32_t>(r.pad_left) - (r.out_width - 1) * s;
-        r.kernel_h = r.in_height + 2 * static_cast<uint32_t>(r.pad_top) - (r.out_height - 1) * sy.value_or(s);
-        r.inferred.push_back("kernel from sizes with symmetric padding (WEIGHT_SIZE2 not captured)");
+        const long k = static_cast<long>(r.in_width) + 2 * r.pad_left - static_cast<long>(r.out_width - 1) * s;
+        if (k < 1) return r;
+        r.kernel_w = r.kernel_h = static_cast<uint32_t>(k);
+        r.inferred.push_back("kernel from the widths, symmetric padding, square (WEIGHT_SIZE2 not captured)");
+        if (!(in_pitch && *in_pitch)) {
+            const uint32_t from_out = (r.out_height - 1) * sy.value_or(s) + r.kernel_h - 2 * static_cast<uint32_t>(r.pad_top);
+            if (from_out > r.in_height) {
+                r.in_height = from_out;
+                r.inferred.push_back("input height from the output height");
+            }
+        }
     }
     auto infer_stride = [&](uint32_t in, uint32_t out, uint32_t k, int plo) -> uint32_t {
         if (out <= 1) return 1;

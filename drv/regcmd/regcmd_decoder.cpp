@@ -93,7 +93,7 @@ std::string format_write(const DecodedWrite& w) {
         covered |= fd.mask();
         const uint32_t v = fd.extract(w.value);
         if (v == 0) continue;
-        os << (first ? "" : " ") << fd.name << "=" << (v < 10 ? std::to_string(v) : hex(v));
+        os << (first ? "" : " ") << fd.name << "=" << (v < 0x10000 ? std::to_string(v) : hex(v));
         if (fd.doc == Doc::Undocumented) os << "[not in TRM]";
         first = false;
     }
@@ -159,32 +159,49 @@ std::vector<DecodedTask> decode_stream(const std::vector<uint64_t>& qwords, uint
 
 namespace {
 
+// Field value as text, "?" when the register was never written (partial captures).
+std::string val(const RegisterState& s, FieldRef f, uint32_t add = 0) {
+    return s.written(f.reg) ? std::to_string(s.get(f) + add) : std::string("?");
+}
+
 std::string conv_description(const RegisterState& s, uint32_t op_en) {
     std::ostringstream os;
-    const bool dw = s.get(f::CNA_CONV_MODE) == 3;
-    const uint32_t prec = s.get(f::CNA_PROC_PRECISION);
+    const bool dw = s.get(f::CNA_CONV_MODE) == 3 || (!s.written(f::CNA_CONV_MODE.reg) && s.get(f::CORE_DW_EN));
+    const auto prec = s.written(f::CNA_PROC_PRECISION.reg) ? s.known(f::CNA_PROC_PRECISION) : s.known(f::CORE_PROC_PRECISION);
     const uint32_t kw = s.get(f::CNA_WEIGHT_WIDTH), kh = s.get(f::CNA_WEIGHT_HEIGHT);
     const uint32_t sx = s.get(f::CNA_STRIDE_X), sy = s.get(f::CNA_STRIDE_Y);
     const uint32_t pl = s.get(f::CNA_PAD_LEFT), pt = s.get(f::CNA_PAD_TOP);
-    const uint32_t w = s.get(f::CNA_IN_WIDTH), h = s.get(f::CNA_IN_HEIGHT), c = s.get(f::CNA_IN_CHANNEL);
+    const uint32_t w = s.get(f::CNA_IN_WIDTH), h = s.get(f::CNA_IN_HEIGHT);
     const uint32_t wo = s.get(f::CORE_OUT_WIDTH) + 1, ho = s.get(f::CORE_OUT_HEIGHT) + 1;
-    const uint32_t co = s.get(f::DPU_ORIG_CHANNEL) + 1, coa = s.get(f::CORE_OUT_CHANNEL) + 1;
-    // Right/bottom padding is implied by the sizes: (out-1)*stride + k = in + pad_lo + pad_hi.
-    const long pr = static_cast<long>(wo - 1) * (sx ? sx : 1) + kw - w - pl;
-    const long pb = static_cast<long>(ho - 1) * (sy ? sy : 1) + kh - h - pt;
-    os << (dw ? "dw conv " : "conv ") << kw << "x" << kh << " s" << sx;
+    const bool geometry = s.written(f::CNA_WEIGHT_WIDTH.reg) && s.written(f::CNA_STRIDE_X.reg) && s.written(f::CNA_PAD_LEFT.reg) &&
+                          s.written(f::CNA_IN_WIDTH.reg) && s.written(f::CORE_OUT_WIDTH.reg);
+    os << (dw ? "dw conv " : "conv ") << val(s, f::CNA_WEIGHT_WIDTH) << "x" << val(s, f::CNA_WEIGHT_HEIGHT) << " s"
+       << val(s, f::CNA_STRIDE_X);
     if (sy != sx) os << "x" << sy;
-    if (pl == pt && pr == pl && pb == pl) {
-        os << " p" << pl;
+    if (geometry) {
+        // Right/bottom padding is implied by the sizes: (out-1)*stride + k = in + pad_lo + pad_hi.
+        const long pr = static_cast<long>(wo - 1) * (sx ? sx : 1) + kw - w - pl;
+        const long pb = static_cast<long>(ho - 1) * (sy ? sy : 1) + kh - h - pt;
+        if (pl == pt && pr == pl && pb == pl) {
+            os << " p" << pl;
+        } else {
+            os << " pad l" << pl << " t" << pt << " r" << pr << " b" << pb;
+        }
     } else {
-        os << " pad l" << pl << " t" << pt << " r" << pr << " b" << pb;
+        os << " p?";
     }
-    os << ", in " << c << "x" << h << "x" << w << " " << precision_name(prec) << " NC1HWC2";
-    os << ", out " << co;
-    if (coa != co) os << "(" << coa << ")";
-    os << "x" << ho << "x" << wo << " " << precision_name(s.get(f::DPU_OUT_PRECISION));
-    if (!dw) os << ", " << s.get(f::CNA_WEIGHT_KERNELS) << " kernels";
-    os << ", cbuf data " << s.get(f::CNA_DATA_BANK) << " banks / weights " << s.get(f::CNA_WEIGHT_BANK);
+    os << ", in " << (s.written(f::CNA_IN_CHANNEL.reg) ? val(s, f::CNA_IN_CHANNEL) : val(s, f::CNA_DMA_CHANNEL)) << "x"
+       << (s.written(f::CNA_IN_HEIGHT.reg) ? val(s, f::CNA_IN_HEIGHT) : val(s, f::CNA_DMA_HEIGHT)) << "x"
+       << (s.written(f::CNA_IN_WIDTH.reg) ? val(s, f::CNA_IN_WIDTH) : val(s, f::CNA_DMA_WIDTH)) << " "
+       << (prec ? precision_name(*prec) : "?") << " NC1HWC2";
+    os << ", out " << val(s, f::DPU_ORIG_CHANNEL, 1);
+    if (s.written(f::CORE_OUT_CHANNEL.reg) && s.get(f::CORE_OUT_CHANNEL) != s.get(f::DPU_ORIG_CHANNEL)) {
+        os << "(" << val(s, f::CORE_OUT_CHANNEL, 1) << ")";
+    }
+    os << "x" << val(s, f::CORE_OUT_HEIGHT, 1) << "x" << val(s, f::CORE_OUT_WIDTH, 1) << " "
+       << (s.written(f::DPU_OUT_PRECISION.reg) ? precision_name(s.get(f::DPU_OUT_PRECISION)) : "?");
+    if (!dw) os << ", " << val(s, f::CNA_WEIGHT_KERNELS) << " kernels";
+    os << ", cbuf data " << val(s, f::CNA_DATA_BANK) << " banks / weights " << val(s, f::CNA_WEIGHT_BANK);
     if (s.get(f::CNA_DATA_REUSE)) os << " (data reuse)";
     if (s.get(f::CNA_WEIGHT_REUSE)) os << " (weight reuse)";
     if (op_en & kEnDpuRdma) os << ", DPU_RDMA operands";
@@ -229,6 +246,7 @@ std::string dpu_flying_description(const RegisterState& s) {
 
 std::string ppu_description(const RegisterState& s) {
     std::ostringstream os;
+    if (!s.written(reg("PPU_OPERATION_MODE_CFG"))) return "pooling (PPU registers not captured)";
     static const char* methods[] = {"avg", "max", "min", "?"};
     os << "pool " << methods[s.get(f::PPU_METHOD) & 3] << " " << (s.get(f::PPU_KERNEL_W) + 1) << "x"
        << (s.get(f::PPU_KERNEL_H) + 1) << " s" << (s.get(f::PPU_STRIDE_W) + 1);

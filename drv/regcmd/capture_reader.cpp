@@ -264,11 +264,9 @@ Capture read_capture_json(const std::string& path) {
                 if (m == nullptr) fail(path, "unknown register field '" + key + "' in body_rows");
                 t.entries.emplace_back(entry_for(path, m->reg, json_uint(v, path, key)));
             }
-            // The op_en the descriptor's enable mask implies (vendor: enable_mask == op_en bits).
-            t.entries.emplace_back(make_entry(kTargetOpEnBroadcast, t.enable_mask, kOpEnOffset));
-        } else {
-            t.entries.emplace_back(make_entry(kTargetOpEnBroadcast, t.enable_mask, kOpEnOffset));
         }
+        // No tail is in the JSON: decode_capture takes what the task starts from the descriptor's
+        // enable mask (equal to the op_en bits in every vendor capture).
         c.tasks.push_back(std::move(t));
     }
     if (row != rows->items.size()) fail(path, "more body_rows than conv tasks");
@@ -385,10 +383,19 @@ Capture read_raw_regcmd(const std::string& path, uint64_t base_addr) {
         if (i >= q.size()) break;
         CaptureTask t;
         t.regcmd_addr = base_addr + i * 8;
+        const size_t start = i;
+        bool ended = false;
         while (i < q.size()) {
             const uint64_t e = q[i++];
             t.entries.emplace_back(e);
-            if (entry_target(e) == kTargetOpEnBroadcast && entry_offset(e) == kOpEnOffset) break;
+            if (entry_target(e) == kTargetOpEnBroadcast && entry_offset(e) == kOpEnOffset) {
+                ended = true;
+                break;
+            }
+        }
+        if (!ended) {
+            fail(path, "entries from byte offset " + std::to_string(start * 8) +
+                           " are not ended by an op_en broadcast (0x0081...0008): not a regcmd buffer, or truncated");
         }
         t.regcfg_amount = t.entries.size() >= 4 ? static_cast<uint32_t>(t.entries.size() - 4) : 0;
         c.tasks.push_back(std::move(t));

@@ -196,6 +196,20 @@ TEST(VendorCaptures, VendorStreamRunsOnTheSimulator) {
         EXPECT_TRUE(r.completed);
         EXPECT_NE(r.int_status & task.int_mask, 0u);
     }
+    // The vendor's PPU "separator" list (1x1x32 int8 max pool inside the weight buffer) runs as well.
+    {
+        std::vector<uint64_t> q;
+        for (const auto& e : c.tasks[4].entries) q.push_back(*e);
+        mem.put_qwords(c.tasks[4].regcmd_addr, q);
+        npudrv::sim::HwTask task;
+        task.regcmd_addr = c.tasks[4].regcmd_addr;
+        task.regcfg_amount = c.tasks[4].regcfg_amount;
+        task.int_mask = c.tasks[4].int_mask;
+        const npudrv::sim::HwResult r = sim.run(task, mem);
+        EXPECT_EQ(r.error, "");
+        EXPECT_EQ(r.int_status, npudrv::regcmd::kIntPpu0);
+        EXPECT_EQ(c.tasks[4].enable_mask, 0x60u);
+    }
     EXPECT_EQ(sim.records()[1].counters.dma_read_bytes, size_t(C / 8) * 6 * W * 16) << "task 1 reuses the weights from CBUF";
     npudrv::sim::test::ref::ConvShape shape{C, H, W, K, 1, 1, 1, 1, 0, 0, 0, 0};
     const auto expect = npudrv::sim::test::ref::conv_acc<float, float>(shape, x, wt);

@@ -108,6 +108,9 @@ ConvResult run_cna_core(TaskExec& t) {
     const uint32_t Co = dw ? C : K;
     if (Coa < Co) t.invalid("CORE DATAOUT_CHANNEL below the kernels/channels computed");
 
+    t.check_size(uint64_t{Coa} * Ho * Wo, "conv output");
+    if (uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C) > TaskExec::kMaxMacs) t.unmodelled("task MAC count above the simulator's limit");
+
     // ---- CBUF ----
     const uint32_t data_banks = t.get(f::CNA_DATA_BANK), weight_banks = t.get(f::CNA_WEIGHT_BANK);
     if (data_banks + weight_banks > NpuSimulator::kCbufBanks) t.invalid("DATA_BANK + WEIGHT_BANK > 12");

@@ -201,6 +201,7 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
     if (t.regs().written(f::DPU_WIDTH_WDMA.reg) && (t.get(f::DPU_WIDTH_WDMA) != W - 1 || t.get(f::DPU_HEIGHT_WDMA) != H - 1)) {
         t.invalid("WDMA size != cube size");
     }
+    t.check_size(uint64_t{W} * H * Ch, "DPU cube");
     uint32_t in_prec = 0;
     Cube x;
     if (!flying) {

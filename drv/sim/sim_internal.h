@@ -75,6 +75,17 @@ public:
     // Every non-zero field of every register written in [first, last] offsets must be in `modelled`.
     void check_block(uint16_t first, uint16_t last, const std::vector<regcmd::FieldRef>& modelled) const;
 
+    // The simulator's own resource limit (not a hardware rule): refuses tasks whose working arrays or
+    // MAC count would make a functional model unreasonably slow or large.
+    static constexpr uint64_t kMaxElements = uint64_t{1} << 24;
+    static constexpr uint64_t kMaxMacs = uint64_t{1} << 31;
+    void check_size(uint64_t elements, const char* what) const {
+        if (elements > kMaxElements) {
+            throw SimError("unmodelled-config", std::string(what) + " of " + std::to_string(elements) +
+                                                    " elements exceeds the simulator's limit");
+        }
+    }
+
     // DMA: host view of [addr, addr+size) inside one buffer of the job, else dma-out-of-bounds.
     const uint8_t* dma_read(uint64_t addr, uint64_t size, const char* what);
     uint8_t* dma_write(uint64_t addr, uint64_t size, const char* what);

@@ -39,6 +39,7 @@ void run_ppu(TaskExec& t) {
         t.invalid("PPU_RDMA cube differs from the PPU input cube");
     }
     if (t.get(f::PPU_OUT_CHANNEL) + 1 != C) t.invalid("PPU output channels differ from input channels");
+    t.check_size(uint64_t{W} * H * C, "PPU input cube");
     const uint32_t kw = t.get(f::PPU_KERNEL_W) + 1, kh = t.get(f::PPU_KERNEL_H) + 1;
     const uint32_t sw = t.get(f::PPU_STRIDE_W) + 1, sh = t.get(f::PPU_STRIDE_H) + 1;
     const uint32_t pl = t.get(f::PPU_PAD_LEFT), pr = t.get(f::PPU_PAD_RIGHT), pt = t.get(f::PPU_PAD_TOP), pb = t.get(f::PPU_PAD_BOTTOM);

@@ -327,3 +327,56 @@ TEST(SimRefusals, InvalidCombinations) {
         EXPECT_EQ(r.error.rfind("interrupt-mismatch", 0), 0u) << r.error;
     }
 }
+
+// Robustness: valid streams with random register values (fixed seed) never crash or hang the simulator;
+// every refusal carries one of the documented error names.
+TEST(SimRefusals, RandomRegisterValuesAreRefusedByName) {
+    const char* names[] = {"regcmd-format:", "unmodelled-register:", "unmodelled-config:", "invalid-combination:",
+                           "dma-out-of-bounds:", "cbuf-uninitialised:", "cbuf-overflow:", "interrupt-mismatch:"};
+    RegcmdWriter base;
+    write_conv_task(base, small_int8_conv());
+    write_max_pool_int8(base, 16, 4, 4, 2, 2, kIn, kOut);
+    write_ew_add_fp16(base, 8, 4, 4, kIn, kIn, kOut);
+    const RegcmdBuffer good = base.finish(kRegcmd);
+    std::mt19937 rng(1234);
+    size_t refused = 0, ran = 0;
+    for (int iter = 0; iter < 600; ++iter) {
+        std::vector<uint64_t> q = good.qwords;
+        const int mutations = 1 + iter % 3;
+        for (int m = 0; m < mutations; ++m) {
+            const size_t i = rng() % q.size();
+            if (q[i] == 0 || regcmd::entry_target(q[i]) == regcmd::kTargetOpEnBroadcast ||
+                regcmd::entry_target(q[i]) == regcmd::kTargetPreOpEnMarker) {
+                continue;
+            }
+            const uint32_t v = (rng() % 4 == 0) ? static_cast<uint32_t>(rng()) : (regcmd::entry_value(q[i]) ^ (1u << (rng() % 32)));
+            q[i] = regcmd::make_entry(regcmd::entry_target(q[i]), v, regcmd::entry_offset(q[i]));
+        }
+        TestMemory mem;
+        mem.add(kIn, 4 * 4 * 16);
+        mem.add(kWeights, 16 * 16);
+        mem.add(kOut, 4 * 4 * 16);
+        mem.add(kRegcmd, q.size() * 8);
+        mem.put_qwords(kRegcmd, q);
+        NpuSimulator sim;
+        for (const auto& t : good.tasks) {
+            HwTask h;
+            h.regcmd_addr = t.regcmd_addr;
+            h.regcfg_amount = t.regcfg_amount;
+            h.int_mask = t.int_mask;
+            const HwResult r = sim.run(h, mem);
+            if (r.error.empty()) {
+                ++ran;
+                EXPECT_TRUE(r.completed);
+                continue;
+            }
+            ++refused;
+            EXPECT_FALSE(r.completed);
+            bool named = false;
+            for (const char* n : names) named = named || r.error.rfind(n, 0) == 0;
+            EXPECT_TRUE(named) << r.error;
+        }
+    }
+    std::printf("random register values: %zu tasks ran, %zu refused by name\n", ran, refused);
+    EXPECT_GT(refused, 300u);
+}

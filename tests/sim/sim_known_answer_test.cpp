@@ -380,3 +380,87 @@ TEST(SimRefusals, RandomRegisterValuesAreRefusedByName) {
     std::printf("random register values: %zu tasks ran, %zu refused by name\n", ran, refused);
     EXPECT_GT(refused, 300u);
 }
+
+TEST(SimKnownAnswer, Fp16ConvWithBiasStreamAndRelu) {
+    // fp16 conv whose bias comes through DPU_RDMA's BS stream (fp32 per channel), then ReLU.
+    const int C = 8, H = 4, W = 4, K = 16;
+    const auto x = random_fp16_values(size_t(C) * H * W, 11);
+    const auto wt = random_fp16_values(size_t(K) * C, 12);
+    const auto bias = random_fp16_values(K, 13);
+    TestMemory mem;
+    auto in = pack_feature(fp16_bits(x), C, H, W, 2);
+    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    auto wp = pack_weights(fp16_bits(wt), K, C, 1, 1, 2);
+    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    auto& bs = mem.add(kBias, size_t(K) * 4);
+    for (int k = 0; k < K; ++k) std::memcpy(&bs[size_t(k) * 4], &bias[k], 4);
+    auto& out = mem.add(kOut, size_t(K / 8) * H * W * 16);
+    ConvTaskSpec s;
+    s.precision = 2; s.out_precision = 2;
+    s.c = C; s.h = H; s.w = W; s.k = K; s.ho = H; s.wo = W;
+    s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut; s.bias_addr = kBias; s.relu = true;
+    RegcmdWriter w;
+    write_conv_task(w, s);
+    NpuSimulator sim;
+    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    ASSERT_EQ(r[0].error, "");
+    const ref::ConvShape shape{C, H, W, K, 1, 1, 1, 1, 0, 0, 0, 0};
+    const auto acc = ref::conv_acc<float, float>(shape, x, wt);
+    const auto got = unpack_feature(out.data(), K, H, W, 2, size_t(H) * W * 16);
+    for (int k = 0; k < K; ++k)
+        for (int i = 0; i < H * W; ++i) {
+            const float e = std::max(acc[size_t(k) * H * W + i] + bias[k], 0.0f);
+            ASSERT_NEAR(fp16_to_fp32(static_cast<uint16_t>(got[size_t(k) * H * W + i])), e, 1e-3f + std::fabs(e) * 1e-3f);
+        }
+}
+
+TEST(SimKnownAnswer, Int8ElementwiseAddWithOperandConverter) {
+    // int8 a + int8 b in DPU flying mode: b goes through the EW operand converter (x+offset)*scale>>shift,
+    // the sum through the output converter. Expected values follow sim_arithmetic.h's documented rules.
+    const int C = 32, H = 2, W = 5;
+    const auto a = random_ints(size_t(C) * H * W, -128, 127, 14);
+    const auto bv = random_ints(size_t(C) * H * W, -128, 127, 15);
+    TestMemory mem;
+    auto pa = pack_feature(a, C, H, W, 1), pb = pack_feature(bv, C, H, W, 1);
+    std::copy(pa.begin(), pa.end(), mem.add(kIn, pa.size()).begin());
+    std::copy(pb.begin(), pb.end(), mem.add(kIn2, pb.size()).begin());
+    auto& out = mem.add(kOut, pa.size());
+    RegcmdWriter w;
+    w.begin_task(regcmd::TaskKind::DpuFlying);
+    w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
+    w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"OUTPUT_MODE", 2}, {"FLYING_MODE", 1}});
+    w.write("DPU_DATA_FORMAT", {});
+    w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", kOut}});
+    w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", uint32_t(W * H)}});
+    w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", uint32_t(W - 1)}});
+    w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", uint32_t(H - 1)}});
+    w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", uint32_t(C - 1)}, {"CHANNEL", uint32_t(C - 1)}});
+    w.write("DPU_BS_CFG", {{"BS_BYPASS", 1}});
+    w.write("DPU_BS_OW_CFG", {{"OD_BYPASS", 1}});
+    w.write("DPU_BN_CFG", {{"BN_BYPASS", 1}});
+    w.write("DPU_EW_CFG", {{"EW_CVT_TYPE", 1}, {"EW_DATA_MODE", 1}, {"EDATA_SIZE", 1}, {"EW_ALU_ALGO", 2},
+                           {"EW_RELU_BYPASS", 1}, {"EW_LUT_BYPASS", 1}, {"EW_OP_SRC", 1}});
+    w.write(regcmd::reg("DPU_EW_CVT_OFFSET_VALUE"), static_cast<uint32_t>(-3));
+    w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SHIFT", 1}, {"EW_OP_CVT_SCALE", 3}});
+    w.write(regcmd::reg("DPU_OUT_CVT_OFFSET"), 5u);
+    w.write("DPU_OUT_CVT_SCALE", {{"OUT_CVT_SCALE", 1}});
+    w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", 1}});
+    w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
+    w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", uint32_t(W - 1)}});
+    w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", uint32_t(H - 1)}});
+    w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", uint32_t(C - 1)}});
+    w.write("DPU_RDMA_SRC_BASE_ADDR", {{"SRC_BASE_ADDR", kIn}});
+    w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DATA_MODE", 1}, {"ERDMA_DATA_SIZE", 1}});
+    w.write("DPU_RDMA_EW_BASE_ADDR", {{"EW_BASE_ADDR", kIn2}});
+    w.write("DPU_RDMA_EW_SURF_STRIDE", {{"EW_SURF_STRIDE", uint32_t(W * H)}});
+    w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"FLYING_MODE", 1}});
+    NpuSimulator sim;
+    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    ASSERT_EQ(r[0].error, "");
+    const auto got = unpack_feature(out.data(), C, H, W, 1, size_t(H) * W * 16);
+    for (size_t i = 0; i < a.size(); ++i) {
+        const int64_t b2 = ref::round_half_up_shift((bv[i] - 3) * 3, 1);
+        const int64_t y = std::clamp<int64_t>(ref::round_half_up_shift(a[i] + b2, 1) + 5, -128, 127);
+        ASSERT_EQ(got[i], y) << i;
+    }
+}

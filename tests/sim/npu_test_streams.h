@@ -90,6 +90,8 @@ struct ConvTaskSpec {
     bool relu = false;
     uint32_t data_banks = 4, weight_banks = 8;
     bool weight_reuse = false;
+    uint32_t full_h = 0;       // input tensor height when the task covers a band of rows (0: = h)
+    uint32_t out_full_h = 0;   // output tensor height (0: = ho); sets the output plane stride
 };
 
 inline void write_conv_task(regcmd::RegcmdWriter& w, const ConvTaskSpec& s) {
@@ -121,7 +123,8 @@ inline void write_conv_task(regcmd::RegcmdWriter& w, const ConvTaskSpec& s) {
     w.write("CNA_FEATURE_DATA_ADDR", {{"FEATURE_BASE_ADDR", s.in_addr}});
     w.write("CNA_DMA_CON0", {{"WEIGHT_BURST_LEN", 15}, {"DATA_BURST_LEN", 15}});
     w.write("CNA_DMA_CON1", {{"LINE_STRIDE", 4 * s.w}});
-    w.write("CNA_DMA_CON2", {{"SURF_STRIDE", (s.w * (s.h - 4)) & 0x0FFFFFFFu}});  // W*(H-4), two's complement
+    const uint32_t full_h = s.full_h ? s.full_h : s.h;
+    w.write("CNA_DMA_CON2", {{"SURF_STRIDE", (s.w * (full_h - 4)) & 0x0FFFFFFFu}});  // W*(H-4) of the tensor, two's complement
     w.write("CNA_FC_DATA_SIZE0", {{"DMA_WIDTH", s.w}, {"DMA_HEIGHT", s.h}});
     w.write("CNA_FC_DATA_SIZE1", {{"DMA_CHANNEL", s.c}});
     w.write("CNA_DCOMP_ADDR0", {{"DECOMPRESS_ADDR0", s.weight_addr}});
@@ -134,7 +137,7 @@ inline void write_conv_task(regcmd::RegcmdWriter& w, const ConvTaskSpec& s) {
     w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"CONV_MODE", s.depthwise ? 3u : 0u}, {"OUTPUT_MODE", 2}});
     w.write("DPU_DATA_FORMAT", {{"OUT_PRECISION", s.out_precision}, {"IN_PRECISION", s.precision}, {"PROC_PRECISION", s.precision}});
     w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", s.out_addr}});
-    const uint32_t plane_atoms = s.wo * s.ho;
+    const uint32_t plane_atoms = s.wo * (s.out_full_h ? s.out_full_h : s.ho);
     w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", plane_atoms}});
     w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", s.wo - 1}});
     w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", s.ho - 1}});

@@ -464,3 +464,43 @@ TEST(SimKnownAnswer, Int8ElementwiseAddWithOperandConverter) {
         ASSERT_EQ(got[i], y) << i;
     }
 }
+
+TEST(SimKnownAnswer, Int8Conv3x3Pad1SplitIntoRowTilesWithWeightReuse) {
+    // The tiling the lowering uses: two tasks of 4 output rows each; input bands overlap by kh-stride rows,
+    // top padding only on the first band, bottom padding implied on the last; the second task reuses
+    // the weights left in CBUF. Output planes keep the full tensor's stride.
+    const int C = 16, H = 8, W = 6, K = 16;
+    const auto x = random_ints(size_t(C) * H * W, -40, 40, 16);
+    const auto wt = random_ints(size_t(K) * C * 9, -20, 20, 17);
+    TestMemory mem;
+    auto in = pack_feature(x, C, H, W, 1);
+    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    auto wp = pack_weights(wt, K, C, 3, 3, 1);
+    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    auto& out = mem.add(kOut, size_t(H) * W * 16);
+    RegcmdWriter w;
+    for (int tile = 0; tile < 2; ++tile) {
+        ConvTaskSpec s;
+        s.c = C; s.w = W; s.k = K; s.kh = 3; s.kw = 3; s.pad_left = 1; s.wo = W; s.ho = 4;
+        s.full_h = H; s.out_full_h = H;
+        s.pad_top = tile == 0 ? 1 : 0;
+        const int first_row = tile == 0 ? 0 : 3;  // output row 4 needs input rows 3..5
+        s.h = 5;
+        s.in_addr = kIn + uint32_t(first_row * W * 16);
+        s.out_addr = kOut + uint32_t(tile * 4 * W * 16);
+        s.weight_addr = kWeights;
+        s.weight_reuse = tile == 1;
+        s.out_scale = 1; s.out_shift = 8;
+        write_conv_task(w, s);
+    }
+    NpuSimulator sim;
+    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    ASSERT_EQ(r[0].error, "");
+    ASSERT_EQ(r[1].error, "");
+    EXPECT_EQ(r[1].int_status, regcmd::kIntDpu1);  // second completion reports the other ping-pong group
+    EXPECT_EQ(sim.records()[1].counters.dma_read_bytes, uint64_t(5) * W * 16) << "tile 2 must not refetch weights";
+    const ref::ConvShape shape{C, H, W, K, 3, 3, 1, 1, 1, 1, 1, 1};
+    const auto acc = ref::conv_acc<int64_t, int64_t>(shape, x, wt);
+    const auto got = unpack_feature(out.data(), K, H, W, 1, size_t(H) * W * 16);
+    for (size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(got[i], ref::requant(acc[i], 0, 1, 8, 0, false)) << i;
+}

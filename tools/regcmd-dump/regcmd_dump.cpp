@@ -27,15 +27,9 @@ void usage(FILE* out) {
 
 int dump(const std::string& path, bool verbose, bool conv, uint64_t base) {
     using namespace npudrv::regcmd;
-    Capture c;
-    if (path.size() > 5 && (path.rfind(".json") == path.size() - 5)) {
-        c = read_capture_json(path);
-    } else if (path.size() > 4 && path.rfind(".log") == path.size() - 4) {
-        c = read_capture_log(path);
-    } else {
-        c = read_capture(path);
-        if (c.format == "raw" && base != 0) c = read_raw_regcmd(path, base);
-    }
+    // Directory, .json, .log or raw buffer (raw buffers placed at --base).
+    Capture c = read_capture(path);
+    if (c.format == "raw" && base != 0) c = read_raw_regcmd(path, base);
     const std::vector<DecodedTask> tasks = decode_capture(c);
     std::printf("# %s: %s, %zu task(s)\n", path.c_str(), c.format.c_str(), tasks.size());
     for (const TensorShape& t : c.tensors) {

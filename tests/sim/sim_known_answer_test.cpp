@@ -504,3 +504,31 @@ TEST(SimKnownAnswer, Int8Conv3x3Pad1SplitIntoRowTilesWithWeightReuse) {
     const auto got = unpack_feature(out.data(), K, H, W, 1, size_t(H) * W * 16);
     for (size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(got[i], ref::requant(acc[i], 0, 1, 8, 0, false)) << i;
 }
+
+TEST(SimKnownAnswer, Fp16Depthwise3x3Valid) {
+    const int C = 40, H = 6, W = 7;  // 40 channels: a full 32-channel weight group and a partial one
+    const auto x = random_fp16_values(size_t(C) * H * W, 18);
+    const auto wt = random_fp16_values(size_t(C) * 9, 19);
+    TestMemory mem;
+    auto in = pack_feature(fp16_bits(x), C, H, W, 2);
+    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    auto wp = pack_dw_weights(fp16_bits(wt), C, 3, 3, 2);
+    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    const int Ho = H - 2, Wo = W - 2;
+    auto& out = mem.add(kOut, size_t(C / 8) * Ho * Wo * 16);
+    ConvTaskSpec s;
+    s.precision = 2; s.out_precision = 2; s.depthwise = true;
+    s.c = C; s.h = H; s.w = W; s.k = C; s.kh = 3; s.kw = 3; s.ho = Ho; s.wo = Wo;
+    s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut;
+    RegcmdWriter w;
+    write_conv_task(w, s);
+    NpuSimulator sim;
+    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    ASSERT_EQ(r[0].error, "");
+    const ref::ConvShape shape{C, H, W, C, 3, 3, 1, 1, 0, 0, 0, 0, true};
+    const auto expect = ref::conv_acc<float, float>(shape, x, wt);
+    const auto got = unpack_feature(out.data(), C, Ho, Wo, 2, size_t(Ho) * Wo * 16);
+    for (size_t i = 0; i < expect.size(); ++i) {
+        ASSERT_NEAR(fp16_to_fp32(static_cast<uint16_t>(got[i])), expect[i], 1e-3f + std::fabs(expect[i]) * 1e-3f) << i;
+    }
+}

@@ -46,12 +46,15 @@ TEST(ArmnnMalformed, UnionTypeBeyondTheSchema) {
                   [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
                       return fb::CreateAdditionLayer(b, base).Union();
                   });
-    expect_bad_model(s.w.finish(), {"layer at position 3", "unknown layer type 70", "1..69"});
+    expect_bad_model(s.w.finish(), {"layer 3 'future' (position 3): unknown layer type 70", "1..69"});
+    mw::WriteOptions shifted;
+    shifted.index_base = 10;
+    expect_bad_model(s.w.finish(shifted), {"layer 13 'future' (position 3): unknown layer type 70"});
 
     Small n;
     n.w.add_layer(fb::Layer::NONE, fb::LayerType::Addition, "none", {}, {},
                   [](flatbuffers::FlatBufferBuilder&, flatbuffers::Offset<fb::LayerBase>) { return flatbuffers::Offset<void>(); });
-    expect_bad_model(n.w.finish(), {"layer at position 3", "layer type is NONE"});
+    expect_bad_model(n.w.finish(), {"layer at position 3: layer type is NONE"});
 }
 
 TEST(ArmnnMalformed, ConstantWithNoneData) {
@@ -240,4 +243,29 @@ TEST(ArmnnMalformed, NoOutputs) {
     mw::ModelWriter w;
     w.add_input("in", f32(), 0);
     expect_bad_model(w.finish(), {"the model has no outputs"});
+}
+
+TEST(ArmnnMalformed, AxesOutOfRange) {
+    Small s;
+    s.w.add_output("o2", s.w.add_layer(fb::Layer::SoftmaxLayer, fb::LayerType::Softmax, "sm", {s.in}, {f32()},
+                                       [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                           return fb::CreateSoftmaxLayer(b, base, fb::CreateSoftmaxDescriptor(b, 1.0f, 4)).Union();
+                                       }), 1);
+    expect_bad_model(s.w.finish(), {"layer 3 'sm' (Softmax)", "axis 4 is out of range for a rank-4 input"});
+
+    Small t;
+    t.w.add_output("o2", t.w.add_layer(fb::Layer::MeanLayer, fb::LayerType::Mean, "mean", {t.in}, {f32()},
+                                       [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                           auto axes = b.CreateVector(std::vector<uint32_t>{1, 9});
+                                           return fb::CreateMeanLayer(b, base, fb::CreateMeanDescriptor(b, axes)).Union();
+                                       }), 1);
+    expect_bad_model(t.w.finish(), {"'mean' (Mean)", "axis 9 is out of range"});
+
+    Small u;
+    u.w.add_output("o2", u.w.add_layer(fb::Layer::PadLayer, fb::LayerType::Pad, "pad", {u.in}, {f32()},
+                                       [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                           auto pads = b.CreateVector(std::vector<uint32_t>{1, 1, 1});
+                                           return fb::CreatePadLayer(b, base, fb::CreatePadDescriptor(b, pads)).Union();
+                                       }), 1);
+    expect_bad_model(u.w.finish(), {"'pad' (Pad)", "padList has an odd number of entries (3)"});
 }

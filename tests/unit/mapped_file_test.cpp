@@ -91,6 +91,8 @@ TEST(LoadModel, FormatDetectionAndUnsupportedFormats) {
     expect_error([&] { (void)load_model_file(dir + "/junk.armnn"); }, ErrorKind::BadModel, dir + "/junk.armnn: not a valid Arm NN model");
     expect_error([&] { (void)load_model_file(dir + "/nothing.armnn"); }, ErrorKind::BadInput, "no such file");
 
+    expect_error([&] { (void)load_model_memory(nullptr, 100, "null"); }, ErrorKind::BadModel, "null: the model is empty");
+
     const uint8_t armn[8] = {0, 0, 0, 0, 'A', 'R', 'M', 'N'};
     EXPECT_EQ(detect_model_format(armn, 8, "x.mnn"), ModelFormat::Armnn);  // content wins over the name
     EXPECT_EQ(detect_model_format(armn, 4, "x.tflite"), ModelFormat::TfLite);

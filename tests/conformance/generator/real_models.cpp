@@ -19,7 +19,7 @@ bool exists(const std::string& path) {
 }
 
 Bytes read_required(const std::string& path) {
-    if (!exists(path)) throw CaseSkipped(path + " absent (real models live in ../shared/models)");
+    if (!exists(path)) throw CaseSkipped("shared model absent: " + path);
     return read_file(path);
 }
 

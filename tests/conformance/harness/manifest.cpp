@@ -71,6 +71,8 @@ std::vector<ConformanceCase> read_cases(const std::string& index_path, const std
     return cases;
 }
 
+void PrintTo(const ConformanceCase& c, std::ostream* os) { *os << c.name; }
+
 std::vector<uint8_t> read_bytes(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw std::runtime_error("cannot read " + path);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct ConformanceCase {
 
     bool skipped() const { return status != "ok"; }
 };
+
+// gtest prints a parameter through this: the case name instead of a byte dump.
+void PrintTo(const ConformanceCase& c, std::ostream* os);
 
 // Index entries, with manifests read for the cases that were generated. Throws std::runtime_error
 // when the index or a manifest is unreadable or malformed.

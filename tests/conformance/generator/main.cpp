@@ -139,6 +139,10 @@ int main(int argc, char** argv) {
     add_elementwise_cases(specs);
     add_shape_cases(specs);
     add_norm_quant_cases(specs);
+    // The first case of each (layer, data type) also runs through the npurun binary.
+    std::set<std::string> cli_chosen;
+    for (CaseSpec& spec : specs)
+        if (cli_chosen.insert(spec.layer + "/" + spec.dtype).second) spec.cli = true;
 
     try {
         CpuRefRunner runner(backend_path);

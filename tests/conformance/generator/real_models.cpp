@@ -13,6 +13,8 @@
 namespace conformance {
 namespace {
 
+constexpr float kClassifierBound = 10;  // see the MobileNet cases below
+
 bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
@@ -123,17 +125,18 @@ std::vector<RealCase> real_model_cases(const std::string& shared_dir) {
         return l.rec;
     }});
 
-    // MobileNet v1 0.25 (uint8): same top-1 as CpuRef and at most kMobilenetBound apart on the output.
-    // Why 2: npurun's reference kernels implement CpuRef's arithmetic (dequantize, float math, round
-    // half away from zero), so the only differences left are float summation order flipping a
-    // rounding by 1 in some intermediate value; 28 layers of that move the 1/256-scaled softmax output
-    // by a unit or two. CpuAcc differs by up to 8 because it requantizes in fixed point, a different
-    // arithmetic, which a reference implementation has no reason to show.
-    constexpr float kMobilenetBound = 2;
+    // MobileNet v1 0.25 (uint8): same top-1 as CpuRef and at most kClassifierBound apart on the output.
+    // Why 10 (units of the output scale 1/256): npurun's reference kernels implement CpuRef's arithmetic
+    // (dequantize, float math, round half away from zero), so what can remain is a rounding decision
+    // flipped by float summation order, i.e. 1 in some integer. In the last Conv (the logits, scale
+    // 0.1308) one such flip moves a softmax output by up to s(1-s) * 0.1308 <= 0.0327, which is 8.4
+    // output units, plus 1 for the output rounding: 10 (rounded up). That is also why Arm NN's own
+    // CpuAcc and CpuRef differ by up to 8. Single-layer cases still must agree within 1. Measured
+    // against npurun's reference kernels: max 1 (synthetic), 2 (noise), 6 (tflite_* noise input).
     for (const char* input_kind : {"synthetic", "noise"}) {
         const std::string name = std::string("real_mobilenet_v1_025_128_quant_") + input_kind;
         const bool synthetic = std::string(input_kind) == "synthetic";
-        cases.push_back({name, "Model", "QAsymmU8", [models, name, synthetic, kMobilenetBound](CpuRefRunner& runner) {
+        cases.push_back({name, "Model", "QAsymmU8", [models, name, synthetic](CpuRefRunner& runner) {
             Loaded l = load_armnn(models + "/armnn/mobilenet_v1_0.25_128_quant.armnn");
             if (l.rec.bindings.inputs.size() != 1) throw CaseSkipped("mobilenet: expected 1 input");
             const armnn::TensorInfo& in = l.rec.bindings.inputs[0].info;
@@ -149,7 +152,7 @@ std::vector<RealCase> real_model_cases(const std::string& shared_dir) {
             l.rec.layer = "Model";
             l.rec.dtype = "QAsymmU8";
             l.rec.compare = Compare::Top1;
-            l.rec.tolerance = kMobilenetBound;
+            l.rec.tolerance = kClassifierBound;
             l.rec.cli = synthetic;
             l.rec.notes.push_back("same top-1 as CpuRef, max |diff| <= bound (see real_models.cpp)");
             return l.rec;
@@ -217,8 +220,10 @@ std::vector<RealCase> real_model_cases(const std::string& shared_dir) {
             rec.name = name;
             rec.layer = "Model";
             rec.dtype = dtype_name(rec.bindings.outputs.at(0).info.GetDataType());
-            rec.compare = quantized ? Compare::Quantized : Compare::Float;
-            rec.tolerance = quantized ? 1.0f : 1e-4f;
+            // The quantized models here are softmax classifiers: judged like MobileNet (top-1 and the
+            // bound above), since one rounding flip in the logits moves the output by several units.
+            rec.compare = quantized ? Compare::Top1 : Compare::Float;
+            rec.tolerance = quantized ? kClassifierBound : 1e-4f;
             rec.notes.push_back("converted from " + path + " by Arm NN 20.08's TfLite parser");
             return rec;
         }});

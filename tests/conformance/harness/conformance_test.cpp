@@ -90,11 +90,15 @@ std::string binding_mismatch(const npurun::TensorBinding& b, const ManifestBindi
     return why;
 }
 
-// Session slot of a manifest binding: by name (what Arm NN's own reader matches on), else by id.
+// Session slot of a manifest binding: by name (what Arm NN's own reader matches on) when the name is
+// non-empty and unique among `all`, else by binding id (2019 files have unnamed inputs).
 template <typename GetSlot>
-size_t find_slot(size_t count, GetSlot slot, const ManifestBinding& m) {
-    for (size_t i = 0; i < count; ++i)
-        if (slot(i).name == m.name) return i;
+size_t find_slot(size_t count, GetSlot slot, const ManifestBinding& m, const std::vector<ManifestBinding>& all) {
+    size_t same_name = 0;
+    for (const auto& other : all) same_name += other.name == m.name;
+    if (!m.name.empty() && same_name == 1)
+        for (size_t i = 0; i < count; ++i)
+            if (slot(i).name == m.name) return i;
     for (size_t i = 0; i < count; ++i)
         if (slot(i).binding_id == m.id) return i;
     return count;
@@ -118,7 +122,7 @@ LibraryRun run_library(const ConformanceCase& c) {
     EXPECT_EQ(session.num_outputs(), c.outputs.size()) << "number of outputs";
     r.input_files.resize(session.num_inputs());
     for (const ManifestBinding& m : c.inputs) {
-        const size_t i = find_slot(session.num_inputs(), [&](size_t k) -> const npurun::TensorBinding& { return session.input(k); }, m);
+        const size_t i = find_slot(session.num_inputs(), [&](size_t k) -> const npurun::TensorBinding& { return session.input(k); }, m, c.inputs);
         if (i == session.num_inputs()) {
             ADD_FAILURE() << "npurun has no input named '" << m.name << "' (id " << m.id << ")";
             return r;
@@ -144,7 +148,7 @@ LibraryRun run_library(const ConformanceCase& c) {
         r.outputs.emplace_back(p, p + b.info.num_bytes());
     }
     for (const ManifestBinding& m : c.outputs) {
-        const size_t i = find_slot(session.num_outputs(), [&](size_t k) -> const npurun::TensorBinding& { return session.output(k); }, m);
+        const size_t i = find_slot(session.num_outputs(), [&](size_t k) -> const npurun::TensorBinding& { return session.output(k); }, m, c.outputs);
         r.manifest_to_session.push_back(i);
         if (i == session.num_outputs()) {
             ADD_FAILURE() << "npurun has no output named '" << m.name << "' (id " << m.id << ")";

@@ -43,7 +43,7 @@ CaseSpec activation_case(const TypeVariant& v, const ActParams& p, unsigned shap
     const std::string name = std::string("activation_") + p.tag + "_" + v.tag + "_shape" + std::to_string(shape_index);
     return make_case(name, "Activation", v, [v, p, shape_index](Net& net) {
         if (p.fn == ActivationFunction::SoftReLu)
-            throw CaseSkipped("20.08 serializer writes SoftReLu as Sigmoid (armnn-format.md 1.6), no file to test");
+            throw CaseSkipped("20.08 serializer writes SoftReLu as Sigmoid: no file to test (armnn-format.md 1.6)");
         const armnn::TensorShape& shape = kActShapes[shape_index];
         auto& in = net.input(ranged_info(v, shape, p.in_lo, p.in_hi), {p.in_lo, p.in_hi});
         armnn::ActivationDescriptor d;
@@ -78,7 +78,7 @@ CaseSpec softmax_case(const TypeVariant& v, const SoftmaxParams& p) {
 }  // namespace
 
 void add_activation_cases(std::vector<CaseSpec>& out) {
-    for (const TypeVariant& v : {kF32, kU8, kS8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS8, kS16})
         for (const ActParams& p : kActivations)
             for (unsigned s = 0; s < 2; ++s) {
                 if (v.type != armnn::DataType::Float32 && v.type != armnn::DataType::QAsymmU8 && s == 1) continue;
@@ -90,7 +90,7 @@ void add_activation_cases(std::vector<CaseSpec>& out) {
         {"1x3x4x5_beta1", armnn::TensorShape({1, 3, 4, 5}), 1.0f},
         {"4x1001_beta2", armnn::TensorShape({4, 1001}), 2.0f},
     };
-    for (const TypeVariant& v : {kF32, kU8, kS8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS8, kS16})
         for (const SoftmaxParams& p : softmax) out.push_back(softmax_case(v, p));
 }
 

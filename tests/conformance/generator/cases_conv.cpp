@@ -18,7 +18,7 @@ using armnn::DataType;
 using armnn::TensorInfo;
 using armnn::TensorShape;
 
-enum class Weights { Float, U8PerTensor, S8PerAxis };
+enum class Weights { Float, Half, U8PerTensor, S8PerAxis };
 
 struct QuantScheme {
     TypeVariant act;
@@ -28,6 +28,7 @@ struct QuantScheme {
 
 const QuantScheme kSchemes[] = {
     {kF32, Weights::Float, "f32"},
+    {kF16, Weights::Half, "f16"},
     {kU8, Weights::U8PerTensor, "u8"},
     {kU8, Weights::S8PerAxis, "u8_perchannel"},
     {kS8, Weights::S8PerAxis, "s8_perchannel"},
@@ -44,6 +45,7 @@ struct WeightInfos {
 
 WeightInfos weight_infos(const QuantScheme& q, const TensorShape& wshape, unsigned channels, unsigned axis) {
     if (q.weights == Weights::Float) return {TensorInfo(wshape, DataType::Float32), TensorInfo({channels}, DataType::Float32)};
+    if (q.weights == Weights::Half) return {TensorInfo(wshape, DataType::Float16), TensorInfo({channels}, DataType::Float16)};
     if (q.weights == Weights::U8PerTensor) {
         const float ws = 0.01f;
         return {TensorInfo(wshape, DataType::QAsymmU8, ws, 127), TensorInfo({channels}, DataType::Signed32, kInScale * ws, 0)};

@@ -88,7 +88,7 @@ const UnaryParams kUnary[] = {
 }  // namespace
 
 void add_elementwise_cases(std::vector<CaseSpec>& out) {
-    for (const TypeVariant& v : {kF32, kU8, kS8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS8, kS16})
         for (const BinaryParams& p : kBinary)
             for (const BroadcastShapes& s : kShapes) {
                 if (v.type != armnn::DataType::Float32 && v.type != armnn::DataType::QAsymmU8 &&
@@ -97,7 +97,7 @@ void add_elementwise_cases(std::vector<CaseSpec>& out) {
                 out.push_back(binary_case(v, p, s));
             }
     const armnn::TensorShape shapes[] = {armnn::TensorShape({1, 3, 4, 5}), armnn::TensorShape({7})};
-    for (const TypeVariant& v : {kF32, kU8, kS8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS8, kS16})
         for (const UnaryParams& p : kUnary)
             for (unsigned si = 0; si < 2; ++si) {
                 if (si == 1 && v.type != armnn::DataType::Float32) continue;
@@ -114,7 +114,7 @@ void add_elementwise_cases(std::vector<CaseSpec>& out) {
                 c.note = "20.08 deserializer cannot read ElementwiseUnary; CpuRef ran the network as built";
                 out.push_back(c);
             }
-    for (const TypeVariant& v : {kF32, kU8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS16})
         for (unsigned si = 0; si < 2; ++si) {
             const std::string name = std::string("floor_") + v.tag + "_shape" + std::to_string(si);
             const armnn::TensorShape shape = shapes[si];

@@ -24,7 +24,7 @@ void add_batch_norm(std::vector<CaseSpec>& out) {
         {"nchw_2x4x3x5", TensorShape({2, 4, 3, 5}), armnn::DataLayout::NCHW, 4, 1e-5f},
         {"nhwc_odd_1x7x1x9", TensorShape({1, 7, 1, 9}), armnn::DataLayout::NHWC, 9, 0.1f},
     };
-    for (const TypeVariant& v : {kF32, kU8, kS8, kS16})
+    for (const TypeVariant& v : {kF32, kF16, kU8, kS8, kS16})
         for (const P& p : params)
             out.push_back(make_case(std::string("batch_norm_") + v.tag + "_" + p.tag, "BatchNormalization", v, [v, p](Net& net) {
                 armnn::BatchNormalizationDescriptor d;

@@ -92,7 +92,7 @@ void add_pooling_cases(std::vector<CaseSpec>& out) {
                     for (const PoolGeometry& g : kGeometries) out.push_back(pool_case(v, algo, method, rounding, g));
     }
     // Other integer types on two geometries, where CpuRef accepts them.
-    for (const TypeVariant& v : {kS8, kS16})
+    for (const TypeVariant& v : {kF16, kS8, kS16})
         for (PoolingAlgorithm algo : {PoolingAlgorithm::Max, PoolingAlgorithm::Average, PoolingAlgorithm::L2})
             for (int gi : {1, 2})
                 out.push_back(pool_case(v, algo, PaddingMethod::Exclude, OutputShapeRounding::Ceiling, kGeometries[gi]));

@@ -13,7 +13,7 @@ using armnn::TensorShape;
 // Quantized data movement keeps the input's quantization (Arm NN requires it for most of these).
 constexpr float kLo = -3, kHi = 3;
 
-const TypeVariant kAllTypes[] = {kF32, kU8, kS8, kS16};
+const TypeVariant kAllTypes[] = {kF32, kF16, kU8, kS8, kS16};
 
 void add_reshape(std::vector<CaseSpec>& out) {
     struct P {
@@ -212,7 +212,7 @@ void add_resize(std::vector<CaseSpec>& out) {
         for (armnn::ResizeMethod method : {armnn::ResizeMethod::Bilinear, armnn::ResizeMethod::NearestNeighbor})
             for (const Mode& m : modes)
                 for (unsigned si = 0; si < 3; ++si) {
-                    if ((v.type == armnn::DataType::QAsymmS8 || v.type == armnn::DataType::QSymmS16) && si != 0) continue;
+                    if (v.type != armnn::DataType::Float32 && v.type != armnn::DataType::QAsymmU8 && si != 0) continue;
                     const Size s = sizes[si];
                     const armnn::DataLayout layout = si == 1 ? armnn::DataLayout::NCHW : armnn::DataLayout::NHWC;
                     const std::string name = std::string("resize_") +

@@ -65,6 +65,20 @@ void add_quantize_dequantize(std::vector<CaseSpec>& out) {
             dequantize.dtype = q.name();
             out.push_back(dequantize);
         }
+    // Half precision on either side.
+    for (const TypeVariant& q : {kU8, kS16}) {
+        const TensorShape shape({3, 7});
+        out.push_back(make_case(std::string("quantize_f16_to_") + q.tag, "Quantize", q, [q, shape](Net& net) {
+            auto& in = net.input(armnn::TensorInfo(shape, DataType::Float16), {-5, 5});
+            net.output(net.wire(net.net().AddQuantizeLayer("quantize"), {&in}, ranged_info(q, shape, -4, 3)));
+        }));
+        CaseSpec dequantize = make_case(std::string("dequantize_") + q.tag + "_to_f16", "Dequantize", kF16, [q, shape](Net& net) {
+            auto& in = net.input(ranged_info(q, shape, -4, 3));
+            net.output(net.wire(net.net().AddDequantizeLayer("dequantize"), {&in}, armnn::TensorInfo(shape, DataType::Float16)));
+        });
+        dequantize.dtype = q.name();
+        out.push_back(dequantize);
+    }
     // Requantization (quantized in, differently quantized out), where CpuRef accepts it.
     for (const TypeVariant& from : {kU8, kS8})
         for (const TypeVariant& to : {kU8, kS8, kS16}) {

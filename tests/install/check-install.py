@@ -145,10 +145,14 @@ def main():
             installed.add(os.path.relpath(os.path.join(root, name), staging))
     print(f'installed {len(installed)} files into {staging}')
 
-    expected = {
-        f'{libdir}/libnpurun.so', f'{libdir}/libnpurun.so.{soversion}', f'{libdir}/libnpurun.so.{version}',
-        f'{libdir}/libnpurun.a', f'{libdir}/pkgconfig/npurun.pc',
-    }
+    kind = opts.get('default_library', 'both')
+    with_shared, with_static = kind in ('shared', 'both'), kind in ('static', 'both')
+    expected = {f'{libdir}/pkgconfig/npurun.pc'}
+    if with_shared:
+        expected |= {f'{libdir}/libnpurun.so', f'{libdir}/libnpurun.so.{soversion}',
+                     f'{libdir}/libnpurun.so.{version}'}
+    if with_static:
+        expected.add(f'{libdir}/libnpurun.a')
     expected |= {f'{mandir}/man1/{m}' for m in MAN_PAGES}
     expected |= {f'{includedir}/npurun/runtime/graph/{h}' for h in GRAPH_HEADERS}
     public_dir = os.path.join(src, 'include', 'npurun')
@@ -224,46 +228,8 @@ def main():
 
     # 3. a consumer built from the staged install ------------------------------------------------------
     if args.consumer and flags:
-        cxx = cpp_compiler(targets)
-        work = os.path.join(build, 'install-consumer')
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        obj = os.path.join(work, 'consumer.o')
-        cflags = [w for w in words if not w.startswith(('-l', '-L'))]
-        code, out = run(cxx + ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-c', args.consumer, '-o', obj] + cflags)
-        if code != 0:
-            fail(f'consumer does not compile against the staged headers:\n{out}')
-        elif cross:
-            note('cross build: the consumer was compiled against the staged headers; linking and running it '
-                 'need the target sysroot and are left to the aarch64 test run')
-        else:
-            libs = [w for w in words if w.startswith(('-l', '-L'))]
-            shared_exe = os.path.join(work, 'consumer-shared')
-            code, out = run(cxx + [obj, '-o', shared_exe] + libs)
-            if code != 0:
-                fail(f'consumer does not link against the staged libnpurun.so:\n{out}')
-            else:
-                run_env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir))
-                code, out = run([shared_exe], env=run_env)
-                if code != 0 or 'npurun consumer ok' not in out:
-                    fail(f'consumer linked against libnpurun.so failed to run: {out.strip()}')
-                _m, needed, _s, _r = elf_facts(shared_exe)
-                if f'libnpurun.so.{soversion}' not in needed:
-                    fail(f'consumer-shared NEEDED {needed} lacks libnpurun.so.{soversion}')
-            static_libs = [os.path.join(staging, libdir, 'libnpurun.a') if w == '-lnpurun' else w
-                           for w in shlex.split(static_flags) if w.startswith(('-l', '-L', '-pthread'))]
-            static_exe = os.path.join(work, 'consumer-static')
-            code, out = run(cxx + [obj, '-o', static_exe] + static_libs)
-            if code != 0:
-                fail(f'consumer does not link against the staged libnpurun.a:\n{out}')
-            else:
-                code, out = run([static_exe])
-                if code != 0 or 'npurun consumer ok' not in out:
-                    fail(f'consumer linked against libnpurun.a failed to run: {out.strip()}')
-                _m, needed, _s, _r = elf_facts(static_exe)
-                if any(n.startswith('libnpurun') for n in needed):
-                    fail(f'consumer-static still needs {needed}')
-            print('consumer: compiled, linked against libnpurun.so and libnpurun.a, ran both')
+        check_consumer(args.consumer, cpp_compiler(targets), build, staging, libdir, words, static_flags,
+                       soversion, with_shared, with_static, cross)
 
     # 4. ELF checks -------------------------------------------------------------------------------------
     allowed = ALLOWED_NEEDED + (SANITIZER_NEEDED if sanitized else [])
@@ -310,6 +276,45 @@ def main():
         return 1
     print('install checks passed')
     return 0
+
+
+def check_consumer(source, cxx, build, staging, libdir, words, static_flags, soversion,
+                   with_shared, with_static, cross):
+    work = os.path.join(build, 'install-consumer')
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    obj = os.path.join(work, 'consumer.o')
+    cflags = [w for w in words if not w.startswith(('-l', '-L'))]
+    code, out = run(cxx + ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)
+    if code != 0:
+        fail(f'consumer does not compile against the staged headers:\n{out}')
+        return
+    if cross:
+        note('cross build: the consumer compiled against the staged headers; linking and running it need '
+             'the target sysroot and are not done here')
+        return
+    variants = []
+    if with_shared:
+        variants.append(('libnpurun.so', [w for w in words if w.startswith(('-l', '-L'))]))
+    if with_static:
+        variants.append(('libnpurun.a', [os.path.join(staging, libdir, 'libnpurun.a') if w == '-lnpurun' else w
+                                         for w in shlex.split(static_flags) if w.startswith(('-l', '-L', '-pthread'))]))
+    for lib, link_flags in variants:
+        exe = os.path.join(work, 'consumer-' + lib.split('.')[-1])
+        code, out = run(cxx + [obj, '-o', exe] + link_flags)
+        if code != 0:
+            fail(f'consumer does not link against the staged {lib}:\n{out}')
+            continue
+        code, out = run([exe], env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
+        if code != 0 or 'npurun consumer ok' not in out:
+            fail(f'consumer linked against {lib} failed to run: {out.strip()}')
+            continue
+        needed = elf_facts(exe)[1]
+        if lib.endswith('.so') and f'libnpurun.so.{soversion}' not in needed:
+            fail(f'consumer linked against {lib}: NEEDED {needed} lacks libnpurun.so.{soversion}')
+        if lib.endswith('.a') and any(n.startswith('libnpurun') for n in needed):
+            fail(f'consumer linked against {lib} still needs {needed}')
+        print(f'consumer: compiled against the staged headers, linked against {lib}, ran')
 
 
 def exe_targets_defined_in(targets, install_path):

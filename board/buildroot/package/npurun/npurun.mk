@@ -40,15 +40,13 @@ NPURUN_CONF_OPTS += -Dstatic_stdlibcpp=false
 endif
 
 ifeq ($(BR2_PACKAGE_NPURUN_UDEV_RULES),y)
+# The rule names the render group, which Buildroot's eudev and systemd packages
+# already create (EUDEV_USERS / SYSTEMD_USERS).
 define NPURUN_INSTALL_UDEV_RULES
 	$(INSTALL) -D -m 0644 $(@D)/board/udev/99-npurun.rules \
 		$(TARGET_DIR)/lib/udev/rules.d/99-npurun.rules
 endef
 NPURUN_POST_INSTALL_TARGET_HOOKS += NPURUN_INSTALL_UDEV_RULES
-# The rule names the render group; create it when the image does not have it.
-define NPURUN_USERS
-	- - render -1 * - - - DRM render and NPU nodes
-endef
 endif
 
 $(eval $(meson-package))

@@ -69,12 +69,12 @@ def introspect(build, what):
 def host_machine(build):
     """(cpu_family, is_cross): meson 1.0 has no machines introspection, so read the cross file the build
     was configured with (meson-private/cmd_line.txt records it)."""
-    cmd_line = configparser.ConfigParser()
+    cmd_line = configparser.ConfigParser(interpolation=None)
     cmd_line.read(os.path.join(build, 'meson-private', 'cmd_line.txt'))
     cross_files = cmd_line.get('properties', 'cross_file', fallback='')
     if not cross_files:
         return platform.machine(), False
-    cross = configparser.ConfigParser()
+    cross = configparser.ConfigParser(interpolation=None)
     cross.read(ast.literal_eval(cross_files))
     return cross.get('host_machine', 'cpu_family').strip("'\""), True
 

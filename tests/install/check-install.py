@@ -228,7 +228,9 @@ def main():
 
     # 3. a consumer built from the staged install ------------------------------------------------------
     if args.consumer and flags:
-        check_consumer(args.consumer, cpp_compiler(targets), build, staging, libdir, words, static_flags,
+        # A sanitizer build's library carries sanitizer calls: the consumer is built the same way.
+        cxx = cpp_compiler(targets) + ([f'-fsanitize={opts["b_sanitize"]}'] if sanitized else [])
+        check_consumer(args.consumer, cxx, build, staging, libdir, words, static_flags,
                        soversion, with_shared, with_static, cross)
 
     # 4. ELF checks -------------------------------------------------------------------------------------

@@ -66,17 +66,53 @@ def introspect(build, what):
     return json.loads(out)
 
 
+class MesonStr(str):
+    """A string with meson's path-join operator, for evaluating machine-file values."""
+    def __truediv__(self, other):
+        return MesonStr(os.path.join(self, other))
+
+    def __add__(self, other):
+        return MesonStr(str.__add__(self, other))
+
+
+class _WrapStrings(ast.NodeTransformer):
+    def visit_Constant(self, node):
+        if isinstance(node.value, str):
+            return ast.Call(func=ast.Name(id='_S', ctx=ast.Load()), args=[node], keywords=[])
+        return node
+
+
+def read_machine_files(paths):
+    """The machine files (cross files) merged in order, each value evaluated the way meson does: Python-like
+    literals, + and / on strings, and names from [constants] sections. Returns {section: {key: value}}."""
+    merged, constants = {}, {}
+    for path in paths:
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.optionxform = str
+        parser.read(path)
+        for section in parser.sections():
+            for key, raw in parser.items(section):
+                # Wrap string literals as _S('...') so that `a / b` joins paths as in meson.
+                tree = ast.fix_missing_locations(_WrapStrings().visit(ast.parse(raw.strip(), mode='eval')))
+                value = eval(compile(tree, path, 'eval'), {'__builtins__': {}, '_S': MesonStr}, dict(constants))
+                if isinstance(value, str):
+                    value = MesonStr(value)
+                if section == 'constants':
+                    constants[key] = value
+                merged.setdefault(section, {})[key] = value
+    return merged
+
+
 def host_machine(build):
-    """(cpu_family, is_cross): meson 1.0 has no machines introspection, so read the cross file the build
-    was configured with (meson-private/cmd_line.txt records it)."""
+    """(cpu_family, machine-file dict or None): meson 1.0 has no machines introspection, so read the cross
+    files the build was configured with (meson-private/cmd_line.txt records them)."""
     cmd_line = configparser.ConfigParser(interpolation=None)
     cmd_line.read(os.path.join(build, 'meson-private', 'cmd_line.txt'))
     cross_files = cmd_line.get('properties', 'cross_file', fallback='')
     if not cross_files:
-        return platform.machine(), False
-    cross = configparser.ConfigParser(interpolation=None)
-    cross.read(ast.literal_eval(cross_files))
-    return cross.get('host_machine', 'cpu_family').strip("'\""), True
+        return platform.machine(), None
+    machine = read_machine_files(ast.literal_eval(cross_files))
+    return machine['host_machine']['cpu_family'], machine
 
 
 def cpp_compiler(targets):
@@ -198,8 +234,16 @@ def main():
     # 2. pkg-config against the staging dir ------------------------------------------------------------
     env = dict(os.environ)
     env['PKG_CONFIG_SYSROOT_DIR'] = staging
-    env['PKG_CONFIG_PATH'] = os.path.join(staging, libdir, 'pkgconfig') + (
-        os.pathsep + env['PKG_CONFIG_PATH'] if env.get('PKG_CONFIG_PATH') else '')
+    staged_pc = os.path.join(staging, libdir, 'pkgconfig')
+    if cross:
+        # As a cross build system does: only the target's .pc files (the staging dir and the cross file's
+        # pkg_config_libdir, i.e. the target sysroot), never the build machine's.
+        target_pc = cross.get('properties', {}).get('pkg_config_libdir', [])
+        target_pc = [target_pc] if isinstance(target_pc, str) else list(target_pc)
+        env['PKG_CONFIG_LIBDIR'] = os.pathsep.join([staged_pc] + target_pc)
+        env.pop('PKG_CONFIG_PATH', None)
+    else:
+        env['PKG_CONFIG_PATH'] = staged_pc + (os.pathsep + env['PKG_CONFIG_PATH'] if env.get('PKG_CONFIG_PATH') else '')
     code, modversion = run(['pkg-config', '--modversion', 'npurun'], env=env)
     if code != 0 or modversion.strip() != version:
         fail(f'pkg-config --modversion npurun: got "{modversion.strip()}", want {version}')
@@ -287,14 +331,17 @@ def check_consumer(source, cxx, build, staging, libdir, words, static_flags, sov
     os.makedirs(work)
     obj = os.path.join(work, 'consumer.o')
     cflags = [w for w in words if not w.startswith(('-l', '-L'))]
-    code, out = run(cxx + ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)
+    # A cross build's compiler needs the cross file's arguments (--sysroot) and its programs the exe wrapper.
+    options = cross.get('built-in options', {}) if cross else {}
+    compile_args, link_args = list(options.get('cpp_args', [])), list(options.get('cpp_link_args', []))
+    wrapper = cross.get('binaries', {}).get('exe_wrapper', []) if cross else []
+    wrapper = [wrapper] if isinstance(wrapper, str) else list(wrapper)
+    code, out = run(cxx + compile_args + ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)
     if code != 0:
         fail(f'consumer does not compile against the staged headers:\n{out}')
         return
-    if cross:
-        note('cross build: the consumer compiled against the staged headers; linking and running it need '
-             'the target sysroot and are not done here')
-        return
+    if cross and not wrapper:
+        note('cross build without an exe_wrapper: the consumer was compiled and linked, not run')
     variants = []
     if with_shared:
         variants.append(('libnpurun.so', [w for w in words if w.startswith(('-l', '-L'))]))
@@ -303,20 +350,24 @@ def check_consumer(source, cxx, build, staging, libdir, words, static_flags, sov
                                          for w in shlex.split(static_flags) if w.startswith(('-l', '-L', '-pthread'))]))
     for lib, link_flags in variants:
         exe = os.path.join(work, 'consumer-' + lib.split('.')[-1])
-        code, out = run(cxx + [obj, '-o', exe] + link_flags)
+        code, out = run(cxx + link_args + [obj, '-o', exe] + link_flags)
         if code != 0:
             fail(f'consumer does not link against the staged {lib}:\n{out}')
             continue
-        code, out = run([exe], env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
+        if cross and not wrapper:
+            continue
+        # qemu-user hands the environment to the target's dynamic loader, so LD_LIBRARY_PATH works there too.
+        code, out = run(wrapper + [exe], env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
         if code != 0 or 'npurun consumer ok' not in out:
-            fail(f'consumer linked against {lib} failed to run: {out.strip()}')
+            fail(f'consumer linked against {lib} failed to run{" under " + wrapper[0] if wrapper else ""}: {out.strip()}')
             continue
         needed = elf_facts(exe)[1]
         if lib.endswith('.so') and f'libnpurun.so.{soversion}' not in needed:
             fail(f'consumer linked against {lib}: NEEDED {needed} lacks libnpurun.so.{soversion}')
         if lib.endswith('.a') and any(n.startswith('libnpurun') for n in needed):
             fail(f'consumer linked against {lib} still needs {needed}')
-        print(f'consumer: compiled against the staged headers, linked against {lib}, ran')
+        print(f'consumer: compiled against the staged headers, linked against {lib}, ran'
+              + (f' under {" ".join(wrapper)}' if wrapper else ''))
 
 
 def exe_targets_defined_in(targets, install_path):

@@ -342,6 +342,7 @@ def check_consumer(source, cxx, build, staging, libdir, words, static_flags, sov
         return
     if cross and not wrapper:
         note('cross build without an exe_wrapper: the consumer was compiled and linked, not run')
+    check_c_header(cxx, compile_args, cflags, work)
     variants = []
     if with_shared:
         variants.append(('libnpurun.so', [w for w in words if w.startswith(('-l', '-L'))]))
@@ -368,6 +369,29 @@ def check_consumer(source, cxx, build, staging, libdir, words, static_flags, sov
             fail(f'consumer linked against {lib} still needs {needed}')
         print(f'consumer: compiled against the staged headers, linked against {lib}, ran'
               + (f' under {" ".join(wrapper)}' if wrapper else ''))
+
+
+def check_c_header(cxx, compile_args, cflags, work):
+    """The C API header, once it exists, must compile as strict C (the C compiler that pairs with the
+    project's C++ compiler: g++ -> gcc, clang++ -> clang)."""
+    header = None
+    for w in cflags:
+        if w.startswith('-I') and os.path.isfile(os.path.join(w[2:], 'npurun', 'npurun.h')):
+            header = os.path.join(w[2:], 'npurun', 'npurun.h')
+    if header is None:
+        note('no C API header (include/npurun/npurun.h) installed yet')
+        return
+    cc = list(cxx)
+    cc[0] = re.sub(r'(clang)\+\+|g\+\+|c\+\+', lambda m: 'clang' if m.group(1) else ('gcc' if m.group(0) == 'g++' else 'cc'), cc[0])
+    src = os.path.join(work, 'c_consumer.c')
+    with open(src, 'w') as f:
+        f.write('#include <npurun/npurun.h>\nint main(void) { return 0; }\n')
+    code, out = run(cc + compile_args + ['-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror', '-c', src,
+                                         '-o', src + '.o'] + cflags)
+    if code != 0:
+        fail(f'{header} does not compile as C99 with {cc[0]}:\n{out}')
+    else:
+        print(f'C API header compiles as C99 with {cc[0]}')
 
 
 def exe_targets_defined_in(targets, install_path):

@@ -150,6 +150,27 @@ def check_buildroot(root, opts, project):
           f'{where_mk}: must start with the 5-line header block (80 #, "#", "# npurun", "#", 80 #)')
     for i, line in enumerate(lines, 1):
         check(line == line.rstrip(), f'{where_mk}:{i}: trailing whitespace')
+    check(len(lines) > 5 and lines[5] == '', f'{where_mk}: line 6 (after the header block) must be blank')
+    check_common_text_rules(where_mk, mk_text)
+    backslash = False
+    conditional = re.compile(r'^\s*(ifeq|ifneq|ifdef|ifndef|else|endif)\b')
+    in_def = False
+    for i, line in enumerate(lines, 1):
+        if re.match(r'^\s*define\s', line):
+            in_def, backslash = True, False
+            continue
+        if re.match(r'^\s*endef\b', line):
+            in_def = False
+            continue
+        want_tab = (in_def or backslash) and not (not backslash and conditional.match(line))
+        if line.strip() and not (in_def and line.lstrip().startswith('#')):
+            if want_tab:
+                check(line.startswith('\t'), f'{where_mk}:{i}: expected indent with a tab')
+            else:
+                check(not line.startswith('\t'), f'{where_mk}:{i}: unexpected indent with a tab')
+        backslash = bool(re.match(r'^[^#].*\\$', line))
+        check(not re.match(r'^.*(  |\t ?)\\$', line), f'{where_mk}:{i}: use one space before a backslash')
+        check(not re.match(r'^[^#].*[^$]\$\{\w+\}', line), f'{where_mk}:{i}: use $() for make variables, not ${{}}')
     last = [ln for ln in lines if ln.strip()][-1]
     check(last == '$(eval $(meson-package))', f'{where_mk}: last line must be $(eval $(meson-package)), is "{last}"')
     in_define = False
@@ -218,6 +239,19 @@ def check_buildroot(root, opts, project):
         body = comment.group(2).replace('\\\n', ' ')
         for need in ('BR2_INSTALL_LIBSTDCPP', 'BR2_TOOLCHAIN_HAS_THREADS'):
             check('!' + need in body, f'{where_cfg}: the toolchain comment must show when !{need}')
+    check_common_text_rules(where_cfg, cfg_text)
+    order = {'bool': 1, 'prompt': 1, 'string': 1, 'default': 2, 'depends': 3, 'select': 4, 'help': 5}
+    state = 0
+    for i, line in enumerate(cfg_text.split('\n'), 1):
+        if not line.strip() or line.strip().startswith('#') or line.startswith('\t  '):
+            continue
+        word = line.split()[0]
+        if word in ('config', 'comment', 'if', 'endif', 'menu', 'endmenu', 'choice', 'endchoice', 'source'):
+            state = 0
+        elif word in order:
+            check(order[word] >= state, f'{where_cfg}:{i}: attribute order must be type, default, depends on, select, help')
+            state = order[word]
+        check(line.rstrip() != '\tdefault n', f'{where_cfg}:{i}: "default n" is redundant')
     for i, line in enumerate(cfg_text.split('\n'), 1):
         check(line == line.rstrip(), f'{where_cfg}:{i}: trailing whitespace')
         if line.startswith('\t  '):
@@ -254,6 +288,12 @@ def check_buildroot(root, opts, project):
             check(os.path.exists(os.path.join(br, ref)), f'{where}: refers to $({path_var})/{ref}, which does not exist')
             if ref.endswith('.fragment'):
                 check_linux_fragment(os.path.join(br, ref), 'buildroot/' + ref)
+
+
+def check_common_text_rules(where, text):
+    """Buildroot's rules for every file: ends with exactly one newline, no two empty lines in a row."""
+    check(text.endswith('\n') and not text.endswith('\n\n'), f'{where}: must end with exactly one newline')
+    check('\n\n\n' not in text, f'{where}: two consecutive empty lines')
 
 
 def check_linux_fragment(path, where):

@@ -1,6 +1,7 @@
 // ElementwiseBinary (Add, Sub, Mul, Div, Maximum, Minimum) with NumPy broadcasting, computed in float.
 #include <algorithm>
 
+#include "kernels/ref/broadcast.h"
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
@@ -20,14 +21,6 @@ float apply(BinaryOp op, float a, float b) {
     return 0.0f;
 }
 
-// Strides of `in` seen through the output's rank: 0 along broadcast (size-1 or missing) dimensions.
-void broadcast_strides(const Shape& in, const Shape& out, size_t* strides) {
-    const Strides s(in);
-    const uint32_t lead = out.rank - in.rank;
-    for (uint32_t d = 0; d < out.rank; ++d)
-        strides[d] = (d < lead || in[d - lead] == 1) ? 0 : s[d - lead];
-}
-
 void run(const KernelArgs& a) {
     const BinaryOp op = a.node.attr<ElementwiseBinaryAttrs>().op;
     const TensorInfo& ai = in_info(a, 0);
@@ -35,26 +28,8 @@ void run(const KernelArgs& a) {
     const TensorInfo& yi = out_info(a, 0);
     const Reader ar(ai, a.inputs[0]), br(bi, a.inputs[1]);
     const Writer y(yi, a.outputs[0]);
-    const Shape& os = yi.shape;
-    size_t sa[kMaxRank] = {}, sb[kMaxRank] = {};
-    broadcast_strides(ai.shape, os, sa);
-    broadcast_strides(bi.shape, os, sb);
-    const size_t count = os.num_elements();
-    uint32_t idx[kMaxRank] = {};
-    size_t ia = 0, ib = 0;
-    for (size_t o = 0; o < count; ++o) {
-        y.set(o, apply(op, ar[ia], br[ib]));
-        // Advance the multi-index (row-major), keeping the input offsets in step.
-        for (uint32_t d = os.rank; d-- > 0;) {
-            ++idx[d];
-            ia += sa[d];
-            ib += sb[d];
-            if (idx[d] < os[d]) break;
-            ia -= sa[d] * idx[d];
-            ib -= sb[d] * idx[d];
-            idx[d] = 0;
-        }
-    }
+    for_each_broadcast(ai.shape, bi.shape, yi.shape,
+                       [&](size_t o, size_t ia, size_t ib) { y.set(o, apply(op, ar[ia], br[ib])); });
 }
 
 }  // namespace

@@ -45,15 +45,7 @@ std::vector<TensorInfo> infer_elementwise_binary(const Node& node, const Graph& 
     expect_same_dtype(node, b, "input 1", a, "input 0");
     expect_valid_quantization(node, a, "input 0");
     expect_valid_quantization(node, b, "input 1");
-    Shape out;
-    out.rank = std::max(a.shape.rank, b.shape.rank);
-    for (uint32_t i = 0; i < out.rank; ++i) {
-        const uint32_t da = i < out.rank - a.shape.rank ? 1 : a.shape[i - (out.rank - a.shape.rank)];
-        const uint32_t db = i < out.rank - b.shape.rank ? 1 : b.shape[i - (out.rank - b.shape.rank)];
-        if (da != db && da != 1 && db != 1)
-            bad(node, "inputs " + a.shape.str() + " and " + b.shape.str() + " cannot be broadcast together");
-        out[i] = da == 1 ? db : da;
-    }
+    const Shape out = broadcast_shape(node, a.shape, b.shape);
     return {output_like(node, graph, 0, out, a.dtype)};
 }
 

@@ -108,6 +108,19 @@ Shape image_shape(const ImageDims& d, DataLayout layout) {
     return Shape{d.n, d.h, d.w, d.c};
 }
 
+Shape broadcast_shape(const Node& node, const Shape& a, const Shape& b) {
+    Shape out;
+    out.rank = a.rank > b.rank ? a.rank : b.rank;
+    for (uint32_t i = 0; i < out.rank; ++i) {
+        const uint32_t da = i < out.rank - a.rank ? 1 : a[i - (out.rank - a.rank)];
+        const uint32_t db = i < out.rank - b.rank ? 1 : b[i - (out.rank - b.rank)];
+        if (da != db && da != 1 && db != 1)
+            bad(node, "inputs " + a.str() + " and " + b.str() + " cannot be broadcast together");
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
 TensorInfo output_like(const Node& node, const Graph& g, size_t i, const Shape& shape, DataType dtype) {
     TensorInfo t;
     t.shape = shape;

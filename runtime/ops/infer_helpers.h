@@ -52,6 +52,9 @@ ImageDims image_dims(const Node& node, const TensorInfo& t, DataLayout layout, c
 Shape image_shape(const ImageDims& d, DataLayout layout);
 void expect_2d_layout(const Node& node, DataLayout layout);  // NHWC or NCHW
 
+// NumPy broadcast of two shapes (right-aligned; each dimension pair equal or containing a 1).
+Shape broadcast_shape(const Node& node, const Shape& a, const Shape& b);
+
 // Output descriptor with the given shape and dtype, quantization taken from the declared output.
 TensorInfo output_like(const Node& node, const Graph& g, size_t i, const Shape& shape, DataType dtype);
 

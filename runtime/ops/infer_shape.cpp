@@ -3,6 +3,7 @@
 
 #include "runtime/ops/infer_fns.h"
 #include "runtime/ops/infer_helpers.h"
+#include "runtime/util/checked_math.h"
 
 namespace npurun::ops {
 namespace {
@@ -93,7 +94,7 @@ std::vector<TensorInfo> infer_concat(const Node& node, const Graph& graph) {
     size_t covered = 0;
     for (size_t v = 0; v < node.inputs.size(); ++v) {
         const Shape& sv = graph.info(node.inputs[v]).shape;
-        covered += sv.num_elements();  // each <= out.num_elements(), no overflow
+        if (!checked_add(covered, sv.num_elements(), &covered)) bad(node, "views are too large");
         for (size_t u = 0; u < v; ++u) {
             const Shape& su = graph.info(node.inputs[u]).shape;
             bool overlap = true;

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "runtime/graph/error.h"
+#include "runtime/ops/infer_helpers.h"
 #include "runtime/ops/op_semantics.h"
 
 namespace npurun {
@@ -30,6 +31,8 @@ void validate_graph(const Graph& graph) {
             if (id >= num_tensors)
                 fail(ErrorKind::BadModel, node.describe() + ": output " + std::to_string(i) + " refers to tensor " +
                                               std::to_string(id) + ", which does not exist");
+            const std::string what = "output " + std::to_string(i);
+            ops::expect_valid_quantization(node, graph.tensors[id].info, what.c_str());
             if (produced[id])
                 fail(ErrorKind::BadModel, node.describe() + ": output " + std::to_string(i) + " ('" +
                                               graph.tensors[id].name + "') is already produced by another layer");

@@ -303,3 +303,48 @@ TEST(ValidateGraph, HugeDeclaredOutputRejected) {
     Error e = expect_error([&] { validate_graph(g); });
     EXPECT_EQ(e.kind(), ErrorKind::BadModel);
 }
+
+TEST(ValidateGraph, QuantizedTensorWithoutValidScaleRejected) {
+    Graph g = relu_graph({1, 4});
+    g.tensors[0].info.dtype = DataType::QAsymmU8;
+    g.tensors[1].info.dtype = DataType::QAsymmU8;
+    g.tensors[0].info.quant.scales = {0.0f};
+    Error e = expect_error([&] { validate_graph(g); });
+    EXPECT_EQ(message_of(e), "layer 0 'in' (Input): output 0 has an invalid quantization scale 0.000000");
+}
+
+TEST(InferIo, ConstantNeedsDataAndOutputNeedsAnInput) {
+    OneOp c;
+    auto y = c.output(f32({2}));
+    c.op(OpKind::Constant, std::monostate{}, {}, {y});
+    EXPECT_NE(message_of(expect_error([&] { c.infer(); })).find("constant layer without data"), std::string::npos);
+
+    OneOp k;
+    auto data = k.tensor(f32({2}), std::vector<float>{1, 2}, true);
+    k.op(OpKind::Constant, std::monostate{}, {}, {data});
+    EXPECT_EQ(k.infer()[0].shape, (Shape{2}));
+
+    OneOp o;
+    o.op(OpKind::Output, BindingAttrs{}, {}, {});
+    EXPECT_NE(message_of(expect_error([&] { o.infer(); })).find("has 0 inputs, expected 1"), std::string::npos);
+}
+
+TEST(InferShapes, PadAndResizeShapes) {
+    OneOp p;
+    auto x = p.tensor(f32({1, 2, 3}), std::vector<float>(6));
+    auto y = p.output(f32({1}));
+    PadAttrs pa;
+    pa.pads = {{0, 0}, {1, 2}, {3, 0}};
+    p.op(OpKind::Pad, pa, {x}, {y});
+    EXPECT_EQ(p.infer()[0].shape, (Shape{1, 5, 6}));
+
+    OneOp r;
+    auto rx = r.tensor(f32({1, 3, 4, 5}), std::vector<float>(60));
+    auto ry = r.output(f32({1}));
+    ResizeAttrs ra;
+    ra.layout = DataLayout::NCHW;
+    ra.target_height = 7;
+    ra.target_width = 9;
+    r.op(OpKind::Resize, ra, {rx}, {ry});
+    EXPECT_EQ(r.infer()[0].shape, (Shape{1, 3, 7, 9}));
+}

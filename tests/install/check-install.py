@@ -149,7 +149,8 @@ def main():
     ap.add_argument('--build-dir', required=True)
     ap.add_argument('--source-dir', required=True)
     ap.add_argument('--staging', help='default: BUILD/install-staging (removed first)')
-    ap.add_argument('--consumer', help='C++ file to build against the staged install')
+    ap.add_argument('--consumer', action='append', default=[],
+                    help='a C++ (.cpp) or C (.c) program to build against the staged install (repeatable)')
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
     src = os.path.abspath(args.source_dir)
@@ -324,74 +325,76 @@ def main():
     return 0
 
 
-def check_consumer(source, cxx, build, staging, libdir, words, static_flags, soversion,
+def c_compiler_for(cxx):
+    """The C compiler that pairs with the project's C++ compiler (g++ -> gcc, clang++ -> clang, c++ -> cc)."""
+    cc = list(cxx)
+    cc[0] = re.sub(r'clang\+\+$|g\+\+$|c\+\+$',
+                   lambda m: {'clang++': 'clang', 'g++': 'gcc', 'c++': 'cc'}[m.group(0)], cc[0])
+    return cc
+
+
+def check_consumer(sources, cxx, build, staging, libdir, words, static_flags, soversion,
                    with_shared, with_static, cross):
+    """Builds each consumer (C++ and, once the C API header is installed, C) from the staged install only,
+    links it against the staged shared and static library, runs it (natively or under the cross file's
+    exe_wrapper) and checks what it needs."""
     work = os.path.join(build, 'install-consumer')
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    obj = os.path.join(work, 'consumer.o')
     cflags = [w for w in words if not w.startswith(('-l', '-L'))]
     # A cross build's compiler needs the cross file's arguments (--sysroot) and its programs the exe wrapper.
     options = cross.get('built-in options', {}) if cross else {}
-    compile_args, link_args = list(options.get('cpp_args', [])), list(options.get('cpp_link_args', []))
     wrapper = cross.get('binaries', {}).get('exe_wrapper', []) if cross else []
     wrapper = [wrapper] if isinstance(wrapper, str) else list(wrapper)
-    code, out = run(cxx + compile_args + ['-std=c++17', '-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)
-    if code != 0:
-        fail(f'consumer does not compile against the staged headers:\n{out}')
-        return
     if cross and not wrapper:
-        note('cross build without an exe_wrapper: the consumer was compiled and linked, not run')
-    check_c_header(cxx, compile_args, cflags, work)
-    variants = []
-    if with_shared:
-        variants.append(('libnpurun.so', [w for w in words if w.startswith(('-l', '-L'))]))
-    if with_static:
-        variants.append(('libnpurun.a', [os.path.join(staging, libdir, 'libnpurun.a') if w == '-lnpurun' else w
-                                         for w in shlex.split(static_flags) if w.startswith(('-l', '-L', '-pthread'))]))
-    for lib, link_flags in variants:
-        exe = os.path.join(work, 'consumer-' + lib.split('.')[-1])
-        code, out = run(cxx + link_args + [obj, '-o', exe] + link_flags)
+        note('cross build without an exe_wrapper: the consumers are compiled and linked, not run')
+    c_header_installed = any(w.startswith('-I') and os.path.isfile(os.path.join(w[2:], 'npurun', 'npurun.h'))
+                             for w in cflags)
+    for source in sources:
+        is_c = source.endswith('.c')
+        if is_c and not c_header_installed:
+            note('no C API header (include/npurun/npurun.h) installed: C consumer skipped')
+            continue
+        lang = 'c' if is_c else 'cpp'
+        compiler = c_compiler_for(cxx) if is_c else list(cxx)
+        std = ['-std=c99', '-Wpedantic'] if is_c else ['-std=c++17']
+        compile_args = list(options.get(f'{lang}_args', options.get('cpp_args', [])))
+        link_args = list(options.get(f'{lang}_link_args', options.get('cpp_link_args', [])))
+        tag = os.path.splitext(os.path.basename(source))[0] + ('-c' if is_c else '')
+        obj = os.path.join(work, tag + '.o')
+        code, out = run(compiler + compile_args + std + ['-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)
         if code != 0:
-            fail(f'consumer does not link against the staged {lib}:\n{out}')
+            fail(f'{os.path.basename(source)} does not compile against the staged headers with {compiler[0]}:\n{out}')
             continue
-        if cross and not wrapper:
-            continue
-        # qemu-user hands the environment to the target's dynamic loader, so LD_LIBRARY_PATH works there too.
-        code, out = run(wrapper + [exe], env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
-        if code != 0 or 'npurun consumer ok' not in out:
-            fail(f'consumer linked against {lib} failed to run{" under " + wrapper[0] if wrapper else ""}: {out.strip()}')
-            continue
-        needed = elf_facts(exe)[1]
-        if lib.endswith('.so') and f'libnpurun.so.{soversion}' not in needed:
-            fail(f'consumer linked against {lib}: NEEDED {needed} lacks libnpurun.so.{soversion}')
-        if lib.endswith('.a') and any(n.startswith('libnpurun') for n in needed):
-            fail(f'consumer linked against {lib} still needs {needed}')
-        print(f'consumer: compiled against the staged headers, linked against {lib}, ran'
-              + (f' under {" ".join(wrapper)}' if wrapper else ''))
-
-
-def check_c_header(cxx, compile_args, cflags, work):
-    """The C API header, once it exists, must compile as strict C (the C compiler that pairs with the
-    project's C++ compiler: g++ -> gcc, clang++ -> clang)."""
-    header = None
-    for w in cflags:
-        if w.startswith('-I') and os.path.isfile(os.path.join(w[2:], 'npurun', 'npurun.h')):
-            header = os.path.join(w[2:], 'npurun', 'npurun.h')
-    if header is None:
-        note('no C API header (include/npurun/npurun.h) installed yet')
-        return
-    cc = list(cxx)
-    cc[0] = re.sub(r'(clang)\+\+|g\+\+|c\+\+', lambda m: 'clang' if m.group(1) else ('gcc' if m.group(0) == 'g++' else 'cc'), cc[0])
-    src = os.path.join(work, 'c_consumer.c')
-    with open(src, 'w') as f:
-        f.write('#include <npurun/npurun.h>\nint main(void) { return 0; }\n')
-    code, out = run(cc + compile_args + ['-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror', '-c', src,
-                                         '-o', src + '.o'] + cflags)
-    if code != 0:
-        fail(f'{header} does not compile as C99 with {cc[0]}:\n{out}')
-    else:
-        print(f'C API header compiles as C99 with {cc[0]}')
+        variants = []
+        if with_shared:
+            variants.append(('libnpurun.so', [w for w in words if w.startswith(('-l', '-L'))]))
+        if with_static:
+            variants.append(('libnpurun.a', [os.path.join(staging, libdir, 'libnpurun.a') if w == '-lnpurun' else w
+                                             for w in shlex.split(static_flags)
+                                             if w.startswith(('-l', '-L', '-pthread'))]))
+        for lib, link_flags in variants:
+            exe = os.path.join(work, f'{tag}-{lib.split(".")[-1]}')
+            code, out = run(compiler + link_args + [obj, '-o', exe] + link_flags)
+            if code != 0:
+                fail(f'{os.path.basename(source)} does not link against the staged {lib} with {compiler[0]} '
+                     f'and pkg-config\'s flags:\n{out}')
+                continue
+            if cross and not wrapper:
+                continue
+            # qemu-user hands the environment to the target's dynamic loader, so LD_LIBRARY_PATH works there too.
+            code, out = run(wrapper + [exe], env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
+            if code != 0 or 'consumer ok' not in out:
+                fail(f'{os.path.basename(source)} linked against {lib} failed to run'
+                     f'{" under " + wrapper[0] if wrapper else ""}: {out.strip()}')
+                continue
+            needed = elf_facts(exe)[1]
+            if lib.endswith('.so') and f'libnpurun.so.{soversion}' not in needed:
+                fail(f'{os.path.basename(source)} linked against {lib}: NEEDED {needed} lacks libnpurun.so.{soversion}')
+            if lib.endswith('.a') and any(n.startswith('libnpurun') for n in needed):
+                fail(f'{os.path.basename(source)} linked against {lib} still needs {needed}')
+            print(f'{os.path.basename(source)}: compiled with {os.path.basename(compiler[0])} against the staged '
+                  f'headers, linked against {lib}, ran' + (f' under {" ".join(wrapper)}' if wrapper else ''))
 
 
 def exe_targets_defined_in(targets, install_path):

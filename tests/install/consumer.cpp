@@ -15,6 +15,18 @@ int main() {
         std::fprintf(stderr, "consumer: unexpected answers from libnpurun: '%s', %zu\n", name ? name : "(null)", size);
         return 1;
     }
+    // An npurun::Error thrown inside the library is caught here by its type: the exception's type
+    // information has to be the same on both sides of the shared-library boundary.
+    try {
+        npurun::Model::load("/nonexistent/npurun-consumer-model.armnn");
+        std::fprintf(stderr, "consumer: loading a missing file did not fail\n");
+        return 1;
+    } catch (const npurun::Error& e) {
+        if (std::strlen(e.what()) == 0) {
+            std::fprintf(stderr, "consumer: empty error message\n");
+            return 1;
+        }
+    }
     std::printf("npurun consumer ok\n");
     return 0;
 }

@@ -21,7 +21,7 @@ variant() {
     fi
     ninja -C "$dir" -j2 >/dev/null
     echo "== $dir ($*)"
-    python3 tests/install/check-install.py --build-dir "$dir" --source-dir . --consumer tests/install/consumer.cpp
+    python3 tests/install/check-install.py --build-dir "$dir" --source-dir . --consumer tests/install/consumer.cpp --consumer tests/install/consumer.c
 }
 
 variant build-dist-buildroot --prefix=/usr --libdir=lib --default-library=shared --buildtype=release \

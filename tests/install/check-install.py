@@ -310,10 +310,25 @@ def main():
         for group in t.get('target_sources', []):
             for s in group.get('sources', []):
                 r = os.path.relpath(s, src)
-                if not opts.get('simulator', True) and r.startswith('drv' + os.sep + 'sim' + os.sep):
+                # The fake kernel and the NPU simulator (drv/sim/fake_*, drv/sim/*sim*); the Hardware test
+                # double drv/sim/recording_hardware.cpp is compiled in every build by design (drv/meson.build).
+                base = os.path.basename(r)
+                if (not opts.get('simulator', True) and r.startswith('drv' + os.sep + 'sim' + os.sep)
+                        and (base.startswith('fake_') or 'sim' in base)):
                     fail(f'-Dsimulator=false but {r} is compiled (target {t["name"]})')
                 if not opts.get('tests', True) and r.startswith('tests' + os.sep):
                     fail(f'-Dtests=false but {r} is compiled (target {t["name"]})')
+
+    # Without the simulator, asking for it must be a clear error, not a crash or a silent fallback.
+    npu_info = os.path.join(staging, bindir, 'npu-info')
+    if not opts.get('simulator', True) and not cross and os.path.exists(npu_info):
+        code, out = run([npu_info, '--device', 'sim'],
+                        env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
+        if code == 0 or 'sim' not in out or len(out.strip().splitlines()) > 3:
+            fail(f'-Dsimulator=false: npu-info --device sim should fail with a short message naming the '
+                 f'simulator, got exit {code}: {out.strip()}')
+        else:
+            print(f'-Dsimulator=false: npu-info --device sim -> exit {code}: {out.strip()}')
 
     print(f'tools installed: {", ".join(tools_installed) or "(none defined yet)"}; '
           f'options: simulator={opts.get("simulator")} tests={opts.get("tests")} '

@@ -162,6 +162,10 @@ std::vector<TensorInfo> infer_qlstm(const Node& node, const Graph& graph) {
     positive(a.hidden_state_scale, "hiddenStateScale");
     if (a.hidden_state_zero_point < -128 || a.hidden_state_zero_point > 127)
         bad(node, "hiddenStateZeroPoint is outside int8");
+    if (a.layer_norm)  // CpuRef reads the gate biases as Signed32 with scale lnScale / 1024
+        for (uint32_t op : {kInputGateBias, kForgetGateBias, kCellBias, kOutputGateBias})
+            if (has_input(node, op) && (op != kInputGateBias || !a.cifg))
+                expect_dtype(node, input(node, graph, op), operand_name(op), {DataType::Signed32});
     if (a.layer_norm)  // the layer-norm bias scale is derived from the LN weights' scale (CpuRef)
         for (uint32_t op : {kForgetLayerNormWeights, kCellLayerNormWeights, kOutputLayerNormWeights, kInputLayerNormWeights})
             if (has_input(node, op) && (op != kInputLayerNormWeights || !a.cifg) &&

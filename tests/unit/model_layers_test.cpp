@@ -12,6 +12,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/ref/registry.h"
+#include "kernels/ref/support.h"
 #include "tests/unit/ref_test_util.h"
 #include "tools/modelwriter/model_writer.h"
 
@@ -321,24 +322,34 @@ TEST(ModelLayersErrors, LayerTypeBeyondTheSchemaIsACleanError) {
     }
 }
 
-// Every op kind except StandIn has a CPU kernel that accepts its main data types (a float graph for every
-// kind, and a quantized one where the layer is numeric), decided by the kernels' own check functions.
-TEST(ModelLayersCoverage, EveryOpKindRunsOnTheCpuExceptStandIn) {
+// Every op kind except StandIn runs on the CPU for its main data types, as the kernels' own check functions
+// decide it (kernels::cpu_support, the source of `npurun --list-layers`).
+TEST(ModelLayersCoverage, EveryOpKindRunsOnTheCpuForItsMainDataTypesExceptStandIn) {
     for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k) {
-        const OpKind kind = OpKind(k);
-        if (kind == OpKind::Input || kind == OpKind::Output || kind == OpKind::Constant) continue;
-        const kernels::Kernel* kernel = kernels::ref_kernel(kind);
-        if (kind == OpKind::StandIn) {
-            ASSERT_NE(kernel, nullptr);
-            Node n;
-            n.op = kind;
-            n.attrs = StandInAttrs{};
-            EXPECT_NE(kernel->check(n, Graph{}), "");
+        const OpKind op = OpKind(k);
+        if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
+        if (op == OpKind::StandIn) {
+            EXPECT_NE(kernels::cpu_support(op, DataType::Float32).find("placeholder"), std::string::npos);
             continue;
         }
-        EXPECT_NE(kernel, nullptr) << to_string(kind);
-        if (kernel) {
-            EXPECT_NE(kernel->run, nullptr) << to_string(kind);
+        std::vector<DataType> main;
+        switch (op) {
+            case OpKind::Dequantize: main = {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16}; break;
+            case OpKind::LogicalBinary: main = {DataType::Boolean}; break;
+            case OpKind::QLstm: main = {DataType::QAsymmS8}; break;
+            case OpKind::QuantizedLstm: main = {DataType::QAsymmU8}; break;
+            case OpKind::Lstm: case OpKind::UnidirectionalSequenceLstm: case OpKind::LogSoftmax:
+                main = {DataType::Float32, DataType::Float16};
+                break;
+            case OpKind::Fill: main = {DataType::Float32, DataType::Float16, DataType::Signed32}; break;
+            case OpKind::DetectionPostProcess: main = {DataType::Float32, DataType::QAsymmU8, DataType::QAsymmS8}; break;
+            default: main = {DataType::Float32, DataType::Float16, DataType::QAsymmU8, DataType::QAsymmS8}; break;
         }
+        for (DataType t : main) EXPECT_EQ(kernels::cpu_support(op, t), "") << to_string(op) << " " << to_string(t);
     }
+}
+
+TEST(ModelLayersCoverage, UnsupportedCombinationsGiveAReason) {
+    EXPECT_NE(kernels::cpu_support(OpKind::LogicalBinary, DataType::Float32).find("does not accept"), std::string::npos);
+    EXPECT_NE(kernels::cpu_support(OpKind::Lstm, DataType::QAsymmU8).find("does not accept"), std::string::npos);
 }

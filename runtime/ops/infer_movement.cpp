@@ -44,7 +44,7 @@ std::vector<TensorInfo> infer_batch_to_space_nd(const Node& node, const Graph& g
         blocks = mul_u32(node, blocks, b, "block count");
         const uint32_t full = mul_u32(node, x.shape[s0 + i], b, "output size");
         const uint64_t crop = uint64_t(a.crops[i].first) + a.crops[i].second;
-        if (crop >= full && full != 0)
+        if (crop > full || (crop == full && crop != 0))
             bad(node, "crops of " + std::to_string(crop) + " remove the whole dimension " + std::to_string(i));
         out[s0 + i] = full - uint32_t(crop);
     }

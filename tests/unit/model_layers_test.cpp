@@ -13,6 +13,7 @@
 #include "include/npurun/npurun.hpp"
 #include "kernels/ref/registry.h"
 #include "kernels/ref/support.h"
+#include "tests/unit/allocation_counter.h"
 #include "tests/unit/ref_test_util.h"
 #include "tools/modelwriter/model_writer.h"
 
@@ -47,6 +48,12 @@ std::vector<std::vector<uint8_t>> run_model(const std::vector<uint8_t>& file, co
         const auto* p = static_cast<const uint8_t*>(s.output(i).data);
         out.emplace_back(p, p + s.output(i).info.num_bytes());
     }
+    // The run path allocates nothing (kernels use their declared scratch) and repeats bit for bit.
+    const size_t before = allocation_count();
+    s.run();
+    EXPECT_EQ(allocation_count(), before) << "Session::run allocated";
+    for (size_t i = 0; i < s.num_outputs(); ++i)
+        EXPECT_EQ(std::memcmp(s.output(i).data, out[i].data(), out[i].size()), 0) << "output " << i << " changed";
     return out;
 }
 
@@ -223,6 +230,28 @@ TEST(ModelLayers, UnidirectionalSequenceLstmEqualsChainedLstmSteps) {
     EXPECT_FLOATS_NEAR(as<float>(out[2]), expect, 1e-6);
     EXPECT_FLOATS_NEAR(as<float>(out[0]), hs, 1e-6);
     EXPECT_FLOATS_NEAR(as<float>(out[1]), cs, 1e-6);
+}
+
+TEST(ModelLayers, DetectionPostProcessFastNmsThroughTheSession) {
+    // The hand-worked case of ref_layers_detection_control_test.cpp (FastNms), anchors embedded in the layer.
+    mw::ModelWriter w;
+    const uint32_t e = w.add_input("boxes", f32({1, 3, 4}), 0);
+    const uint32_t sc = w.add_input("scores", f32({1, 3, 3}), 1);
+    const uint32_t l = w.add_layer(fb::Layer::DetectionPostProcessLayer, fb::LayerType::DetectionPostProcess, "dpp", {e, sc},
+                                   {f32({1, 3, 4}), f32({1, 3}), f32({1, 3}), f32({1})}, [](Builder& b, Base base) {
+                                       auto d = fb::CreateDetectionPostProcessDescriptor(b, 3, 1, 1, 0.0f, 0.5f, 2, false,
+                                                                                         1, 1, 1, 1);
+                                       auto an = mw::ModelWriter::write_const_tensor(
+                                           b, mw::const_f32({3, 4}, {0.5f, 0.5f, 1, 1, 0.5f, 0.6f, 1, 1, 0.5f, 2.5f, 1, 1}));
+                                       return fb::CreateDetectionPostProcessLayer(b, base, d, an).Union();
+                                   });
+    for (uint32_t k = 0; k < 4; ++k) w.add_output("out" + std::to_string(k), mw::Port(l, k), int32_t(k));
+    const auto out = run_model(w.finish(), {bytes_of(std::vector<float>(12, 0.0f)),
+                                            bytes_of(std::vector<float>{0, 0.9f, 0.1f, 0, 0.8f, 0.7f, 0, 0.2f, 0.6f})});
+    EXPECT_FLOATS_NEAR(as<float>(out[0]), (std::vector<float>{0, 0, 1, 1, 0, 2, 1, 3, 0, 0, 0, 0}), 1e-6);
+    EXPECT_EQ(as<float>(out[1]), (std::vector<float>{0, 1, 0}));
+    EXPECT_FLOATS_NEAR(as<float>(out[2]), (std::vector<float>{0.9f, 0.6f, 0}), 1e-6);
+    EXPECT_EQ(as<float>(out[3]), (std::vector<float>{2}));
 }
 
 // ---- deprecated layer types of the 2019 schema, run through their successors ----

@@ -221,6 +221,50 @@ TEST(RefQLstm, CifgStepRequantizesLikeCpuRef) {
     EXPECT_EQ(t.out<int8_t>(0), (std::vector<int8_t>{24}));
 }
 
+TEST(RefQLstm, PeepholeLayerNormProjectionLikeCpuRef) {
+    // No CIFG, B = 1, I = 1, C = 2, O = 1. Expected values: an independent float32 step-by-step simulation of
+    // CpuRef's QLstm (requantize at every write; LN written at inputScale*lnScale*1024, then 1/4096, biases
+    // at lnScale/1024).
+    OneOp t;
+    std::vector<TensorId> in(kLstmOperandCount, kNoTensor);
+    in[kLstmInput] = t.tensor(info(DataType::QAsymmS8, {1, 1}, 1.0f / 128), std::vector<int8_t>{64});
+    in[kLstmOutputStateIn] = t.tensor(info(DataType::QAsymmS8, {1, 1}, 1.0f / 128), std::vector<int8_t>{32});
+    in[kLstmCellStateIn] = t.tensor(info(DataType::QSymmS16, {1, 2}, 1.0f / 2048), std::vector<int16_t>{1024, -512});
+    const uint32_t in_w[4] = {kInputToInputWeights, kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights};
+    const uint32_t rec_w[4] = {kRecurrentToInputWeights, kRecurrentToForgetWeights, kRecurrentToCellWeights, kRecurrentToOutputWeights};
+    const uint32_t bias[4] = {kInputGateBias, kForgetGateBias, kCellBias, kOutputGateBias};
+    const uint32_t ln[4] = {kInputLayerNormWeights, kForgetLayerNormWeights, kCellLayerNormWeights, kOutputLayerNormWeights};
+    const std::vector<int8_t> wx[4] = {{50, -30}, {40, 60}, {100, -80}, {-50, 70}};
+    const std::vector<int8_t> wh[4] = {{20, 10}, {-10, 30}, {-30, 50}, {10, -20}};
+    const std::vector<int16_t> lnw[4] = {{1024, 512}, {819, 1229}, {1536, 717}, {922, 1126}};
+    const std::vector<int32_t> b[4] = {{0, 104858}, {1048576, 524288}, {0, -104858}, {209715, 0}};
+    for (int g = 0; g < 4; ++g) {
+        in[in_w[g]] = t.tensor(info(DataType::QSymmS8, {2, 1}, 0.01f), wx[g], true);
+        in[rec_w[g]] = t.tensor(info(DataType::QSymmS8, {2, 1}, 0.01f), wh[g], true);
+        in[bias[g]] = t.tensor(info(DataType::Signed32, {2}), b[g], true);
+        in[ln[g]] = t.tensor(info(DataType::QSymmS16, {2}, 1.0f / 1024), lnw[g], true);
+    }
+    in[kCellToInputWeights] = t.tensor(info(DataType::QSymmS16, {2}, 0.001f), std::vector<int16_t>{100, -200}, true);
+    in[kCellToForgetWeights] = t.tensor(info(DataType::QSymmS16, {2}, 0.001f), std::vector<int16_t>{300, 150}, true);
+    in[kCellToOutputWeights] = t.tensor(info(DataType::QSymmS16, {2}, 0.001f), std::vector<int16_t>{-100, 250}, true);
+    in[kProjectionWeights] = t.tensor(info(DataType::QSymmS8, {1, 2}, 0.01f), std::vector<int8_t>{50, -100}, true);
+    in[kProjectionBias] = t.tensor(info(DataType::Signed32, {1}, 0.0001f), std::vector<int32_t>{1000}, true);
+    auto hs = t.output(info(DataType::QAsymmS8, {1, 1}, 1.0f / 128));
+    auto cs = t.output(info(DataType::QSymmS16, {1, 2}, 1.0f / 2048));
+    auto out = t.output(info(DataType::QAsymmS8, {1, 1}, 1.0f / 128));
+    QLstmAttrs a;
+    a.cifg = false;
+    a.peephole = a.layer_norm = a.projection = true;
+    a.input_intermediate_scale = a.forget_intermediate_scale = a.cell_intermediate_scale =
+        a.output_intermediate_scale = 1.0f / 4096;
+    a.hidden_state_scale = 1.0f / 128;
+    t.op(OpKind::QLstm, a, in, {hs, cs, out});
+    t.run();
+    EXPECT_EQ(t.out<int16_t>(1), (std::vector<int16_t>{1919, -980}));
+    EXPECT_EQ(t.out<int8_t>(2), (std::vector<int8_t>{72}));
+    EXPECT_EQ(t.out<int8_t>(0), (std::vector<int8_t>{72}));
+}
+
 TEST(RefQuantizedLstm, FloatMathOnDequantizedOperands) {
     OneOp t;
     std::vector<TensorId> in(kLstmOperandCount, kNoTensor);

@@ -2,6 +2,8 @@
 // element set to the descriptor's value; the output shape is the declared one, see runtime/ops/infer_movement.cpp)
 // and Cast (decode to float, encode to the output type, exactly CpuRef's Decoder/Encoder pair: float to
 // integer truncates toward zero, quantized types are (de)quantized, Boolean is value != 0).
+#include <cstdint>
+
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
 
@@ -27,6 +29,25 @@ void run_cast(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
     const TensorInfo& yi = out_info(a, 0);
     const size_t n = xi.shape.num_elements();
+    auto plain_int = [](const TensorInfo& t) {
+        return (t.dtype == DataType::Signed32 && t.quant.scale() == 0.0f) || t.dtype == DataType::Signed64 ||
+               t.dtype == DataType::Boolean;
+    };
+    if (plain_int(xi) && plain_int(yi)) {  // integer to integer: exact, saturating (float would round at 2^24)
+        for (size_t i = 0; i < n; ++i) {
+            int64_t v = xi.dtype == DataType::Signed64 ? static_cast<const int64_t*>(a.inputs[0])[i]
+                                                       : int64_t(load_int(a.inputs[0], xi.dtype, i));
+            switch (yi.dtype) {
+                case DataType::Signed64: static_cast<int64_t*>(a.outputs[0])[i] = v; break;
+                case DataType::Signed32:
+                    v = v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v;
+                    static_cast<int32_t*>(a.outputs[0])[i] = int32_t(v);
+                    break;
+                default: static_cast<uint8_t*>(a.outputs[0])[i] = v != 0 ? 1 : 0; break;
+            }
+        }
+        return;
+    }
     if (xi.dtype == DataType::Signed64 || yi.dtype == DataType::Signed64) {
         // Through double so that 64-bit integers up to 2^53 survive (float would round them at 2^24).
         for (size_t i = 0; i < n; ++i) {

@@ -130,6 +130,15 @@ TEST(RefCast, FloatToIntTruncatesAndQuantizedDequantizes) {
     }
 }
 
+TEST(RefCast, IntegersConvertExactlyAndSaturate) {
+    OneOp t;
+    auto x = t.tensor(info(DataType::Signed64, {3}), std::vector<int64_t>{16777217, -5000000000LL, 0});
+    auto y = t.output(info(DataType::Signed32, {3}));
+    t.op(OpKind::Cast, std::monostate{}, {x}, {y});
+    t.run();
+    EXPECT_EQ(t.out<int32_t>(), (std::vector<int32_t>{16777217, INT32_MIN, 0}));
+}
+
 TEST(RefLogSoftmax, MatchesHandValues) {
     // x {1, 2, 3}, beta 1: log-sum-exp = 3 + log(e^-2 + e^-1 + 1) = 3.4076059; out = x - 3.4076059
     OneOp t;

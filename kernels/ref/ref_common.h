@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/kernel.h"
+#include "kernels/ref/element_access.h"
 #include "runtime/graph/graph.h"
 
 namespace npurun::kernels::ref {
@@ -29,6 +30,19 @@ struct Strides {
     size_t operator[](uint32_t d) const { return s[d]; }
 };
 
+// f(index, flat) for every element of `shape` in row-major order; index is a uint32_t[kMaxRank].
+template <class F> void for_each_index(const Shape& shape, F&& f) {
+    const size_t count = shape.num_elements();
+    uint32_t idx[kMaxRank] = {};
+    for (size_t flat = 0; flat < count; ++flat) {
+        f(static_cast<const uint32_t*>(idx), flat);
+        for (uint32_t d = shape.rank; d-- > 0;) {
+            if (++idx[d] < shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
 // Flat index of a 4-D image tensor element in NHWC or NCHW.
 struct ImageIndexer {
     uint32_t n = 0, h = 0, w = 0, c = 0;
@@ -44,5 +58,37 @@ struct ImageIndexer {
         return ((size_t(bn) * h + y) * w + x) * c + ch;
     }
 };
+
+// Copies single elements from one tensor to another of the same element type: raw bytes when the
+// quantization is identical (data movement is exact), otherwise through float (a requantization, as
+// CpuRef's Decoder/Encoder pair does it).
+class ElementCopier {
+public:
+    ElementCopier(const TensorInfo& in, const void* src, const TensorInfo& out, void* dst)
+        : src_(static_cast<const uint8_t*>(src)), dst_(static_cast<uint8_t*>(dst)), size_(element_size(in.dtype)),
+          raw_(in.dtype == out.dtype && (!is_quantized(in.dtype) || (in.quant.scales == out.quant.scales &&
+                                                                     in.quant.offset == out.quant.offset))),
+          reader_(in, src), writer_(out, dst) {}
+    void copy(size_t to, size_t from) const {
+        if (raw_) {
+            for (size_t b = 0; b < size_; ++b) dst_[to * size_ + b] = src_[from * size_ + b];
+        } else {
+            writer_.set(to, reader_[from]);
+        }
+    }
+    // The output element `to` set to the real value 0 (the zero point for quantized outputs).
+    void zero(size_t to) const { writer_.set(to, 0.0f); }
+
+private:
+    const uint8_t* src_;
+    uint8_t* dst_;
+    size_t size_;
+    bool raw_;
+    Reader reader_;
+    Writer writer_;
+};
+
+// "" for any element type (data-movement kernels copy elements).
+inline std::string check_any(const Node&, const Graph&) { return {}; }
 
 }  // namespace npurun::kernels::ref

@@ -46,7 +46,71 @@ NPURUN_INFER(infer_resize);
 
 // infer_reduce.cpp
 NPURUN_INFER(infer_mean);
+NPURUN_INFER(infer_reduce);
+NPURUN_INFER(infer_arg_min_max);
+
+// infer_elementwise.cpp (continued)
+NPURUN_INFER(infer_comparison);
+NPURUN_INFER(infer_logical_binary);
+NPURUN_INFER(infer_prelu);
+NPURUN_INFER(infer_cast);
+NPURUN_INFER(infer_log_softmax);
+
+// infer_normalization.cpp
+NPURUN_INFER(infer_normalization);
+NPURUN_INFER(infer_instance_normalization);
+NPURUN_INFER(infer_l2_normalization);
+
+// infer_movement.cpp
+NPURUN_INFER(infer_batch_to_space_nd);
+NPURUN_INFER(infer_space_to_batch_nd);
+NPURUN_INFER(infer_depth_to_space);
+NPURUN_INFER(infer_space_to_depth);
+NPURUN_INFER(infer_channel_shuffle);
+NPURUN_INFER(infer_gather);
+NPURUN_INFER(infer_gather_nd);
+NPURUN_INFER(infer_slice);
+NPURUN_INFER(infer_strided_slice);
+NPURUN_INFER(infer_stack);
+NPURUN_INFER(infer_fill);
+NPURUN_INFER(infer_shape_op);
+NPURUN_INFER(infer_rank);
+
+// infer_conv.cpp (continued), infer_pooling.cpp (continued)
+NPURUN_INFER(infer_convolution3d);
+NPURUN_INFER(infer_transpose_convolution2d);
+NPURUN_INFER(infer_batch_matmul);
+NPURUN_INFER(infer_pooling3d);
+
+// infer_lstm.cpp
+NPURUN_INFER(infer_lstm);
+NPURUN_INFER(infer_unidirectional_sequence_lstm);
+NPURUN_INFER(infer_qlstm);
+NPURUN_INFER(infer_quantized_lstm);
+
+// infer_control.cpp
+NPURUN_INFER(infer_detection_post_process);
+NPURUN_INFER(infer_merge);
+NPURUN_INFER(infer_switch);
+NPURUN_INFER(infer_stand_in);
 
 #undef NPURUN_INFER
+
+// Semantic helpers the reference kernels share with shape inference (one definition of the rule).
+
+// StridedSlice along dimension d of shape s (Arm NN's GetStartForAxis/GetStopForAxis): the first index,
+// the step and the number of elements taken; `shrink` when the dimension is removed from the output.
+struct StridedSliceRange {
+    int64_t start = 0, stride = 1;
+    uint32_t count = 0;
+    bool shrink = false;
+};
+StridedSliceRange strided_slice_range(const StridedSliceAttrs& a, const Shape& s, uint32_t d);
+
+// BatchMatMul: the two multiplied axes of an operand of rank `rank` in `layout`.
+struct BatchMatMulAxes {
+    uint32_t row = 0, col = 1;
+};
+BatchMatMulAxes batch_matmul_axes(DataLayout layout, uint32_t rank);
 
 }  // namespace npurun::ops

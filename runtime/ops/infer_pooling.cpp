@@ -45,3 +45,32 @@ std::vector<TensorInfo> infer_pooling2d(const Node& node, const Graph& graph) {
 }
 
 }  // namespace npurun::ops
+
+namespace npurun::ops {
+
+// Pooling3d: Pooling2d's rule per spatial axis (depth, height, width); strides all 0 mean global pooling.
+std::vector<TensorInfo> infer_pooling3d(const Node& node, const Graph& graph) {
+    const auto& a = attrs_of<Pooling3dAttrs>(node);
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", kNumericTypes);
+    expect_valid_quantization(node, x, "input");
+    if (a.layout != DataLayout::NDHWC && a.layout != DataLayout::NCDHW)
+        bad(node, std::string("data layout ") + to_string(a.layout) + " is not valid here (NDHWC or NCDHW)");
+    expect_rank(node, x, "input", 5);
+    const bool ndhwc = a.layout == DataLayout::NDHWC;
+    Shape out = x.shape;
+    const uint32_t di = ndhwc ? 1 : 2;
+    if (a.stride_x == 0 && a.stride_y == 0 && a.stride_z == 0) {
+        if (a.pool_width == 0 || a.pool_height == 0 || a.pool_depth == 0) bad(node, "pool size is 0");
+        out[di] = out[di + 1] = out[di + 2] = 1;
+    } else {
+        out[di] = pool_out_size(node, x.shape[di], a.pad_front, a.pad_back, a.pool_depth, a.stride_z, a.rounding, "depth");
+        out[di + 1] = pool_out_size(node, x.shape[di + 1], a.pad_top, a.pad_bottom, a.pool_height, a.stride_y, a.rounding, "height");
+        out[di + 2] = pool_out_size(node, x.shape[di + 2], a.pad_left, a.pad_right, a.pool_width, a.stride_x, a.rounding, "width");
+    }
+    return {output_like(node, graph, 0, out, x.dtype)};
+}
+
+}  // namespace npurun::ops

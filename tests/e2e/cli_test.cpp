@@ -181,6 +181,23 @@ TEST_F(Cli, HelpAndVersion) {
     EXPECT_EQ(v.out.rfind("npurun ", 0), 0u);
 }
 
+TEST_F(Cli, ListLayers) {
+    Result r = run({"--list-layers"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    auto row = [&](const std::string& prefix) {
+        const size_t p = r.out.find("\n" + prefix);
+        return p == std::string::npos ? std::string() : r.out.substr(p + 1, r.out.find('\n', p + 1) - p - 1);
+    };
+    // columns: layer type, data type, cpu, npu ("-" for now), reason
+    EXPECT_NE(row("Lstm                        Float32   yes  -").find("yes"), std::string::npos) << r.out;
+    EXPECT_NE(row("QLstm                       QAsymmS8  yes  -").find("yes"), std::string::npos);
+    EXPECT_NE(row("StandIn                     Float32   no   -").find("placeholder"), std::string::npos);
+    EXPECT_NE(row("LogicalBinary               Float32   no   -").find("does not accept"), std::string::npos);
+    EXPECT_NE(r.out.find("Merger as\nConcat"), std::string::npos);
+    expect_error(run({"--list-layers", path("identity.armnn")}), 2, {"--list-layers"});
+}
+
 TEST_F(Cli, UnknownFlag) { expect_error(run({"--frobnicate", path("identity.armnn")}), 2, {"'--frobnicate'"}); }
 
 TEST_F(Cli, NoModel) { expect_error(run({}), 2, {"no model"}); }

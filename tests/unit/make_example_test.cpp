@@ -1,6 +1,7 @@
 // npurun-make-example: the model it writes is the documented Sobel network, the image is sane, and
-// --show handles present, missing and wrong-size outputs. The expected edge map is computed here by a
-// direct loop over the image (independent of any npurun kernel).
+// --show handles present, missing and wrong-size outputs, and (when the CLI is built) npurun computes the
+// edge map. The expected edge map is computed here by a direct loop over the image (independent of any
+// npurun kernel).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -44,6 +45,19 @@ std::vector<float> read_floats(const std::string& path) {
 void write_floats(const std::string& path, const std::vector<float>& v) {
     std::ofstream f(path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * 4));
+}
+
+// The edge map the network computes, by a direct loop: clamp(|sobel_x| + |sobel_y|, 0, 1), zero padding.
+std::vector<float> expected_edges(const std::vector<float>& img) {
+    auto px = [&](int y, int x) { return (y < 0 || x < 0 || y >= 64 || x >= 64) ? 0.0f : img[size_t(y) * 64 + size_t(x)]; };
+    std::vector<float> edges(64 * 64);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) {
+            const float gx = -px(y - 1, x - 1) + px(y - 1, x + 1) - 2 * px(y, x - 1) + 2 * px(y, x + 1) - px(y + 1, x - 1) + px(y + 1, x + 1);
+            const float gy = -px(y - 1, x - 1) - 2 * px(y - 1, x) - px(y - 1, x + 1) + px(y + 1, x - 1) + 2 * px(y + 1, x) + px(y + 1, x + 1);
+            edges[size_t(y) * 64 + size_t(x)] = std::fmin(std::fabs(gx) + std::fabs(gy), 1.0f);
+        }
+    return edges;
 }
 
 class MakeExample : public ::testing::Test {
@@ -106,18 +120,9 @@ TEST_F(MakeExample, ShowDisplaysAnEdgeMapAndRejectsBadOutputs) {
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("has 40 bytes, expected 16384"), std::string::npos) << r.output;
 
-    // The edge map the network computes, by a direct loop: clamp(|sobel_x| + |sobel_y|, 0, 1), zero padding.
-    const auto img = read_floats(dir_ + "/image.bin");
-    auto px = [&](int y, int x) { return (y < 0 || x < 0 || y >= 64 || x >= 64) ? 0.0f : img[size_t(y) * 64 + size_t(x)]; };
-    std::vector<float> edges(64 * 64);
+    const std::vector<float> edges = expected_edges(read_floats(dir_ + "/image.bin"));
     size_t strong = 0;
-    for (int y = 0; y < 64; ++y)
-        for (int x = 0; x < 64; ++x) {
-            const float gx = -px(y - 1, x - 1) + px(y - 1, x + 1) - 2 * px(y, x - 1) + 2 * px(y, x + 1) - px(y + 1, x - 1) + px(y + 1, x + 1);
-            const float gy = -px(y - 1, x - 1) - 2 * px(y - 1, x) - px(y - 1, x + 1) + px(y + 1, x - 1) + 2 * px(y + 1, x) + px(y + 1, x + 1);
-            edges[size_t(y) * 64 + size_t(x)] = std::fmin(std::fabs(gx) + std::fabs(gy), 1.0f);
-            strong += edges[size_t(y) * 64 + size_t(x)] > 0.5f;
-        }
+    for (float v : edges) strong += v > 0.5f;
     write_floats(out, edges);
     r = run(exe_ + " --show " + dir_);
     EXPECT_EQ(r.status, 0) << r.output;
@@ -126,6 +131,20 @@ TEST_F(MakeExample, ShowDisplaysAnEdgeMapAndRejectsBadOutputs) {
     EXPECT_GT(strong, 100u);
     EXPECT_LT(strong, 1000u);
     EXPECT_NE(r.output.find('@'), std::string::npos);
+}
+
+TEST_F(MakeExample, NpurunComputesTheEdgeMap) {
+    // `make run`: npurun-make-example DIR; npurun DIR/edges.armnn DIR/image.bin -o DIR/edges.out.bin.
+    const char* npurun = std::getenv("NPURUN_EXE");
+    if (!npurun) GTEST_SKIP() << "NPURUN_EXE not set (the npurun CLI is not part of this build)";
+    const std::string out = dir_ + "/edges.out.bin";
+    const CommandResult r = run(std::string(npurun) + " " + dir_ + "/edges.armnn " + dir_ + "/image.bin -o " + out);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::vector<float> got = read_floats(out);
+    const std::vector<float> want = expected_edges(read_floats(dir_ + "/image.bin"));
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5f) << "pixel " << i;
+    EXPECT_EQ(run(exe_ + " --show " + dir_).status, 0);
 }
 
 TEST_F(MakeExample, UsageErrorsExitTwo) {

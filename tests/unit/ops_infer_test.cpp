@@ -280,12 +280,17 @@ TEST(ValidateGraph, TensorIdOutOfRangeAndDoubleProducer) {
     EXPECT_NE(message_of(expect_error([&] { validate_graph(h); })).find("already produced"), std::string::npos);
 }
 
-TEST(ValidateGraph, UnsupportedOpIsACleanError) {
+TEST(ValidateGraph, AttributesOfTheWrongKindAreACleanError) {
     Graph g = relu_graph({1, 4});
-    g.nodes[1].op = OpKind::Lstm;
+    g.nodes[1].op = OpKind::Lstm;  // an Lstm node carrying ActivationAttrs
     Error e = expect_error([&] { validate_graph(g); });
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-    EXPECT_EQ(message_of(e), "layer 1 'relu' (Lstm): Lstm is not supported yet");
+    EXPECT_EQ(e.kind(), ErrorKind::BadModel);
+    EXPECT_EQ(message_of(e), "layer 1 'relu' (Lstm): attributes of the wrong kind");
+}
+
+TEST(OpTable, EveryOpKindHasSemantics) {
+    for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k)
+        EXPECT_NE(ops::infer_fn(OpKind(k)), nullptr) << to_string(OpKind(k));
 }
 
 TEST(ValidateGraph, ConstantsCountAsAvailable) {

@@ -191,6 +191,11 @@ int main(int argc, char** argv) {
             std::printf("npurun %s\n", NPURUN_VERSION);
             return 0;
         }
+        if (o.list_layers) {
+            print_layer_support(stdout);
+            if (std::fflush(stdout) != 0) fail(ErrorKind::Runtime, "cannot write to standard output");
+            return 0;
+        }
         const int rc = run_command(o);
         if (std::fflush(stdout) != 0) fail(ErrorKind::Runtime, "cannot write to standard output");
         return rc;

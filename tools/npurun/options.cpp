@@ -51,6 +51,8 @@ const char* usage() {
            "      --threads N    CPU threads (default 1)\n"
            "  -h, --help         print this help\n"
            "      --version      print the version\n"
+           "      --list-layers  print, per layer type and data type, whether the CPU and the NPU run it\n"
+           "                     (and why not); needs no model\n"
            "\n"
            "Without -o, a short summary of every output is printed.\n"
            "Exit status: 0 success; 2 bad model, input or option; 1 device or runtime failure.\n";
@@ -112,11 +114,18 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--version") {
             no_value();
             o.version = true;
+        } else if (name == "--list-layers") {
+            no_value();
+            o.list_layers = true;
         } else {
             bad_flag("unknown option '" + name + "'");
         }
     }
     if (o.help || o.version) return o;
+    if (o.list_layers) {
+        if (!positional.empty()) bad_flag("--list-layers takes no model or input");
+        return o;
+    }
     if (positional.empty()) bad_flag("no model given");
     o.model = positional[0];
     o.inputs.assign(positional.begin() + 1, positional.end());

@@ -21,6 +21,7 @@ struct Options {
     bool info = false;
     bool help = false;
     bool version = false;
+    bool list_layers = false;  // npurun --list-layers: the support table, no model
 };
 
 // Throws Error(BadInput) with a one-line message for an unknown flag, a missing or malformed value,

@@ -6,6 +6,8 @@
 #include <map>
 #include <numeric>
 
+#include "kernels/ref/support.h"
+
 namespace npurun::cli {
 namespace {
 
@@ -162,6 +164,26 @@ void print_model_info(std::FILE* out, const Model& model, const MemoryPlanStats&
     const double pct = stats.naive_bytes ? 100.0 * double(stats.arena_bytes) / double(stats.naive_bytes) : 0.0;
     std::fprintf(out, "memory: arena %zu bytes, naive sum %zu bytes (%.1f%%), %zu buffers%s\n", stats.arena_bytes,
                  stats.naive_bytes, pct, stats.num_tensors, stats_note.c_str());
+}
+
+void print_layer_support(std::FILE* out) {
+    static const DataType types[] = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
+                                     DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
+                                     DataType::Signed32, DataType::Signed64, DataType::Boolean};
+    std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", "layer type", "data type", "cpu", "npu", "reason (when not supported)");
+    for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k) {
+        const OpKind op = OpKind(k);
+        if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
+        for (DataType t : types) {
+            const std::string reason = kernels::cpu_support(op, t);
+            std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no", "-",
+                         reason.c_str());
+        }
+    }
+    std::fprintf(out,
+                 "Input, Output and Constant need no kernel. Deprecated Arm NN layers run as their successors: Merger as\n"
+                 "Concat, ResizeBilinear as Resize, Equal/Greater as Comparison, Abs/Rsqrt as ElementwiseUnary,\n"
+                 "Addition..Minimum as ElementwiseBinary. npu: \"-\" = no NPU backend yet.\n");
 }
 
 }  // namespace npurun::cli

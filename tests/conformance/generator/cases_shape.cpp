@@ -100,6 +100,18 @@ void add_concat_splitter(std::vector<CaseSpec>& out) {
                 net.output(layer->GetOutputSlot(0));
             }));
 
+    // Inputs quantized differently from each other and from the output: Concat must requantize.
+    for (const TypeVariant& v : {kU8, kS8, kS16})
+        out.push_back(make_case(std::string("concat_") + v.tag + "_axis2_requantize", "Concat", v, [v](Net& net) {
+            const std::vector<TensorShape> shapes = {TensorShape({1, 2, 3, 2}), TensorShape({1, 2, 4, 2})};
+            const armnn::OriginsDescriptor d = armnn::CreateDescriptorForConcatenation(shapes.begin(), shapes.end(), 2);
+            auto* layer = net.net().AddConcatLayer(d, "concat");
+            net.input(ranged_info(v, shapes[0], -1, 1)).Connect(layer->GetInputSlot(0));
+            net.input(ranged_info(v, shapes[1], -4, 2)).Connect(layer->GetInputSlot(1));
+            layer->GetOutputSlot(0).SetTensorInfo(ranged_info(v, TensorShape({1, 2, 7, 2}), -3, 3));
+            net.output(layer->GetOutputSlot(0));
+        }));
+
     struct S {
         const char* tag;
         TensorShape in;

@@ -1,0 +1,95 @@
+// BatchToSpaceNd, SpaceToBatchNd (TensorFlow's index rule, as CpuRef), DepthToSpace and SpaceToDepth
+// (TensorFlow's DCR order: the channel block index is (by * block + bx) * C_out + c). Elements are moved,
+// not computed; SpaceToBatchNd padding is the real value 0 (the zero point for quantized tensors).
+#include "kernels/ref/ref_common.h"
+#include "kernels/ref/ref_kernels.h"
+
+namespace npurun::kernels::ref {
+namespace {
+
+template <class Attrs> uint32_t spatial_start(const Attrs& a) { return a.layout == DataLayout::NHWC ? 1 : 2; }
+
+void run_batch_to_space(const KernelArgs& a) {
+    const auto& at = a.node.attr<BatchToSpaceNdAttrs>();
+    const TensorInfo& xi = in_info(a, 0);
+    const TensorInfo& yi = out_info(a, 0);
+    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
+    const Strides xs(xi.shape);
+    const uint32_t s0 = spatial_start(at), m = uint32_t(at.block_shape.size());
+    for_each_index(yi.shape, [&](const uint32_t* o, size_t flat) {
+        size_t block = 0, src = 0;
+        for (uint32_t i = 0; i < m; ++i) {
+            const uint32_t p = o[s0 + i] + at.crops[i].first;
+            block = block * at.block_shape[i] + p % at.block_shape[i];
+            src += size_t(p / at.block_shape[i]) * xs[s0 + i];
+        }
+        src += (block * yi.shape[0] + o[0]) * xs[0];
+        for (uint32_t d = 1; d < xi.shape.rank; ++d)
+            if (d < s0 || d >= s0 + m) src += size_t(o[d]) * xs[d];
+        copy.copy(flat, src);
+    });
+}
+
+void run_space_to_batch(const KernelArgs& a) {
+    const auto& at = a.node.attr<SpaceToBatchNdAttrs>();
+    const TensorInfo& xi = in_info(a, 0);
+    const TensorInfo& yi = out_info(a, 0);
+    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
+    const Strides xs(xi.shape);
+    const uint32_t s0 = spatial_start(at), m = uint32_t(at.block_shape.size());
+    const uint32_t in_batch = xi.shape[0];
+    for_each_index(yi.shape, [&](const uint32_t* o, size_t flat) {
+        size_t block = o[0] / in_batch;
+        size_t src = size_t(o[0] % in_batch) * xs[0];
+        bool padding = false;
+        for (uint32_t i = m; i-- > 0;) {  // block offsets in row-major order of the block dimensions
+            const uint32_t off = uint32_t(block % at.block_shape[i]);
+            block /= at.block_shape[i];
+            const int64_t p = int64_t(o[s0 + i]) * at.block_shape[i] + off - at.pads[i].first;
+            if (p < 0 || p >= int64_t(xi.shape[s0 + i])) padding = true;
+            else src += size_t(p) * xs[s0 + i];
+        }
+        for (uint32_t d = 1; d < xi.shape.rank; ++d)
+            if (d < s0 || d >= s0 + m) src += size_t(o[d]) * xs[d];
+        if (padding) copy.zero(flat);
+        else copy.copy(flat, src);
+    });
+}
+
+// DepthToSpace: out(n, y, x, c) = in(n, y / b, x / b, ((y % b) * b + x % b) * C_out + c).
+void run_depth_to_space(const KernelArgs& a) {
+    const auto& at = a.node.attr<DepthToSpaceAttrs>();
+    const TensorInfo& xi = in_info(a, 0);
+    const TensorInfo& yi = out_info(a, 0);
+    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
+    const ImageIndexer in(xi.shape, at.layout), out(yi.shape, at.layout);
+    const uint32_t b = at.block_size;
+    for (uint32_t n = 0; n < out.n; ++n)
+        for (uint32_t y = 0; y < out.h; ++y)
+            for (uint32_t x = 0; x < out.w; ++x)
+                for (uint32_t c = 0; c < out.c; ++c)
+                    copy.copy(out(n, c, y, x), in(n, ((y % b) * b + x % b) * out.c + c, y / b, x / b));
+}
+
+void run_space_to_depth(const KernelArgs& a) {
+    const auto& at = a.node.attr<DepthToSpaceAttrs>();
+    const TensorInfo& xi = in_info(a, 0);
+    const TensorInfo& yi = out_info(a, 0);
+    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
+    const ImageIndexer in(xi.shape, at.layout), out(yi.shape, at.layout);
+    const uint32_t b = at.block_size;
+    for (uint32_t n = 0; n < in.n; ++n)
+        for (uint32_t y = 0; y < in.h; ++y)
+            for (uint32_t x = 0; x < in.w; ++x)
+                for (uint32_t c = 0; c < in.c; ++c)
+                    copy.copy(out(n, ((y % b) * b + x % b) * in.c + c, y / b, x / b), in(n, c, y, x));
+}
+
+}  // namespace
+
+const Kernel kBatchToSpaceNd = {check_any, nullptr, run_batch_to_space};
+const Kernel kSpaceToBatchNd = {check_any, nullptr, run_space_to_batch};
+const Kernel kDepthToSpace = {check_any, nullptr, run_depth_to_space};
+const Kernel kSpaceToDepth = {check_any, nullptr, run_space_to_depth};
+
+}  // namespace npurun::kernels::ref

@@ -2,8 +2,10 @@
 #include <limits>
 
 #include "kernels/neon/conv2d.h"
+#include "kernels/neon/conv2d_quant.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
+#include "kernels/neon/quant_params.h"
 
 namespace npurun::kernels::neon {
 namespace {
@@ -34,14 +36,26 @@ std::string check(const Node& n, const Graph& g) {
         if (bias && in_info(n, g, 2).shape.num_elements() != w.shape[0]) return refuse("bias size");
         return {};
     }
-    return refuse(std::string("input type ") + to_string(x.dtype) + " not covered");
+    const std::string why = check_quant_types(n, g, bias, 0, w.shape[0]);
+    if (!why.empty()) return why;
+    // 255*255*K must fit in int32 so the vector accumulators are exact (see conv2d_quant.cpp).
+    if (uint64_t(w.shape[1]) * w.shape[2] * w.shape[3] > 33025) return refuse("window too large for 32-bit accumulation");
+    return {};
 }
 
-size_t scratch_bytes(const Node& n, const Graph& g) { return conv2d_f32_scratch(geometry(n, g)); }
+size_t scratch_bytes(const Node& n, const Graph& g) {
+    const ConvGeometry geo = geometry(n, g);
+    return in_info(n, g, 0).dtype == DataType::Float32 ? conv2d_f32_scratch(geo) : conv2d_quant_scratch(geo);
+}
 
 void run(const KernelArgs& a) {
     const Node& n = a.node;
     const bool bias = n.attr<Convolution2dAttrs>().bias_enabled && has_input(n, 2);
+    if (in_info(n, a.graph, 0).dtype != DataType::Float32) {
+        conv2d_quant(geometry(n, a.graph), quant_params(n, a.graph, bias), in_ptr<uint8_t>(a, 0), in_ptr<uint8_t>(a, 1),
+                     bias ? in_ptr<int32_t>(a, 2) : nullptr, out_ptr<uint8_t>(a), a.scratch);
+        return;
+    }
     conv2d_f32(geometry(n, a.graph), in_ptr<float>(a, 0), in_ptr<float>(a, 1), bias ? in_ptr<float>(a, 2) : nullptr,
                out_ptr<float>(a), a.scratch);
 }

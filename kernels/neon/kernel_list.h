@@ -5,6 +5,14 @@
 
 namespace npurun::kernels::neon {
 
+extern const Kernel kActivation;
 extern const Kernel kConvolution2d;
+extern const Kernel kDepthwiseConvolution2d;
+extern const Kernel kDequantize;
+extern const Kernel kElementwiseBinary;
+extern const Kernel kFullyConnected;
+extern const Kernel kPooling2d;
+extern const Kernel kQuantize;
+extern const Kernel kSoftmax;
 
 }  // namespace npurun::kernels::neon

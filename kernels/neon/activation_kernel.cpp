@@ -37,13 +37,13 @@ template <ActivationFunction F> inline float32x4_t act(float32x4_t x, float32x4_
         case ActivationFunction::Linear: return vaddq_f32(vmulq_f32(a, x), b);
         case ActivationFunction::Abs: return vabsq_f32(x);
         case ActivationFunction::Square: return vmulq_f32(x, x);
-        case ActivationFunction::Sqrt: return vsqrtq_f32(x);
+        case ActivationFunction::Sqrt: return sqrt_f32x4(x);
         case ActivationFunction::HardSwish: {
             const float32x4_t t = std_min(std_max(vaddq_f32(x, vdupq_n_f32(3.0f)), zero), vdupq_n_f32(6.0f));
-            return vdivq_f32(vmulq_f32(x, t), vdupq_n_f32(6.0f));
+            return div_f32x4(vmulq_f32(x, t), vdupq_n_f32(6.0f));
         }
         case ActivationFunction::Sigmoid:
-            return vdivq_f32(vdupq_n_f32(1.0f), vaddq_f32(vdupq_n_f32(1.0f), exp_f32(vnegq_f32(x))));
+            return div_f32x4(vdupq_n_f32(1.0f), vaddq_f32(vdupq_n_f32(1.0f), exp_f32(vnegq_f32(x))));
         case ActivationFunction::TanH: return vmulq_f32(a, tanh_f32(vmulq_f32(b, x)));
         default: return x;
     }

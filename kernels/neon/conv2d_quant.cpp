@@ -26,7 +26,7 @@
 #include "runtime/util/quantization.h"
 
 #if NPURUN_NEON_NATIVE
-#define NPURUN_DOTPROD __attribute__((target("+dotprod")))
+#define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
 #else
 #define NPURUN_DOTPROD
 #endif

@@ -32,7 +32,7 @@ template <BinaryOp OP> inline float32x4_t apply(float32x4_t a, float32x4_t b) {
         case BinaryOp::Add: return vaddq_f32(a, b);
         case BinaryOp::Sub: return vsubq_f32(a, b);
         case BinaryOp::Mul: return vmulq_f32(a, b);
-        case BinaryOp::Div: return vdivq_f32(a, b);
+        case BinaryOp::Div: return div_f32x4(a, b);
         case BinaryOp::Maximum: return vbslq_f32(vcltq_f32(a, b), b, a);
         case BinaryOp::Minimum: return vbslq_f32(vcltq_f32(b, a), b, a);
     }

@@ -76,7 +76,7 @@ void run(const KernelArgs& args) {
                             const float32x4_t v = vld1q_f32(xn + (yy * iw + xx) * c + ch);
                             acc = is_max ? vbslq_f32(vcgtq_f32(v, acc), v, acc) : vaddq_f32(acc, v);
                         }
-                    if (!is_max) acc = vdivq_f32(acc, vdupq_n_f32(area));
+                    if (!is_max) acc = div_f32x4(acc, vdupq_n_f32(area));
                     vst1q_f32(out + ch, acc);
                 }
                 for (; ch < c; ++ch) {

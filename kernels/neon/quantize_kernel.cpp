@@ -36,7 +36,7 @@ std::string check_dequantize(const Node& n, const Graph& g) {
 // 4 floats -> 4 int32 quantized codes, clamped to [lo, hi].
 inline int32x4_t quantize4(float32x4_t x, float32x4_t scale, float32x4_t off_lo, float32x4_t off_hi, int32x4_t offset,
                            int32x4_t lo, int32x4_t hi) {
-    const float32x4_t v = vdivq_f32(x, scale);
+    const float32x4_t v = div_f32x4(x, scale);
     const float32x4_t t = vrndq_f32(v);  // toward zero
     const uint32x4_t away = vcgeq_f32(vabsq_f32(vsubq_f32(v, t)), vdupq_n_f32(0.5f));
     // +-1 with the sign of v (v - t has v's sign when non-zero).

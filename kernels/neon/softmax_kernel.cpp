@@ -46,7 +46,7 @@ void run(const KernelArgs& args) {
             float sum = 0.0f;
             for (size_t j = 0; j < inner; ++j) sum += yr[j];
             const float32x4_t sv = vdupq_n_f32(sum);
-            for (i = 0; i + 4 <= inner; i += 4) vst1q_f32(yr + i, vdivq_f32(vld1q_f32(yr + i), sv));
+            for (i = 0; i + 4 <= inner; i += 4) vst1q_f32(yr + i, div_f32x4(vld1q_f32(yr + i), sv));
             for (; i < inner; ++i) yr[i] /= sum;
         }
     });

@@ -43,7 +43,7 @@ inline float32x4_t tanh_f32(float32x4_t y) {
     const float32x4_t ay = vabsq_f32(y);
     // Large |y|: 1 - 2/(e^{2|y|} + 1), sign restored below.
     const float32x4_t e = exp_f32(vaddq_f32(ay, ay));
-    const float32x4_t big = vsubq_f32(vdupq_n_f32(1.0f), vdivq_f32(vdupq_n_f32(2.0f), vaddq_f32(e, vdupq_n_f32(1.0f))));
+    const float32x4_t big = vsubq_f32(vdupq_n_f32(1.0f), div_f32x4(vdupq_n_f32(2.0f), vaddq_f32(e, vdupq_n_f32(1.0f))));
     // Small |y|: y * P(y^2), Taylor coefficients of tanh.
     const float32x4_t y2 = vmulq_f32(ay, ay);
     float32x4_t p = vdupq_n_f32(-929569.0f / 638512875.0f);

@@ -14,7 +14,7 @@
 
 #include "kernels/kernel.h"
 #include "kernels/neon/registry.h"
-#include "kernels/ref/ref_kernels.h"
+#include "kernels/ref/registry.h"
 #include "runtime/graph/graph.h"
 
 namespace npurun::neontest {

@@ -37,10 +37,11 @@ private:
 };
 
 enum class DeviceKind { Auto, Cpu, Npu, Sim };
+const char* to_string(DeviceKind d);  // "auto", "cpu", "npu", "sim"
 
 struct SessionOptions {
     DeviceKind device = DeviceKind::Auto;
-    unsigned threads = 1;
+    unsigned threads = 1;  // must be >= 1; the reference kernels run on the calling thread
     bool profile = false;  // collect per-layer timings
     bool fp16 = false;     // allow Float32 layers on the NPU in fp16 (lossy)
 };
@@ -61,8 +62,8 @@ struct LayerProfile {
 
 struct MemoryPlanStats {
     size_t arena_bytes = 0;        // size of the one activation arena
-    size_t naive_bytes = 0;        // sum of every intermediate tensor's size
-    size_t num_tensors = 0;
+    size_t naive_bytes = 0;        // sum of every arena buffer's size (64-byte rounded), without sharing
+    size_t num_tensors = 0;        // buffers in the arena: run-time tensors and kernel scratch areas
 };
 
 class Session {
@@ -71,6 +72,9 @@ public:
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
+
+    const Model& model() const;
+    DeviceKind device() const;  // the device actually used (Auto resolved)
 
     size_t num_inputs() const;
     size_t num_outputs() const;
@@ -84,6 +88,8 @@ public:
 
 private:
     struct Impl;
+    friend struct SessionFactory;  // runtime/exec: builds sessions over a given kernel set (tests, backends)
+    explicit Session(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
 

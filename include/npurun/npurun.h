@@ -1,0 +1,104 @@
+/* npurun C API: load a model, create a session, run it. For programs that cannot use the C++ API.
+ *
+ *   npurun_model* model;
+ *   if (npurun_model_load("model.armnn", &model) != NPURUN_OK) { puts(npurun_last_error()); ... }
+ *   npurun_session* session;
+ *   npurun_session_create(model, NULL, &session);      // NULL: default options (device auto)
+ *   npurun_tensor in;
+ *   npurun_session_input(session, 0, &in);             // in.data, in.bytes, in.dtype, in.dims ...
+ *   memcpy(in.data, image, in.bytes);
+ *   npurun_session_run(session);
+ *   npurun_tensor out;
+ *   npurun_session_output(session, 0, &out);
+ *   npurun_session_destroy(session);
+ *   npurun_model_release(model);
+ *
+ * Every function returns a status; on failure npurun_last_error() gives a one-line message (per thread,
+ * valid until the next failing call on that thread). A session may be destroyed before or after its model
+ * is released: the session keeps what it needs alive. A session is not safe to use from two threads at once.
+ */
+#ifndef NPURUN_NPURUN_H
+#define NPURUN_NPURUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum npurun_status {
+    NPURUN_OK = 0,
+    NPURUN_ERROR_BAD_MODEL = 1,    /* malformed or inconsistent model file */
+    NPURUN_ERROR_BAD_INPUT = 2,    /* bad argument value, index out of range */
+    NPURUN_ERROR_UNSUPPORTED = 3,  /* valid, but this build cannot run it */
+    NPURUN_ERROR_DEVICE = 4,       /* device missing or unusable */
+    NPURUN_ERROR_RUNTIME = 5,      /* failure while running */
+    NPURUN_ERROR_INTERNAL = 6,     /* broken invariant, out of memory */
+    NPURUN_ERROR_INVALID_ARGUMENT = 7 /* NULL where an object was required */
+} npurun_status;
+
+typedef enum npurun_device { NPURUN_DEVICE_AUTO = 0, NPURUN_DEVICE_CPU, NPURUN_DEVICE_NPU, NPURUN_DEVICE_SIM } npurun_device;
+
+/* Same order as npurun::DataType. */
+typedef enum npurun_dtype {
+    NPURUN_FLOAT16 = 0,
+    NPURUN_FLOAT32,
+    NPURUN_QASYMM_U8,
+    NPURUN_QASYMM_S8,
+    NPURUN_QSYMM_S8,
+    NPURUN_QSYMM_S16,
+    NPURUN_SIGNED32,
+    NPURUN_SIGNED64,
+    NPURUN_BOOLEAN
+} npurun_dtype;
+
+#define NPURUN_MAX_RANK 6
+
+typedef struct npurun_model npurun_model;
+typedef struct npurun_session npurun_session;
+
+typedef struct npurun_session_options {
+    npurun_device device;
+    unsigned threads; /* >= 1 */
+    int profile;      /* non-zero: collect per-layer timings */
+} npurun_session_options;
+
+/* A view of one bound input or output. `name` and `data` stay valid as long as the session. */
+typedef struct npurun_tensor {
+    const char* name;
+    int32_t binding_id;
+    npurun_dtype dtype;
+    uint32_t rank;
+    uint32_t dims[NPURUN_MAX_RANK];
+    float scale;      /* quantization (per-tensor; 0 for float tensors) */
+    int32_t zero_point;
+    void* data;
+    size_t bytes;
+} npurun_tensor;
+
+const char* npurun_version(void);
+const char* npurun_status_string(npurun_status status);
+const char* npurun_last_error(void);
+
+void npurun_session_options_init(npurun_session_options* options); /* device auto, 1 thread, no profile */
+
+npurun_status npurun_model_load(const char* path, npurun_model** out_model);
+npurun_status npurun_model_load_memory(const void* data, size_t size, npurun_model** out_model);
+void npurun_model_release(npurun_model* model); /* NULL is allowed */
+
+npurun_status npurun_session_create(const npurun_model* model, const npurun_session_options* options,
+                                    npurun_session** out_session);
+size_t npurun_session_num_inputs(const npurun_session* session);
+size_t npurun_session_num_outputs(const npurun_session* session);
+npurun_status npurun_session_input(npurun_session* session, size_t index, npurun_tensor* out_tensor);
+npurun_status npurun_session_output(const npurun_session* session, size_t index, npurun_tensor* out_tensor);
+npurun_status npurun_session_run(npurun_session* session);
+npurun_status npurun_session_memory(const npurun_session* session, size_t* arena_bytes, size_t* naive_bytes);
+void npurun_session_destroy(npurun_session* session); /* NULL is allowed */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPURUN_NPURUN_H */

@@ -1,0 +1,39 @@
+// ElementwiseBinary (Add, Sub, Mul, Div, Maximum, Minimum) with NumPy broadcasting, computed in float.
+#include <algorithm>
+
+#include "kernels/ref/broadcast.h"
+#include "kernels/ref/element_access.h"
+#include "kernels/ref/ref_common.h"
+#include "kernels/ref/ref_kernels.h"
+
+namespace npurun::kernels::ref {
+namespace {
+
+float apply(BinaryOp op, float a, float b) {
+    switch (op) {
+        case BinaryOp::Add: return a + b;
+        case BinaryOp::Sub: return a - b;
+        case BinaryOp::Mul: return a * b;
+        case BinaryOp::Div: return a / b;
+        case BinaryOp::Maximum: return std::max(a, b);
+        case BinaryOp::Minimum: return std::min(a, b);
+    }
+    return 0.0f;
+}
+
+void run(const KernelArgs& a) {
+    const BinaryOp op = a.node.attr<ElementwiseBinaryAttrs>().op;
+    const TensorInfo& ai = in_info(a, 0);
+    const TensorInfo& bi = in_info(a, 1);
+    const TensorInfo& yi = out_info(a, 0);
+    const Reader ar(ai, a.inputs[0]), br(bi, a.inputs[1]);
+    const Writer y(yi, a.outputs[0]);
+    for_each_broadcast(ai.shape, bi.shape, yi.shape,
+                       [&](size_t o, size_t ia, size_t ib) { y.set(o, apply(op, ar[ia], br[ib])); });
+}
+
+}  // namespace
+
+const Kernel kElementwiseBinary = {check_numeric_io, nullptr, run};
+
+}  // namespace npurun::kernels::ref

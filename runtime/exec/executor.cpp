@@ -1,0 +1,96 @@
+#include "runtime/exec/executor.h"
+
+#include <cstring>
+
+#include "runtime/graph/error.h"
+#include "runtime/plan/arena_allocator.h"
+
+namespace npurun::exec {
+
+bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }
+
+Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name)
+    : graph_(graph), profiling_(profile) {
+    // 1. A kernel for every computing node, checked now so run() cannot meet an unsupported layer.
+    std::vector<const kernels::Kernel*> chosen(graph.nodes.size(), nullptr);
+    std::vector<size_t> scratch(graph.nodes.size(), 0);
+    size_t num_in = 0, num_out = 0, num_steps = 0;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const Node& node = graph.nodes[i];
+        if (is_structural(node.op)) continue;
+        const kernels::Kernel* k = select(node, graph);
+        if (k == nullptr || k->run == nullptr)
+            fail(ErrorKind::Unsupported, node.describe() + ": no " + device_name + " kernel for this layer type");
+        if (k->check != nullptr) {
+            const std::string reason = k->check(node, graph);
+            if (!reason.empty()) fail(ErrorKind::Unsupported, node.describe() + ": not supported on " + device_name + ": " + reason);
+        }
+        if (k->scratch_bytes != nullptr) scratch[i] = k->scratch_bytes(node, graph);
+        chosen[i] = k;
+        num_in += node.inputs.size();
+        num_out += node.outputs.size();
+        ++num_steps;
+    }
+
+    // 2. The memory plan and the arena (zeroed, so even a kernel bug reads deterministic bytes).
+    plan_ = plan::plan_memory(graph, scratch);
+    const size_t arena_bytes = plan_.arena_bytes + plan::kArenaAlignment;
+    arena_storage_.reset(new uint8_t[arena_bytes]);
+    std::memset(arena_storage_.get(), 0, arena_bytes);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(arena_storage_.get());
+    arena_ = arena_storage_.get() + ((plan::kArenaAlignment - base % plan::kArenaAlignment) % plan::kArenaAlignment);
+
+    // 3. The flat step list. The pools are sized first so the pointers into them stay valid.
+    input_pointers_.reserve(num_in);
+    output_pointers_.reserve(num_out);
+    steps_.reserve(num_steps);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (chosen[i] == nullptr) continue;
+        const Node& node = graph.nodes[i];
+        const size_t in_begin = input_pointers_.size(), out_begin = output_pointers_.size();
+        for (TensorId id : node.inputs) input_pointers_.push_back(id == kNoTensor ? nullptr : tensor_data(id));
+        for (TensorId id : node.outputs) {
+            if (id != kNoTensor && graph.tensors[id].is_constant())
+                fail(ErrorKind::BadModel, node.describe() + ": writes into constant tensor '" + graph.tensors[id].name + "'");
+            output_pointers_.push_back(id == kNoTensor ? nullptr : tensor_data(id));
+        }
+        void* scratch_ptr = plan_.scratch_offsets[i] == plan::MemoryPlan::kNotInArena ? nullptr
+                                                                                       : arena_ + plan_.scratch_offsets[i];
+        steps_.push_back(Step{chosen[i]->run,
+                              kernels::KernelArgs{node, graph, input_pointers_.data() + in_begin,
+                                                  output_pointers_.data() + out_begin, scratch_ptr},
+                              uint32_t(i)});
+        if (profiling_) {
+            LayerProfile row;
+            row.name = node.name.empty() ? node.describe() : node.name;
+            row.type = to_string(node.op);
+            row.device = device_name;
+            if (!node.outputs.empty() && node.outputs[0] != kNoTensor) row.output_shape = graph.info(node.outputs[0]).shape;
+            profile_.push_back(std::move(row));
+        }
+    }
+}
+
+void* Executor::tensor_data(TensorId id) {
+    if (id >= graph_.tensors.size()) return nullptr;
+    const Tensor& t = graph_.tensors[id];
+    // Constant views are handed to kernels as read-only inputs; the cast only satisfies the pointer type.
+    if (t.is_constant()) return const_cast<void*>(t.data);
+    const size_t off = plan_.tensor_offsets[id];
+    return off == plan::MemoryPlan::kNotInArena ? nullptr : arena_ + off;
+}
+
+void Executor::run() {
+    if (!profiling_) {
+        for (const Step& s : steps_) s.run(s.args);
+        return;
+    }
+    for (size_t i = 0; i < steps_.size(); ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        steps_[i].run(steps_[i].args);
+        const auto t1 = std::chrono::steady_clock::now();
+        profile_[i].microseconds = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    }
+}
+
+}  // namespace npurun::exec

@@ -1,0 +1,63 @@
+// The executor: a graph turned into a flat list of kernel calls over one pre-planned arena.
+//
+// Everything that can be decided before run() is decided in the constructor: which kernel runs each node,
+// where every tensor and scratch area lives, every pointer a kernel will receive. run() then walks a flat
+// vector of steps; it allocates nothing and never looks at the graph's structure. Backends plug in through
+// the KernelSelector (reference kernels today; NEON and NPU steps later use the same Step shape).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "include/npurun/npurun.hpp"
+#include "kernels/kernel.h"
+#include "runtime/graph/graph.h"
+#include "runtime/plan/memory_plan.h"
+
+namespace npurun::exec {
+
+// A kernel implementation for a node, or nullptr when the backend has none for its op.
+using KernelSelector = std::function<const kernels::Kernel*(const Node&, const Graph&)>;
+
+// Nodes that only name memory (model inputs/outputs bind arena tensors, constants point into the model):
+// they get no step.
+bool is_structural(OpKind op);
+
+struct Step {
+    void (*run)(const kernels::KernelArgs&);
+    kernels::KernelArgs args;  // every pointer resolved at construction
+    uint32_t node_index;
+};
+
+class Executor {
+public:
+    // Throws Error(Unsupported) naming the first node without a usable kernel, Error(BadModel) for
+    // a graph the planner rejects. `device_name` labels the profile rows.
+    Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name);
+
+    void run();
+
+    // Where a run-time tensor lives in the arena (constants: their data); nullptr if it has no storage.
+    void* tensor_data(TensorId id);
+    const plan::MemoryPlan& plan() const { return plan_; }
+    const std::vector<Step>& steps() const { return steps_; }
+    const std::vector<LayerProfile>& profile() const { return profile_; }
+
+private:
+    const Graph& graph_;
+    plan::MemoryPlan plan_;
+    std::unique_ptr<uint8_t[]> arena_storage_;  // over-allocated so `arena_` can be 64-byte aligned
+    uint8_t* arena_ = nullptr;
+    std::vector<const void*> input_pointers_;   // the pools the steps' pointer arrays point into
+    std::vector<void*> output_pointers_;
+    std::vector<Step> steps_;
+    bool profiling_ = false;
+    std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
+};
+
+}  // namespace npurun::exec

@@ -1,0 +1,98 @@
+#include <utility>
+
+#include "include/npurun/npurun.hpp"
+#include "runtime/exec/executor.h"
+#include "runtime/exec/session_factory.h"
+#include "runtime/exec/session_impl.h"
+#include "runtime/graph/error.h"
+
+namespace npurun {
+
+const char* to_string(DeviceKind d) {
+    switch (d) {
+        case DeviceKind::Auto: return "auto";
+        case DeviceKind::Cpu: return "cpu";
+        case DeviceKind::Npu: return "npu";
+        case DeviceKind::Sim: return "sim";
+    }
+    return "?";
+}
+
+namespace {
+
+// Auto runs on the CPU until the NPU backend lands; the NPU and its simulator are named, not silently
+// replaced, so a user who asked for them learns they did not get them.
+DeviceKind resolve_device(DeviceKind requested) {
+    switch (requested) {
+        case DeviceKind::Auto:
+        case DeviceKind::Cpu:
+            return DeviceKind::Cpu;
+        case DeviceKind::Npu:
+        case DeviceKind::Sim:
+            break;
+    }
+    fail(ErrorKind::Device, std::string("device '") + to_string(requested) +
+                                "' is not available in this build yet (use 'cpu' or 'auto')");
+}
+
+TensorBinding bind(const Graph& g, exec::Executor& ex, const Binding& b) {
+    TensorBinding t;
+    t.name = b.name;
+    t.binding_id = b.id;
+    t.info = g.info(b.tensor);
+    t.data = ex.tensor_data(b.tensor);
+    if (t.data == nullptr) fail(ErrorKind::BadModel, "binding '" + b.name + "' has no storage");
+    return t;
+}
+
+}  // namespace
+
+std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> model, const SessionOptions& options,
+                                                const exec::KernelSelector& select) {
+    if (!model) fail(ErrorKind::Internal, "session created without a model");
+    if (options.threads == 0) fail(ErrorKind::BadInput, "the number of threads must be at least 1");
+    const DeviceKind device = resolve_device(options.device);
+    auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile);
+    const Graph& g = impl->model->graph();
+    for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));
+    for (const Binding& b : g.outputs) impl->outputs.push_back(bind(g, impl->executor, b));
+    return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Session::~Session() = default;
+
+const Model& Session::model() const { return *impl_->model; }
+DeviceKind Session::device() const { return impl_->device; }
+size_t Session::num_inputs() const { return impl_->inputs.size(); }
+size_t Session::num_outputs() const { return impl_->outputs.size(); }
+
+TensorBinding& Session::input(size_t i) {
+    if (i >= impl_->inputs.size())
+        fail(ErrorKind::BadInput, "input " + std::to_string(i) + " requested; the model has " +
+                                      std::to_string(impl_->inputs.size()));
+    return impl_->inputs[i];
+}
+
+const TensorBinding& Session::output(size_t i) const {
+    if (i >= impl_->outputs.size())
+        fail(ErrorKind::BadInput, "output " + std::to_string(i) + " requested; the model has " +
+                                      std::to_string(impl_->outputs.size()));
+    return impl_->outputs[i];
+}
+
+void Session::run() { impl_->executor.run(); }
+
+const std::vector<LayerProfile>& Session::profile() const { return impl_->executor.profile(); }
+
+MemoryPlanStats Session::memory_stats() const {
+    const plan::MemoryPlan& p = impl_->executor.plan();
+    MemoryPlanStats s;
+    s.arena_bytes = p.arena_bytes;
+    s.naive_bytes = p.naive_bytes;
+    s.num_tensors = p.num_buffers;
+    return s;
+}
+
+}  // namespace npurun

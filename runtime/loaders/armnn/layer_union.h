@@ -1,0 +1,41 @@
+// The Layer union of the Arm NN schema (seed 001): its members, their base tables and names.
+#pragma once
+
+#include <cstdint>
+
+#include "ArmnnSchema_generated.h"
+
+// Every member of `union Layer` whose `base` field is a plain LayerBase (all but Input and Output, whose
+// base is a BindableLayerBase). Order does not matter; the union numbering comes from the schema.
+#define NPURUN_ARMNN_PLAIN_LAYERS(X)                                                                         \
+    X(ActivationLayer) X(AdditionLayer) X(BatchToSpaceNdLayer) X(BatchNormalizationLayer) X(ConstantLayer)   \
+    X(Convolution2dLayer) X(DepthwiseConvolution2dLayer) X(FullyConnectedLayer) X(MultiplicationLayer)       \
+    X(PermuteLayer) X(Pooling2dLayer) X(ReshapeLayer) X(SoftmaxLayer) X(SpaceToBatchNdLayer)                 \
+    X(DivisionLayer) X(MinimumLayer) X(EqualLayer) X(MaximumLayer) X(NormalizationLayer) X(PadLayer)         \
+    X(RsqrtLayer) X(FloorLayer) X(GreaterLayer) X(ResizeBilinearLayer) X(SubtractionLayer)                   \
+    X(StridedSliceLayer) X(GatherLayer) X(MeanLayer) X(MergerLayer) X(L2NormalizationLayer)                  \
+    X(SplitterLayer) X(DetectionPostProcessLayer) X(LstmLayer) X(QuantizedLstmLayer) X(QuantizeLayer)        \
+    X(DequantizeLayer) X(MergeLayer) X(SwitchLayer) X(ConcatLayer) X(SpaceToDepthLayer) X(PreluLayer)        \
+    X(TransposeConvolution2dLayer) X(ResizeLayer) X(StackLayer) X(AbsLayer) X(ArgMinMaxLayer) X(SliceLayer)  \
+    X(DepthToSpaceLayer) X(InstanceNormalizationLayer) X(LogSoftmaxLayer) X(ComparisonLayer)                 \
+    X(StandInLayer) X(ElementwiseUnaryLayer) X(TransposeLayer) X(QLstmLayer) X(FillLayer) X(RankLayer)       \
+    X(LogicalBinaryLayer) X(ReduceLayer) X(CastLayer) X(ShapeLayer) X(UnidirectionalSequenceLstmLayer)       \
+    X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)
+
+namespace npurun::armnn {
+
+// Highest union type this reader knows (BatchMatMulLayer = 69 in seed 001).
+constexpr uint8_t kMaxKnownLayerType = static_cast<uint8_t>(armnnSerializer::Layer::MAX);
+
+inline bool is_known_layer_type(armnnSerializer::Layer t) {
+    const auto v = static_cast<uint8_t>(t);
+    return v >= 1 && v <= kMaxKnownLayerType;
+}
+
+// The LayerBase of a layer of known type, nullptr when the file omits it (or the table itself).
+const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* layer);
+
+// Short type name for messages: "Convolution2d" for Convolution2dLayer.
+std::string layer_type_name(armnnSerializer::Layer t);
+
+}  // namespace npurun::armnn

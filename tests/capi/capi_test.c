@@ -1,0 +1,129 @@
+/* The C API used from C: compiled as C11, no C++ in sight. Prints one line per failed check and exits
+ * non-zero if any failed. Models come from make_capi_models (argument: the directory holding them). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/npurun/npurun.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                        \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
+                    npurun_last_error());                                                  \
+            ++failures;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static char* join(const char* dir, const char* name) {
+    char* p = malloc(strlen(dir) + strlen(name) + 2);
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static void errors(const char* dir) {
+    npurun_model* model = (npurun_model*)1;
+    char* missing = join(dir, "does-not-exist.armnn");
+    CHECK(npurun_model_load(missing, &model) != NPURUN_OK);
+    CHECK(model == NULL);
+    CHECK(strstr(npurun_last_error(), "does-not-exist.armnn") != NULL);
+    free(missing);
+
+    static const unsigned char garbage[64] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(npurun_model_load_memory(garbage, sizeof garbage, &model) == NPURUN_ERROR_BAD_MODEL);
+    CHECK(strlen(npurun_last_error()) > 0);
+    CHECK(strchr(npurun_last_error(), '\n') == NULL);
+
+    CHECK(npurun_model_load(NULL, &model) == NPURUN_ERROR_INVALID_ARGUMENT);
+    CHECK(npurun_session_create(NULL, NULL, NULL) == NPURUN_ERROR_INVALID_ARGUMENT);
+    CHECK(npurun_session_run(NULL) == NPURUN_ERROR_INVALID_ARGUMENT);
+    CHECK(strcmp(npurun_status_string(NPURUN_ERROR_DEVICE), "device error") == 0);
+    npurun_model_release(NULL);
+    npurun_session_destroy(NULL);
+}
+
+static void identity(const char* dir) {
+    char* path = join(dir, "identity.armnn");
+    npurun_model* model = NULL;
+    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
+    free(path);
+    if (model == NULL) return;
+
+    npurun_session_options opts;
+    npurun_session_options_init(&opts);
+    opts.device = NPURUN_DEVICE_NPU;
+    npurun_session* session = (npurun_session*)1;
+    CHECK(npurun_session_create(model, &opts, &session) == NPURUN_ERROR_DEVICE);
+    CHECK(session == NULL);
+    CHECK(strstr(npurun_last_error(), "npu") != NULL);
+
+    CHECK(npurun_session_create(model, NULL, &session) == NPURUN_OK);
+    /* The session keeps the model alive. */
+    npurun_model_release(model);
+    if (session == NULL) return;
+    CHECK(npurun_session_num_inputs(session) == 1);
+    CHECK(npurun_session_num_outputs(session) == 1);
+
+    npurun_tensor in, out;
+    CHECK(npurun_session_input(session, 0, &in) == NPURUN_OK);
+    CHECK(strcmp(in.name, "pixels") == 0);
+    CHECK(in.dtype == NPURUN_QASYMM_U8);
+    CHECK(in.rank == 2 && in.dims[0] == 1 && in.dims[1] == 6);
+    CHECK(in.scale == 0.5f && in.zero_point == 10);
+    CHECK(in.bytes == 6);
+    CHECK(npurun_session_input(session, 1, &in) == NPURUN_ERROR_BAD_INPUT);
+    CHECK(npurun_session_output(session, 5, &out) == NPURUN_ERROR_BAD_INPUT);
+
+    CHECK(npurun_session_input(session, 0, &in) == NPURUN_OK);
+    static const unsigned char pixels[6] = {10, 12, 14, 20, 30, 40};
+    memcpy(in.data, pixels, sizeof pixels);
+    for (int run = 0; run < 2; ++run) {
+        CHECK(npurun_session_run(session) == NPURUN_OK);
+        CHECK(npurun_session_output(session, 0, &out) == NPURUN_OK);
+        CHECK(strcmp(out.name, "pixels out") == 0);
+        CHECK(out.bytes == 6 && memcmp(out.data, pixels, 6) == 0);
+    }
+    size_t arena = 0, naive = 0;
+    CHECK(npurun_session_memory(session, &arena, &naive) == NPURUN_OK);
+    CHECK(arena > 0 && arena <= naive);
+    npurun_session_destroy(session);
+}
+
+static void relu(const char* dir) {
+    char* path = join(dir, "relu.armnn");
+    npurun_model* model = NULL;
+    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
+    free(path);
+    if (model == NULL) return;
+    npurun_session* session = NULL;
+    CHECK(npurun_session_create(model, NULL, &session) == NPURUN_OK);
+    if (session != NULL) {
+        npurun_tensor in, out;
+        CHECK(npurun_session_input(session, 0, &in) == NPURUN_OK);
+        const float x[5] = {-1.0f, 2.0f, -3.0f, 4.0f, 0.5f};
+        const float want[5] = {0.0f, 2.0f, 0.0f, 4.0f, 0.5f};
+        CHECK(in.dtype == NPURUN_FLOAT32 && in.bytes == sizeof x);
+        memcpy(in.data, x, sizeof x);
+        CHECK(npurun_session_run(session) == NPURUN_OK);
+        CHECK(npurun_session_output(session, 0, &out) == NPURUN_OK);
+        CHECK(memcmp(out.data, want, sizeof want) == 0);
+        npurun_session_destroy(session);
+    }
+    npurun_model_release(model);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: capi_test MODEL_DIR\n");
+        return 2;
+    }
+    printf("npurun %s\n", npurun_version());
+    errors(argv[1]);
+    identity(argv[1]);
+    relu(argv[1]);
+    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+    else printf("all C API checks passed\n");
+    return failures ? 1 : 0;
+}

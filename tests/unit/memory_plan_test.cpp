@@ -1,0 +1,244 @@
+// Planner invariants: no two buffers that are live at the same step overlap, offsets are aligned, the
+// arena never exceeds the naive sum, and the result is deterministic. Checked exhaustively (every pair)
+// on seeded random lifetimes and on random graphs built in code.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "runtime/graph/error.h"
+#include "runtime/plan/arena_allocator.h"
+#include "runtime/plan/memory_plan.h"
+#include "tests/unit/test_graphs.h"
+
+using namespace npurun;
+using namespace npurun::plan;
+using namespace npurun::testing;
+
+namespace {
+
+size_t rounded(size_t b) { return (b + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
+
+bool ranges_overlap(size_t a_off, size_t a_bytes, size_t b_off, size_t b_bytes) {
+    if (a_bytes == 0 || b_bytes == 0) return false;
+    return a_off < b_off + b_bytes && b_off < a_off + a_bytes;
+}
+
+void expect_valid_layout(const std::vector<BufferRequest>& req, const ArenaLayout& lay) {
+    ASSERT_EQ(lay.offsets.size(), req.size());
+    size_t naive = 0;
+    for (size_t i = 0; i < req.size(); ++i) {
+        naive += rounded(req[i].bytes);
+        EXPECT_EQ(lay.offsets[i] % kArenaAlignment, 0u);
+        EXPECT_LE(lay.offsets[i] + req[i].bytes, lay.arena_bytes);
+        for (size_t j = i + 1; j < req.size(); ++j) {
+            if (!lifetimes_overlap(req[i], req[j])) continue;
+            EXPECT_FALSE(ranges_overlap(lay.offsets[i], req[i].bytes, lay.offsets[j], req[j].bytes))
+                << "buffers " << i << " and " << j << " are live together and overlap";
+        }
+    }
+    EXPECT_EQ(lay.naive_bytes, naive);
+    EXPECT_LE(lay.arena_bytes, lay.naive_bytes);
+}
+
+}  // namespace
+
+TEST(ArenaAllocator, RandomLifetimesNeverOverlap) {
+    std::mt19937 rng(1234);
+    for (int trial = 0; trial < 300; ++trial) {
+        const size_t n = 1 + rng() % 40;
+        const uint32_t steps = 1 + rng() % 25;
+        std::vector<BufferRequest> req(n);
+        for (auto& r : req) {
+            r.bytes = rng() % 5 == 0 ? 0 : (rng() % 4 == 0 ? 64 * (1 + rng() % 4) : 1 + rng() % 5000);
+            uint32_t a = rng() % steps, b = rng() % steps;
+            r.first_step = std::min(a, b);
+            r.last_step = std::max(a, b);
+        }
+        const ArenaLayout lay = assign_offsets(req);
+        expect_valid_layout(req, lay);
+        const ArenaLayout again = assign_offsets(req);
+        EXPECT_EQ(again.offsets, lay.offsets);
+        EXPECT_EQ(again.arena_bytes, lay.arena_bytes);
+    }
+}
+
+TEST(ArenaAllocator, DisjointLifetimesShareOneBuffer) {
+    std::vector<BufferRequest> req = {{1000, 0, 0}, {1000, 1, 1}, {1000, 2, 2}};
+    const ArenaLayout lay = assign_offsets(req);
+    EXPECT_EQ(lay.arena_bytes, 1024u);
+    EXPECT_EQ(lay.naive_bytes, 3072u);
+}
+
+TEST(ArenaAllocator, BestFitPicksTheSmallestGap) {
+    // Two long-lived buffers leave a 128-byte gap and a 256-byte gap; a short 100-byte buffer must take
+    // the 128-byte one.
+    std::vector<BufferRequest> req = {
+        {1024, 0, 0},  // placed first at 0, frees the low region after step 0
+        {128, 1, 3},   // gap of 128 at 0
+        {64, 0, 3},
+    };
+    const ArenaLayout lay = assign_offsets(req);
+    expect_valid_layout(req, lay);
+    EXPECT_EQ(lay.offsets[0], 0u);
+}
+
+TEST(ArenaAllocator, RejectsInvertedLifetime) {
+    EXPECT_THROW(assign_offsets({{64, 3, 1}}), Error);
+}
+
+TEST(ArenaAllocator, OverflowIsAnError) {
+    std::vector<BufferRequest> req = {{SIZE_MAX / 2, 0, 0}, {SIZE_MAX / 2, 0, 0}, {SIZE_MAX / 2, 0, 0}};
+    EXPECT_THROW(assign_offsets(req), Error);
+}
+
+namespace {
+
+// Builds a random DAG: inputs, then nodes each reading 1..3 earlier values (or constants) and writing
+// 1..2 new ones; some values become outputs.
+Graph random_graph(std::mt19937& rng, std::vector<size_t>* scratch) {
+    Graph g;
+    std::vector<TensorId> values;
+    const int num_inputs = 1 + rng() % 3;
+    for (int i = 0; i < num_inputs; ++i) {
+        TensorId t = add_value(g, "in" + std::to_string(i), Shape{1, 1 + uint32_t(rng() % 50)});
+        add_input(g, "in" + std::to_string(i), t, i);
+        values.push_back(t);
+    }
+    const int num_ops = 1 + rng() % 30;
+    for (int k = 0; k < num_ops; ++k) {
+        std::vector<TensorId> in, out;
+        const int nin = 1 + rng() % 3;
+        for (int j = 0; j < nin; ++j) {
+            if (rng() % 6 == 0)
+                in.push_back(add_constant(g, "c", Shape{2}, {1.0f, 2.0f}));
+            else
+                in.push_back(values[rng() % values.size()]);
+        }
+        const int nout = 1 + rng() % 2;
+        for (int j = 0; j < nout; ++j) {
+            TensorId t = add_value(g, "v" + std::to_string(k) + "_" + std::to_string(j),
+                                   Shape{1 + uint32_t(rng() % 3), 1 + uint32_t(rng() % 300)});
+            out.push_back(t);
+            values.push_back(t);
+        }
+        add_node(g, OpKind::Activation, "op" + std::to_string(k), in, out, ActivationAttrs{});
+    }
+    const int num_outputs = 1 + rng() % 3;
+    for (int i = 0; i < num_outputs; ++i) add_output(g, "out" + std::to_string(i), values[values.size() - 1 - i % values.size()], i);
+    scratch->assign(g.nodes.size(), 0);
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].op == OpKind::Activation && rng() % 3 == 0) (*scratch)[i] = 1 + rng() % 2000;
+    return g;
+}
+
+struct Live {
+    size_t offset, bytes;
+    uint32_t first, last;
+    std::string what;
+};
+
+}  // namespace
+
+TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
+    std::mt19937 rng(99);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<size_t> scratch;
+        const Graph g = random_graph(rng, &scratch);
+        const MemoryPlan plan = plan_memory(g, scratch);
+        const uint32_t last = uint32_t(g.nodes.size() - 1);
+
+        // Lifetimes recomputed here from the graph, independently of the planner's own bookkeeping.
+        std::vector<Live> live;
+        for (TensorId id = 0; id < g.tensors.size(); ++id) {
+            if (g.tensors[id].is_constant()) {
+                EXPECT_EQ(plan.tensor_offsets[id], MemoryPlan::kNotInArena);
+                continue;
+            }
+            uint32_t first = UINT32_MAX, end = 0;
+            bool used = false;
+            for (uint32_t s = 0; s < g.nodes.size(); ++s) {
+                for (TensorId o : g.nodes[s].outputs)
+                    if (o == id) first = std::min(first, s), end = std::max(end, s), used = true;
+                for (TensorId i : g.nodes[s].inputs)
+                    if (i == id) end = std::max(end, s), used = true;
+            }
+            for (const Binding& b : g.inputs)
+                if (b.tensor == id) first = 0, end = last;
+            for (const Binding& b : g.outputs)
+                if (b.tensor == id) end = last;
+            ASSERT_TRUE(used);
+            ASSERT_NE(plan.tensor_offsets[id], MemoryPlan::kNotInArena);
+            live.push_back({plan.tensor_offsets[id], g.tensors[id].info.num_bytes(), first, end, g.tensors[id].name});
+        }
+        for (uint32_t s = 0; s < scratch.size(); ++s) {
+            if (scratch[s] == 0) {
+                EXPECT_EQ(plan.scratch_offsets[s], MemoryPlan::kNotInArena);
+                continue;
+            }
+            live.push_back({plan.scratch_offsets[s], scratch[s], s, s, "scratch of " + g.nodes[s].name});
+        }
+        for (size_t i = 0; i < live.size(); ++i) {
+            EXPECT_EQ(live[i].offset % kArenaAlignment, 0u);
+            EXPECT_LE(live[i].offset + live[i].bytes, plan.arena_bytes);
+            for (size_t j = i + 1; j < live.size(); ++j) {
+                if (live[i].first > live[j].last || live[j].first > live[i].last) continue;
+                EXPECT_FALSE(ranges_overlap(live[i].offset, live[i].bytes, live[j].offset, live[j].bytes))
+                    << "trial " << trial << ": " << live[i].what << " and " << live[j].what;
+            }
+        }
+        EXPECT_LE(plan.arena_bytes, plan.naive_bytes);
+        EXPECT_EQ(plan.num_buffers, live.size());
+    }
+}
+
+TEST(MemoryPlan, ChainReusesMemory) {
+    // in -> a -> b -> c -> out, 4 KiB each: `in` and `c` live throughout (or to the end); a and b alternate,
+    // so at most three buffers are ever live at once.
+    Graph g;
+    TensorId in = add_value(g, "in", Shape{1024});
+    add_input(g, "in", in, 0);
+    TensorId a = add_value(g, "a", Shape{1024}), b = add_value(g, "b", Shape{1024}), c = add_value(g, "c", Shape{1024});
+    TensorId d = add_value(g, "d", Shape{1024});
+    add_node(g, OpKind::Activation, "A", {in}, {a}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "B", {a}, {b}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "C", {b}, {c}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "D", {c}, {d}, ActivationAttrs{});
+    add_output(g, "out", d, 0);
+    const MemoryPlan plan = plan_memory(g, {});
+    EXPECT_EQ(plan.naive_bytes, 5u * 4096u);
+    EXPECT_EQ(plan.arena_bytes, 3u * 4096u);
+    EXPECT_NE(plan.tensor_offsets[a], plan.tensor_offsets[b]);
+    EXPECT_NE(plan.tensor_offsets[in], plan.tensor_offsets[c]);
+}
+
+TEST(MemoryPlan, ReadingAnUnproducedTensorIsABadModel) {
+    Graph g;
+    TensorId x = add_value(g, "x", Shape{4}), y = add_value(g, "y", Shape{4});
+    add_node(g, OpKind::Activation, "A", {x}, {y}, ActivationAttrs{});
+    add_output(g, "out", y, 0);
+    try {
+        plan_memory(g, {});
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::BadModel);
+        EXPECT_NE(std::string(e.what()).find("'A'"), std::string::npos) << e.what();
+    }
+}
+
+TEST(MemoryPlan, TwoProducersIsABadModel) {
+    Graph g;
+    TensorId x = add_value(g, "x", Shape{4}), y = add_value(g, "y", Shape{4});
+    add_input(g, "in", x, 0);
+    add_node(g, OpKind::Activation, "A", {x}, {y}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "B", {x}, {y}, ActivationAttrs{});
+    add_output(g, "out", y, 0);
+    EXPECT_THROW(plan_memory(g, {}), Error);
+}
+
+TEST(MemoryPlan, OutOfRangeTensorIdIsABadModel) {
+    Graph g;
+    TensorId x = add_value(g, "x", Shape{4});
+    add_input(g, "in", x, 0);
+    add_node(g, OpKind::Activation, "A", {x}, {TensorId(77)}, ActivationAttrs{});
+    EXPECT_THROW(plan_memory(g, {}), Error);
+}

@@ -1,0 +1,126 @@
+// A one-layer graph harness for the reference-kernel and shape-inference tests: declare tensors with
+// their values, one node, then infer (runtime/ops) and run the reference kernel (kernels/ref).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/ref/registry.h"
+#include "runtime/graph/error.h"
+#include "runtime/graph/graph.h"
+#include "runtime/ops/op_semantics.h"
+#include "runtime/util/quantization.h"
+
+namespace npurun::testing {
+
+inline TensorInfo info(DataType t, Shape s, float scale = 0.0f, int32_t offset = 0) {
+    TensorInfo i;
+    i.dtype = t;
+    i.shape = s;
+    if (scale != 0.0f) i.quant.scales = {scale};
+    i.quant.offset = offset;
+    return i;
+}
+inline TensorInfo f32(Shape s) { return info(DataType::Float32, s); }
+
+class OneOp {
+public:
+    Graph g;
+
+    // A tensor with values (an input of the node) or without (an output, filled with a marker byte).
+    template <class T> TensorId tensor(const TensorInfo& i, const std::vector<T>& values, bool constant = false) {
+        const size_t bytes = values.size() * sizeof(T);
+        EXPECT_EQ(bytes, i.num_bytes()) << "test tensor " << i.str() << " given " << values.size() << " values";
+        std::vector<uint8_t> b(bytes);
+        if (bytes) std::memcpy(b.data(), values.data(), bytes);
+        return add(i, std::move(b), constant);
+    }
+    TensorId output(const TensorInfo& i) { return add(i, std::vector<uint8_t>(i.num_bytes(), 0xcd), false); }
+
+    Node& op(OpKind kind, OpAttrs attrs, std::vector<TensorId> in, std::vector<TensorId> out) {
+        Node n;
+        n.op = kind;
+        n.name = "test";
+        n.attrs = std::move(attrs);
+        n.inputs = std::move(in);
+        n.outputs = std::move(out);
+        g.nodes.push_back(std::move(n));
+        return g.nodes.back();
+    }
+    const Node& node() const { return g.nodes.back(); }
+
+    std::vector<TensorInfo> infer() const { return ops::infer_outputs(node(), g); }
+
+    // Infers (declared output shapes must match), checks the kernel accepts the node, runs it.
+    void run() {
+        const std::vector<TensorInfo> inferred = infer();
+        ASSERT_EQ(inferred.size(), node().outputs.size());
+        for (size_t i = 0; i < inferred.size(); ++i) {
+            ASSERT_EQ(inferred[i].shape.str(), g.info(node().outputs[i]).shape.str()) << "output " << i;
+            ASSERT_EQ(inferred[i].dtype, g.info(node().outputs[i]).dtype) << "output " << i;
+        }
+        const kernels::Kernel* k = kernels::ref_kernel(node().op);
+        ASSERT_NE(k, nullptr) << "no reference kernel for " << to_string(node().op);
+        ASSERT_EQ(k->check(node(), g), "");
+        std::vector<const void*> ins;
+        for (TensorId t : node().inputs) ins.push_back(t == kNoTensor ? nullptr : buffers_[t].data());
+        std::vector<void*> outs;
+        for (TensorId t : node().outputs) outs.push_back(buffers_[t].data());
+        std::vector<uint8_t> scratch(k->scratch_bytes ? k->scratch_bytes(node(), g) : 0);
+        k->run({node(), g, ins.data(), outs.data(), scratch.empty() ? nullptr : scratch.data()});
+    }
+
+    template <class T> std::vector<T> values(TensorId t) const {
+        const auto& b = buffers_[t];
+        std::vector<T> v(b.size() / sizeof(T));
+        if (!b.empty()) std::memcpy(v.data(), b.data(), b.size());
+        return v;
+    }
+    template <class T> std::vector<T> out(size_t i = 0) const { return values<T>(node().outputs[i]); }
+
+private:
+    TensorId add(const TensorInfo& i, std::vector<uint8_t> bytes, bool constant) {
+        Tensor t;
+        t.name = "t" + std::to_string(g.tensors.size());
+        t.info = i;
+        buffers_.push_back(std::move(bytes));
+        if (constant) t.data = buffers_.back().data();  // vector storage does not move with the outer vector
+        return g.add_tensor(std::move(t));
+    }
+    std::vector<std::vector<uint8_t>> buffers_;
+};
+
+// Runs f and returns the Error it throws (fails the test when it does not throw).
+template <class F> Error expect_error(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e;
+    }
+    ADD_FAILURE() << "expected an npurun::Error";
+    return Error(ErrorKind::Internal, "no error");
+}
+
+inline std::vector<uint16_t> to_f16(const std::vector<float>& v) {
+    std::vector<uint16_t> r;
+    for (float f : v) r.push_back(quant::fp32_to_fp16(f));
+    return r;
+}
+inline std::vector<float> from_f16(const std::vector<uint16_t>& v) {
+    std::vector<float> r;
+    for (uint16_t h : v) r.push_back(quant::fp16_to_fp32(h));
+    return r;
+}
+
+}  // namespace npurun::testing
+
+#define EXPECT_FLOATS_NEAR(actual, expected, tol)                                        \
+    do {                                                                                 \
+        const auto& a_ = (actual);                                                       \
+        const auto& e_ = (expected);                                                     \
+        ASSERT_EQ(a_.size(), e_.size());                                                 \
+        for (size_t i_ = 0; i_ < a_.size(); ++i_) EXPECT_NEAR(a_[i_], e_[i_], tol) << "at " << i_; \
+    } while (0)

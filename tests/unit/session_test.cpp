@@ -1,0 +1,185 @@
+// The executor and Session over test kernels of known behaviour (the real kernels are tested in
+// kernels/ref's own suite): pointers, arena sharing, repeated runs, profiling, errors, no allocation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "include/npurun/npurun.hpp"
+#include "runtime/exec/executor.h"
+#include "runtime/exec/session_factory.h"
+#include "tests/unit/allocation_counter.h"
+#include "tests/unit/test_graphs.h"
+
+using namespace npurun;
+using namespace npurun::testing;
+
+namespace {
+
+size_t count(const Graph& g, TensorId id) { return g.info(id).shape.num_elements(); }
+
+// ElementwiseBinary Add, same shapes.
+void add_run(const kernels::KernelArgs& a) {
+    const float* x = static_cast<const float*>(a.inputs[0]);
+    const float* y = static_cast<const float*>(a.inputs[1]);
+    float* out = static_cast<float*>(a.outputs[0]);
+    for (size_t i = 0, n = count(a.graph, a.node.outputs[0]); i < n; ++i) out[i] = x[i] + y[i];
+}
+const kernels::Kernel kAdd{nullptr, nullptr, add_run};
+
+// Activation "double": goes through its scratch area to prove scratch is usable and private.
+size_t double_scratch(const Node& n, const Graph& g) { return g.info(n.outputs[0]).num_bytes(); }
+void double_run(const kernels::KernelArgs& a) {
+    const size_t n = count(a.graph, a.node.outputs[0]);
+    float* tmp = static_cast<float*>(a.scratch);
+    const float* x = static_cast<const float*>(a.inputs[0]);
+    for (size_t i = 0; i < n; ++i) tmp[i] = 2.0f * x[i];
+    std::memcpy(a.outputs[0], tmp, n * sizeof(float));
+}
+const kernels::Kernel kDouble{nullptr, double_scratch, double_run};
+
+std::string refuse_check(const Node&, const Graph&) { return "Float16 input not supported"; }
+const kernels::Kernel kRefuse{refuse_check, nullptr, add_run};
+
+const kernels::Kernel* test_kernels(const Node& n, const Graph&) {
+    if (n.op == OpKind::ElementwiseBinary) return &kAdd;
+    if (n.op == OpKind::Activation) return &kDouble;
+    if (n.op == OpKind::Floor) return &kRefuse;
+    return nullptr;
+}
+
+// out = 2*(2*(in + c)) + in, with c a constant [10, 20, 30, 40]
+std::shared_ptr<const Model> small_model(OpKind middle = OpKind::Activation) {
+    Graph g;
+    TensorId in = add_value(g, "input", Shape{1, 4});
+    add_input(g, "input", in, 0);
+    TensorId c = add_constant(g, "c", Shape{1, 4}, {10, 20, 30, 40});
+    TensorId s = add_value(g, "sum", Shape{1, 4});
+    TensorId d1 = add_value(g, "d1", Shape{1, 4});
+    TensorId d2 = add_value(g, "d2", Shape{1, 4});
+    TensorId out = add_value(g, "out", Shape{1, 4});
+    add_node(g, OpKind::ElementwiseBinary, "add", {in, c}, {s}, ElementwiseBinaryAttrs{});
+    add_node(g, middle, "double1", {s}, {d1}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "double2", {d1}, {d2}, ActivationAttrs{});
+    add_node(g, OpKind::ElementwiseBinary, "add2", {d2, in}, {out}, ElementwiseBinaryAttrs{});
+    add_output(g, "result", out, 0);
+    return std::make_shared<const Model>(std::move(g), "in-memory");
+}
+
+void set_input(Session& s, std::vector<float> v) {
+    ASSERT_EQ(s.input(0).info.num_bytes(), v.size() * sizeof(float));
+    std::memcpy(s.input(0).data, v.data(), v.size() * sizeof(float));
+}
+
+std::vector<float> get_output(const Session& s) {
+    const auto& o = s.output(0);
+    const float* p = static_cast<const float*>(o.data);
+    return std::vector<float>(p, p + o.info.shape.num_elements());
+}
+
+}  // namespace
+
+TEST(Session, RunsTheStepsInOrderAndKeepsOutputs) {
+    auto session = SessionFactory::create(small_model(), {}, test_kernels);
+    ASSERT_EQ(session->num_inputs(), 1u);
+    ASSERT_EQ(session->num_outputs(), 1u);
+    EXPECT_EQ(session->input(0).name, "input");
+    EXPECT_EQ(session->output(0).name, "result");
+    EXPECT_EQ(session->device(), DeviceKind::Cpu);
+    set_input(*session, {1, 2, 3, 4});
+    session->run();
+    EXPECT_EQ(get_output(*session), (std::vector<float>{45, 90, 135, 180}));
+    // A second run with the same input gives the same result: the input survived the first run.
+    session->run();
+    EXPECT_EQ(get_output(*session), (std::vector<float>{45, 90, 135, 180}));
+    set_input(*session, {0, 0, 0, 0});
+    session->run();
+    EXPECT_EQ(get_output(*session), (std::vector<float>{40, 80, 120, 160}));
+}
+
+TEST(Session, StepListSkipsStructuralNodesAndResolvesPointers) {
+    auto model = small_model();
+    exec::Executor ex(model->graph(), test_kernels, false, "cpu");
+    ASSERT_EQ(ex.steps().size(), 4u);  // Input and Output nodes get no step
+    const Graph& g = model->graph();
+    const exec::Step& first = ex.steps()[0];
+    EXPECT_EQ(first.args.inputs[1], g.tensors[g.nodes[1].inputs[1]].data);  // the constant, in place
+    EXPECT_EQ(first.args.scratch, nullptr);
+    EXPECT_NE(ex.steps()[1].args.scratch, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(ex.steps()[1].args.scratch) % 64, 0u);
+}
+
+TEST(Session, RunAllocatesNothing) {
+    auto session = SessionFactory::create(small_model(), {DeviceKind::Auto, 1, true, false}, test_kernels);
+    set_input(*session, {1, 2, 3, 4});
+    session->run();  // warm-up
+    const size_t before = allocation_count();
+    session->run();
+    session->run();
+    EXPECT_EQ(allocation_count(), before);
+}
+
+TEST(Session, ProfileHasOneRowPerStep) {
+    auto session = SessionFactory::create(small_model(), {DeviceKind::Cpu, 1, true, false}, test_kernels);
+    set_input(*session, {1, 2, 3, 4});
+    session->run();
+    const auto& rows = session->profile();
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0].name, "add");
+    EXPECT_EQ(rows[0].type, "ElementwiseBinary");
+    EXPECT_EQ(rows[0].device, "cpu");
+    EXPECT_EQ(rows[1].output_shape, (Shape{1, 4}));
+    for (const auto& r : rows) EXPECT_GE(r.microseconds, 0.0);
+}
+
+TEST(Session, MemoryStatsShowSharing) {
+    auto session = SessionFactory::create(small_model(), {}, test_kernels);
+    const MemoryPlanStats st = session->memory_stats();
+    // 5 run-time tensors + 2 scratch areas of 16 bytes, each rounded to 64.
+    EXPECT_EQ(st.num_tensors, 7u);
+    EXPECT_EQ(st.naive_bytes, 7u * 64u);
+    EXPECT_LT(st.arena_bytes, st.naive_bytes);
+}
+
+TEST(Session, NodeWithoutKernelIsUnsupportedAndNamed) {
+    try {
+        SessionFactory::create(small_model(OpKind::Softmax), {}, test_kernels);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+        EXPECT_NE(std::string(e.what()).find("'double1' (Softmax)"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Session, KernelRefusalCarriesItsReason) {
+    try {
+        SessionFactory::create(small_model(OpKind::Floor), {}, test_kernels);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+        EXPECT_NE(std::string(e.what()).find("Float16 input not supported"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Session, NpuAndSimAreNamedAsUnavailable) {
+    for (DeviceKind d : {DeviceKind::Npu, DeviceKind::Sim}) {
+        try {
+            SessionFactory::create(small_model(), {d, 1, false, false}, test_kernels);
+            FAIL() << "expected an error";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::Device);
+            EXPECT_NE(std::string(e.what()).find(to_string(d)), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(Session, ZeroThreadsIsABadInput) {
+    SessionOptions o;
+    o.threads = 0;
+    EXPECT_THROW(SessionFactory::create(small_model(), o, test_kernels), Error);
+}
+
+TEST(Session, BindingIndexOutOfRangeIsAnError) {
+    auto session = SessionFactory::create(small_model(), {}, test_kernels);
+    EXPECT_THROW(session->input(1), Error);
+    EXPECT_THROW(session->output(3), Error);
+}

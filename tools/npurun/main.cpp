@@ -1,0 +1,207 @@
+// npurun: run a model on input files. The contract (arguments, outputs, exit codes) is in README.md
+// "Command line"; scripts rely on it, so change it only deliberately.
+//
+// Order of work: every check that can fail because of what the user gave (flags, output path, model,
+// input count and sizes) happens before anything runs, and outputs are written only after a successful
+// run, atomically. So an error never leaves a partial or stale-looking output behind.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "include/npurun/npurun.hpp"
+#include "runtime/graph/error.h"
+#include "runtime/npurun_version.h"
+#include "runtime/plan/memory_plan.h"
+#include "runtime/util/npy.h"
+#include "tools/npurun/files.h"
+#include "tools/npurun/options.h"
+#include "tools/npurun/report.h"
+
+using namespace npurun;
+using namespace npurun::cli;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Milliseconds for real models, microseconds for tiny ones (so the figure is never a bare 0.000).
+std::string duration_text(double ms) {
+    char buf[32];
+    if (ms >= 1.0)
+        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000.0);
+    return buf;
+}
+
+// Messages are one line by contract, whatever a lower layer put into them.
+std::string one_line(std::string s) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    return s;
+}
+
+std::string binding_list(const std::vector<Binding>& bindings) {
+    std::string s;
+    for (size_t i = 0; i < bindings.size(); ++i) s += (i ? ", '" : "'") + bindings[i].name + "'";
+    return s;
+}
+
+void check_model_file(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0)
+        fail(ErrorKind::BadModel, "cannot open model '" + path + "': " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) fail(ErrorKind::BadModel, "model '" + path + "' is not a regular file");
+}
+
+int info_command(const std::shared_ptr<const Model>& model, const Options& o) {
+    MemoryPlanStats stats;
+    std::string note;
+    try {
+        SessionOptions so;
+        so.device = o.device;
+        so.threads = o.threads;
+        stats = Session(model, so).memory_stats();
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Unsupported && e.kind() != ErrorKind::Device) throw;
+        // Still worth showing the plan of the tensors; only kernel scratch is unknown.
+        const plan::MemoryPlan p = plan::plan_memory(model->graph(), {});
+        stats.arena_bytes = p.arena_bytes;
+        stats.naive_bytes = p.naive_bytes;
+        stats.num_tensors = p.num_buffers;
+        note = " (without kernel scratch; not runnable here: " + one_line(e.what()) + ")";
+    }
+    print_model_info(stdout, *model, stats, note);
+    return 0;
+}
+
+int run_command(const Options& o) {
+    // Flags and destination first: cheap, and nothing must run if the result could not be saved.
+    OutputTarget target;
+    if (!o.output.empty()) target = resolve_output(o.output);
+
+    check_model_file(o.model);
+    const auto load_start = Clock::now();
+    const std::shared_ptr<const Model> model = Model::load(o.model);
+    const double load_ms = ms_since(load_start);
+    if (o.info) return info_command(model, o);
+
+    const Graph& g = model->graph();
+    if (o.inputs.size() != g.inputs.size())
+        fail(ErrorKind::BadInput, "model '" + o.model + "' has " + std::to_string(g.inputs.size()) + " input" +
+                                      (g.inputs.size() == 1 ? "" : "s") +
+                                      (g.inputs.empty() ? "" : " (" + binding_list(g.inputs) + ")") + " but " +
+                                      std::to_string(o.inputs.size()) + " input file" +
+                                      (o.inputs.size() == 1 ? " was" : "s were") + " given");
+    if (!o.output.empty() && !target.directory && o.npy && g.outputs.size() != 1)
+        fail(ErrorKind::BadInput, "--npy with -o FILE needs a model with exactly one output (this one has " +
+                                      std::to_string(g.outputs.size()) + "); use -o DIR/");
+
+    std::vector<std::vector<uint8_t>> input_data;
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+        input_data.push_back(read_input(o.inputs[i], i, g.inputs[i].name, g.info(g.inputs[i].tensor)));
+
+    SessionOptions so;
+    so.device = o.device;
+    so.threads = o.threads;
+    so.profile = o.profile;
+    Session session(model, so);
+    for (size_t i = 0; i < input_data.size(); ++i)
+        std::memcpy(session.input(i).data, input_data[i].data(), input_data[i].size());
+
+    std::vector<double> run_ms;
+    run_ms.reserve(o.iterations);
+    for (unsigned it = 0; it < o.iterations; ++it) {
+        const auto t0 = Clock::now();
+        session.run();
+        run_ms.push_back(ms_since(t0));
+    }
+
+    if (o.output.empty()) {
+        for (size_t i = 0; i < session.num_outputs(); ++i) print_output_summary(stdout, i, session.output(i));
+    } else {
+        // Headers must outlive the write: keep them here.
+        std::vector<std::vector<uint8_t>> headers(session.num_outputs());
+        std::vector<PendingFile> files;
+        if (target.directory) {
+            std::vector<std::string> used;
+            for (size_t i = 0; i < session.num_outputs(); ++i) {
+                const TensorBinding& b = session.output(i);
+                std::string base = sanitize_file_name(b.name);
+                if (base.empty()) base = "output" + std::to_string(i);
+                for (const std::string& u : used)
+                    if (u == base) base += "_" + std::to_string(i);
+                used.push_back(base);
+                PendingFile f;
+                f.path = target.path + "/" + base + (o.npy ? ".npy" : ".bin");
+                if (o.npy) {
+                    headers[i] = npy::make_header(b.info);
+                    f.chunks.push_back({headers[i].data(), headers[i].size()});
+                }
+                f.chunks.push_back({b.data, b.info.num_bytes()});
+                files.push_back(std::move(f));
+            }
+        } else {
+            PendingFile f;
+            f.path = target.path;
+            for (size_t i = 0; i < session.num_outputs(); ++i) {
+                const TensorBinding& b = session.output(i);
+                if (o.npy) {
+                    headers[i] = npy::make_header(b.info);
+                    f.chunks.push_back({headers[i].data(), headers[i].size()});
+                }
+                f.chunks.push_back({b.data, b.info.num_bytes()});
+            }
+            files.push_back(std::move(f));
+        }
+        write_files_atomically(files);
+        size_t total = 0;
+        for (const auto& f : files)
+            for (const auto& c : f.chunks) total += c.second;
+        std::printf("wrote %zu output%s (%zu bytes) to %s\n", session.num_outputs(),
+                    session.num_outputs() == 1 ? "" : "s", total, o.output.c_str());
+    }
+
+    if (o.profile) print_profile(stdout, session.profile());
+    if (o.iterations_given) {
+        const Latency l = latency_of(run_ms);
+        std::printf("model load %s; %u iteration%s: median %s, p90 %s\n", duration_text(load_ms).c_str(), o.iterations,
+                    o.iterations == 1 ? "" : "s", duration_text(l.median_ms).c_str(), duration_text(l.p90_ms).c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const Options o = parse_options(argc, argv);
+        if (o.help) {
+            std::fputs(usage(), stdout);
+            return 0;
+        }
+        if (o.version) {
+            std::printf("npurun %s\n", NPURUN_VERSION);
+            return 0;
+        }
+        const int rc = run_command(o);
+        if (std::fflush(stdout) != 0) fail(ErrorKind::Runtime, "cannot write to standard output");
+        return rc;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "npurun: error: %s\n", one_line(e.what()).c_str());
+        return exit_code(e.kind());
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "npurun: error: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "npurun: error: internal error: %s\n", one_line(e.what()).c_str());
+        return 1;
+    }
+}

@@ -1,0 +1,126 @@
+#include "tools/npurun/options.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/graph/error.h"
+
+namespace npurun::cli {
+namespace {
+
+[[noreturn]] void bad_flag(const std::string& msg) { fail(ErrorKind::BadInput, msg + " (see 'npurun --help')"); }
+
+unsigned parse_count(const std::string& flag, const std::string& value, unsigned max) {
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+        bad_flag(flag + " expects a whole number, got '" + value + "'");
+    errno = 0;
+    const unsigned long v = std::strtoul(value.c_str(), nullptr, 10);
+    if (errno != 0 || v < 1 || v > max)
+        bad_flag(flag + " must be between 1 and " + std::to_string(max) + ", got '" + value + "'");
+    return unsigned(v);
+}
+
+DeviceKind parse_device(const std::string& value) {
+    if (value == "auto") return DeviceKind::Auto;
+    if (value == "cpu") return DeviceKind::Cpu;
+    if (value == "npu") return DeviceKind::Npu;
+    if (value == "sim") return DeviceKind::Sim;
+    bad_flag("unknown device '" + value + "' (expected auto, cpu, npu or sim)");
+}
+
+}  // namespace
+
+const char* usage() {
+    return "usage: npurun [options] MODEL INPUT... [-o OUT]\n"
+           "\n"
+           "Runs MODEL (an Arm NN .armnn file) on the given inputs.\n"
+           "Each INPUT holds the raw little-endian bytes of one model input, in input binding order, in the\n"
+           "dtype and dimension order the model declares; a .npy file is accepted too (dtype and shape\n"
+           "must match).\n"
+           "\n"
+           "options:\n"
+           "  -o, --output OUT   write the raw bytes of every output, concatenated in output binding order;\n"
+           "                     if OUT is an existing directory (or ends in '/'), write one file per\n"
+           "                     output, named after its binding\n"
+           "      --npy          write outputs as .npy files instead of raw bytes\n"
+           "      --device DEV   auto (default), cpu, npu or sim\n"
+           "      --iterations N run N times and print the median and p90 latency\n"
+           "      --profile      print a per-layer table: name, type, device, time, output shape\n"
+           "      --info         print a model summary without running it\n"
+           "      --threads N    CPU threads (default 1)\n"
+           "  -h, --help         print this help\n"
+           "      --version      print the version\n"
+           "\n"
+           "Without -o, a short summary of every output is printed.\n"
+           "Exit status: 0 success; 2 bad model, input or option; 1 device or runtime failure.\n";
+}
+
+Options parse_options(int argc, const char* const* argv) {
+    Options o;
+    std::vector<std::string> positional;
+    bool only_positional = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (only_positional || arg.empty() || arg[0] != '-' || arg == "-") {
+            positional.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            only_positional = true;
+            continue;
+        }
+        // "--flag=value" and "--flag value" are both accepted for flags with a value.
+        std::string name = arg, value;
+        bool inline_value = false;
+        const size_t eq = arg.find('=');
+        if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+            inline_value = true;
+        }
+        auto take_value = [&]() -> std::string {
+            if (inline_value) return value;
+            if (i + 1 >= argc) bad_flag("option " + name + " needs a value");
+            return argv[++i];
+        };
+        auto no_value = [&]() {
+            if (inline_value) bad_flag("option " + name + " takes no value");
+        };
+        if (name == "-o" || name == "--output") {
+            o.output = take_value();
+            if (o.output.empty()) bad_flag("option " + name + " needs a non-empty path");
+        } else if (name == "--npy") {
+            no_value();
+            o.npy = true;
+        } else if (name == "--device") {
+            o.device = parse_device(take_value());
+        } else if (name == "--iterations") {
+            o.iterations = parse_count(name, take_value(), 1000000);
+            o.iterations_given = true;
+        } else if (name == "--threads") {
+            o.threads = parse_count(name, take_value(), 1024);
+        } else if (name == "--profile") {
+            no_value();
+            o.profile = true;
+        } else if (name == "--info") {
+            no_value();
+            o.info = true;
+        } else if (name == "-h" || name == "--help") {
+            no_value();
+            o.help = true;
+        } else if (name == "--version") {
+            no_value();
+            o.version = true;
+        } else {
+            bad_flag("unknown option '" + name + "'");
+        }
+    }
+    if (o.help || o.version) return o;
+    if (positional.empty()) bad_flag("no model given");
+    o.model = positional[0];
+    o.inputs.assign(positional.begin() + 1, positional.end());
+    return o;
+}
+
+}  // namespace npurun::cli

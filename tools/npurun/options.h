@@ -1,0 +1,32 @@
+// The npurun command line: `npurun [options] MODEL INPUT... [-o OUT]`. Parsing only; no file is touched.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "include/npurun/npurun.hpp"
+
+namespace npurun::cli {
+
+struct Options {
+    std::string model;
+    std::vector<std::string> inputs;
+    std::string output;  // empty: print a summary instead of writing files
+    bool npy = false;
+    DeviceKind device = DeviceKind::Auto;
+    unsigned iterations = 1;
+    bool iterations_given = false;
+    unsigned threads = 1;
+    bool profile = false;
+    bool info = false;
+    bool help = false;
+    bool version = false;
+};
+
+// Throws Error(BadInput) with a one-line message for an unknown flag, a missing or malformed value,
+// or a missing MODEL.
+Options parse_options(int argc, const char* const* argv);
+
+const char* usage();
+
+}  // namespace npurun::cli

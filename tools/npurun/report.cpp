@@ -1,0 +1,167 @@
+#include "tools/npurun/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numeric>
+
+namespace npurun::cli {
+namespace {
+
+// IEEE 754 binary16 -> binary32, exact for every value (subnormals, infinities, NaN).
+float half_to_float(uint16_t h) {
+    const uint32_t sign = uint32_t(h >> 15) << 31;
+    const uint32_t exp = (h >> 10) & 0x1f;
+    const uint32_t mant = h & 0x3ff;
+    float f;
+    if (exp == 0) {
+        f = std::ldexp(float(mant), -24);  // zero or subnormal
+        return sign ? -f : f;
+    }
+    uint32_t bits;
+    if (exp == 31)
+        bits = sign | 0x7f800000u | (mant << 13);
+    else
+        bits = sign | ((exp + 112) << 23) | (mant << 13);
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+template <class T> T load(const void* data, size_t i) {
+    T v;
+    std::memcpy(&v, static_cast<const uint8_t*>(data) + i * sizeof(T), sizeof(T));
+    return v;
+}
+
+// The per-axis channel of element i (C order).
+size_t channel_of(const TensorInfo& info, size_t i) {
+    const Shape& s = info.shape;
+    if (info.quant.axis >= s.rank) return 0;
+    size_t inner = 1;
+    for (uint32_t d = info.quant.axis + 1; d < s.rank; ++d) inner *= s[d];
+    return (i / inner) % s[info.quant.axis];
+}
+
+}  // namespace
+
+double element_value(const TensorInfo& info, const void* data, size_t i) {
+    double raw = 0;
+    switch (info.dtype) {
+        case DataType::Float32: return load<float>(data, i);
+        case DataType::Float16: return half_to_float(load<uint16_t>(data, i));
+        case DataType::Signed32: return load<int32_t>(data, i);
+        case DataType::Signed64: return double(load<int64_t>(data, i));
+        case DataType::Boolean: return load<uint8_t>(data, i) ? 1 : 0;
+        case DataType::QAsymmU8: raw = load<uint8_t>(data, i); break;
+        case DataType::QAsymmS8:
+        case DataType::QSymmS8: raw = load<int8_t>(data, i); break;
+        case DataType::QSymmS16: raw = load<int16_t>(data, i); break;
+    }
+    const size_t ch = info.quant.per_axis() ? channel_of(info, i) : 0;
+    return double(info.quant.scale(ch)) * (raw - double(info.quant.per_axis() ? 0 : info.quant.offset));
+}
+
+void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b) {
+    const TensorInfo& info = b.info;
+    const size_t n = info.shape.num_elements();
+    std::fprintf(out, "output %zu '%s': %s %s", index, b.name.c_str(), info.shape.str().c_str(), to_string(info.dtype));
+    if (is_quantized(info.dtype) && !info.quant.per_axis())
+        std::fprintf(out, " (scale %g, zero point %d; values below dequantized)", double(info.quant.scale()),
+                     info.quant.offset);
+    std::fprintf(out, "\n");
+    if (n == 0) {
+        std::fprintf(out, "  (no elements)\n");
+        return;
+    }
+    double mn = INFINITY, mx = -INFINITY, sum = 0;
+    size_t nan = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double v = element_value(info, b.data, i);
+        if (std::isnan(v)) {
+            ++nan;
+            continue;
+        }
+        mn = std::min(mn, v);
+        mx = std::max(mx, v);
+        sum += v;
+    }
+    if (nan == n) {
+        std::fprintf(out, "  all %zu values are NaN\n", n);
+        return;
+    }
+    std::fprintf(out, "  min %.6g  max %.6g  mean %.6g", mn, mx, sum / double(n - nan));
+    if (nan) std::fprintf(out, "  (%zu NaN)", nan);
+    std::fprintf(out, "\n");
+
+    // Scores: a vector, or a batch of one vector. Ties keep the lower index first (deterministic).
+    const Shape& s = info.shape;
+    const bool scores = (s.rank == 1 || (s.rank == 2 && s[0] == 1)) && n > 1;
+    if (!scores) return;
+    std::vector<size_t> idx(n);
+    std::iota(idx.begin(), idx.end(), size_t{0});
+    const size_t k = std::min<size_t>(5, n);
+    auto key = [&](size_t i) {
+        const double v = element_value(info, b.data, i);
+        return std::isnan(v) ? -INFINITY : v;  // NaN ranks last
+    };
+    std::partial_sort(idx.begin(), idx.begin() + std::ptrdiff_t(k), idx.end(), [&](size_t a, size_t c) {
+        const double ka = key(a), kc = key(c);
+        return ka > kc || (ka == kc && a < c);
+    });
+    std::fprintf(out, "  top-%zu:", k);
+    for (size_t j = 0; j < k; ++j)
+        std::fprintf(out, "%s %zu (%.6g)", j ? "," : "", idx[j], element_value(info, b.data, idx[j]));
+    std::fprintf(out, "\n");
+}
+
+void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
+    size_t name_w = 5, type_w = 4;
+    for (const auto& r : rows) {
+        name_w = std::max(name_w, std::min<size_t>(r.name.size(), 40));
+        type_w = std::max(type_w, r.type.size());
+    }
+    std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %s\n", int(name_w), "layer", int(type_w), "type", "device", "time (us)",
+                 "output shape");
+    double total = 0;
+    for (const auto& r : rows) {
+        const std::string name = r.name.size() > 40 ? r.name.substr(0, 37) + "..." : r.name;
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
+                     r.device.c_str(), r.microseconds, r.output_shape.str().c_str());
+        total += r.microseconds;
+    }
+    std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f\n", int(name_w), "total", int(type_w), "", "", total);
+}
+
+Latency latency_of(std::vector<double> run_ms) {
+    Latency l;
+    if (run_ms.empty()) return l;
+    std::sort(run_ms.begin(), run_ms.end());
+    const size_t n = run_ms.size();
+    l.median_ms = n % 2 ? run_ms[n / 2] : (run_ms[n / 2 - 1] + run_ms[n / 2]) / 2;
+    const size_t rank = (9 * n + 9) / 10;  // ceil(0.9 n), nearest-rank percentile
+    l.p90_ms = run_ms[std::max<size_t>(rank, 1) - 1];
+    return l;
+}
+
+void print_model_info(std::FILE* out, const Model& model, const MemoryPlanStats& stats, const std::string& stats_note) {
+    const Graph& g = model.graph();
+    std::fprintf(out, "model: %s\n", model.path().c_str());
+    auto binding = [&](const char* kind, size_t i, const Binding& b) {
+        std::fprintf(out, "  %s %zu '%s' (binding id %d): %s\n", kind, i, b.name.c_str(), b.id,
+                     g.info(b.tensor).str().c_str());
+    };
+    std::fprintf(out, "inputs: %zu\n", g.inputs.size());
+    for (size_t i = 0; i < g.inputs.size(); ++i) binding("input", i, g.inputs[i]);
+    std::fprintf(out, "outputs: %zu\n", g.outputs.size());
+    for (size_t i = 0; i < g.outputs.size(); ++i) binding("output", i, g.outputs[i]);
+    std::map<std::string, size_t> by_type;
+    for (const Node& n : g.nodes) ++by_type[to_string(n.op)];
+    std::fprintf(out, "layers: %zu\n", g.nodes.size());
+    for (const auto& [type, count] : by_type) std::fprintf(out, "  %-24s %zu\n", type.c_str(), count);
+    const double pct = stats.naive_bytes ? 100.0 * double(stats.arena_bytes) / double(stats.naive_bytes) : 0.0;
+    std::fprintf(out, "memory: arena %zu bytes, naive sum %zu bytes (%.1f%%), %zu buffers%s\n", stats.arena_bytes,
+                 stats.naive_bytes, pct, stats.num_tensors, stats_note.c_str());
+}
+
+}  // namespace npurun::cli

@@ -253,3 +253,29 @@ TEST(NeonKernels, RefuseUncoveredCases) {
 
 }  // namespace
 }  // namespace npurun::neontest
+
+namespace npurun::neontest {
+namespace {
+
+TEST(NeonActivationQuantized, LookupTableBitExactForEveryCode) {
+    std::vector<uint8_t> all(256);
+    for (int i = 0; i < 256; ++i) all[size_t(i)] = uint8_t(i);
+    struct C { ActivationFunction f; float a, b; };
+    const C fns[] = {{ActivationFunction::BoundedReLu, 6, 0}, {ActivationFunction::ReLu, 0, 0}, {ActivationFunction::Sigmoid, 0, 0},
+                     {ActivationFunction::TanH, 1, 1}, {ActivationFunction::HardSwish, 0, 0}, {ActivationFunction::Elu, 0.5f, 0},
+                     {ActivationFunction::LeakyReLu, 0.2f, 0}};
+    for (DataType t : {DataType::QAsymmU8, DataType::QAsymmS8}) {
+        for (const auto& c : fns) {
+            ActivationAttrs a;
+            a.function = c.f;
+            a.a = c.a;
+            a.b = c.b;
+            const int32_t zx = t == DataType::QAsymmU8 ? 100 : -7, zy = t == DataType::QAsymmU8 ? 3 : -100;
+            OneNode node(OpKind::Activation, a, {{tinfo(t, {256}, {0.0471f}, zx), all}}, {tinfo(t, {256}, {0.0235f}, zy)});
+            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << to_string(c.f) << " " << to_string(t);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace npurun::neontest

@@ -70,6 +70,12 @@ test-aarch64: cross
 	meson test -C $(CROSS_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 8
 	@python3 tools/ci/summarize-tests.py $(CROSS_BUILD)/meson-logs/testlog.junit.xml
 
+# Benchmarks (never part of make test): see tools/bench/run-bench.sh for what is measured.
+bench: build
+	@$(DEPS) bench test
+	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-cpuref-bench
+	tools/bench/run-bench.sh $(BUILD) $(CROSS_BUILD) $(SYSROOT)
+
 install: build
 	meson install -C $(BUILD)
 

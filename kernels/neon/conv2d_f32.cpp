@@ -47,7 +47,9 @@ void block(const Ctx& c, const float* xn, ptrdiff_t oy, const ptrdiff_t* oxs, pt
     const ptrdiff_t ic = g.ic, ic4 = ic & ~ptrdiff_t(3), wrow = taps * ic;
     float32x4_t acc[NP][NO];
     float tail[NP][NO];
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p)
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) {
             acc[p][o] = vdupq_n_f32(0.0f);
             tail[p][o] = 0.0f;
@@ -55,22 +57,31 @@ void block(const Ctx& c, const float* xn, ptrdiff_t oy, const ptrdiff_t* oxs, pt
     for (ptrdiff_t t = 0; t < taps; ++t) {
         const ptrdiff_t ky = t / kw, kx = t % kw;
         const float* xp[NP];
+        #pragma GCC unroll 4
         for (int p = 0; p < NP; ++p) xp[p] = input_at(c, xn, g.in_y(oy, ky), g.in_x(oxs[p], kx));
         const float* wp[NO];
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) wp[o] = c.w + (o0 + o) * wrow + t * ic;
         for (ptrdiff_t i = 0; i < ic4; i += 4) {
             float32x4_t xv[NP];
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p) xv[p] = vld1q_f32(xp[p] + i);
+            #pragma GCC unroll 4
             for (int o = 0; o < NO; ++o) {
                 const float32x4_t wv = vld1q_f32(wp[o] + i);
-                for (int p = 0; p < NP; ++p) acc[p][o] = vfmaq_f32(acc[p][o], xv[p], wv);
+                #pragma GCC unroll 4
+                for (int p = 0; p < NP; ++p) acc[p][o] = fma_f32x4(acc[p][o], xv[p], wv);
             }
         }
         for (ptrdiff_t i = ic4; i < ic; ++i)
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p)
+                #pragma GCC unroll 4
                 for (int o = 0; o < NO; ++o) tail[p][o] += xp[p][i] * wp[o][i];
     }
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p)
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) {
             float v = reduce_lanes(acc[p][o]) + tail[p][o];
             if (c.bias) v += c.bias[o0 + o];

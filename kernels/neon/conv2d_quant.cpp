@@ -94,7 +94,9 @@ void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t*
     const int16x8_t zx = vdupq_n_s16(int16_t(c.q.input_offset)), zw = vdupq_n_s16(int16_t(c.q.weight_offset));
     int32x4_t acc[NP][NO];
     int32_t tail[NP][NO];
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p)
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) {
             acc[p][o] = vdupq_n_s32(0);
             tail[p][o] = 0;
@@ -102,14 +104,19 @@ void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t*
     for (ptrdiff_t t = 0; t < taps; ++t) {
         const ptrdiff_t ky = t / g.kw, kx = t % g.kw;
         const uint8_t* xp[NP];
+        #pragma GCC unroll 4
         for (int p = 0; p < NP; ++p) xp[p] = input_at(c, xn, g.in_y(oy, ky), g.in_x(oxs[p], kx));
         const uint8_t* wp[NO];
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) wp[o] = c.w + (o0 + o) * wrow + t * ic;
         for (ptrdiff_t i = 0; i < ic8; i += 8) {
             int16x8_t xv[NP];
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p) xv[p] = centered(xp[p] + i, c.x_signed, zx);
+            #pragma GCC unroll 4
             for (int o = 0; o < NO; ++o) {
                 const int16x8_t wv = centered(wp[o] + i, c.w_signed, zw);
+                #pragma GCC unroll 4
                 for (int p = 0; p < NP; ++p) {
                     acc[p][o] = vmlal_s16(acc[p][o], vget_low_s16(xv[p]), vget_low_s16(wv));
                     acc[p][o] = vmlal_s16(acc[p][o], vget_high_s16(xv[p]), vget_high_s16(wv));
@@ -117,11 +124,15 @@ void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t*
             }
         }
         for (ptrdiff_t i = ic8; i < ic; ++i)
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p)
+                #pragma GCC unroll 4
                 for (int o = 0; o < NO; ++o)
                     tail[p][o] += (code(xp[p] + i, c.x_signed) - c.q.input_offset) * (code(wp[o] + i, c.w_signed) - c.q.weight_offset);
     }
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p)
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) store(c, yrow, oxs[p], o0 + o, reduce(acc[p][o]) + tail[p][o]);
 }
 
@@ -136,9 +147,11 @@ NPURUN_DOTPROD void block_dot(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, con
     uint32x4_t acc[NP][NO], sx[NP];
     uint32_t tail[NP][NO], tail_sx[NP];
     const uint8x16_t ones = vdupq_n_u8(1);
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p) {
         sx[p] = vdupq_n_u32(0);
         tail_sx[p] = 0;
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) {
             acc[p][o] = vdupq_n_u32(0);
             tail[p][o] = 0;
@@ -147,19 +160,25 @@ NPURUN_DOTPROD void block_dot(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, con
     for (ptrdiff_t t = 0; t < taps; ++t) {
         const ptrdiff_t ky = t / g.kw, kx = t % g.kw;
         const uint8_t* xp[NP];
+        #pragma GCC unroll 4
         for (int p = 0; p < NP; ++p) xp[p] = input_at(c, xn, g.in_y(oy, ky), g.in_x(oxs[p], kx));
         const uint8_t* wp[NO];
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) wp[o] = c.w + (o0 + o) * wrow + t * ic;
         for (ptrdiff_t i = 0; i < ic16; i += 16) {
             uint8x16_t xv[NP];
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p) xv[p] = vld1q_u8(xp[p] + i);
             if (need_sum_x) {
+                #pragma GCC unroll 4
                 for (int p = 0; p < NP; ++p)
                     sx[p] = s8 ? vreinterpretq_u32_s32(vdotq_s32(vreinterpretq_s32_u32(sx[p]), vreinterpretq_s8_u8(xv[p]), vreinterpretq_s8_u8(ones)))
                                : vdotq_u32(sx[p], xv[p], ones);
             }
+            #pragma GCC unroll 4
             for (int o = 0; o < NO; ++o) {
                 const uint8x16_t wv = vld1q_u8(wp[o] + i);
+                #pragma GCC unroll 4
                 for (int p = 0; p < NP; ++p)
                     acc[p][o] = s8 ? vreinterpretq_u32_s32(vdotq_s32(vreinterpretq_s32_u32(acc[p][o]), vreinterpretq_s8_u8(xv[p]),
                                                                      vreinterpretq_s8_u8(wv)))
@@ -167,17 +186,21 @@ NPURUN_DOTPROD void block_dot(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, con
             }
         }
         for (ptrdiff_t i = ic16; i < ic; ++i)
+            #pragma GCC unroll 4
             for (int p = 0; p < NP; ++p) {
                 const uint32_t xc = uint32_t(code(xp[p] + i, s8));
                 tail_sx[p] += xc;
+                #pragma GCC unroll 4
                 for (int o = 0; o < NO; ++o) tail[p][o] += xc * uint32_t(code(wp[o] + i, s8));
             }
     }
     const uint32_t k = uint32_t(taps * ic), zx = uint32_t(c.q.input_offset), zw = uint32_t(c.q.weight_offset);
+    #pragma GCC unroll 4
     for (int p = 0; p < NP; ++p) {
         const uint32x4_t sxv = sx[p];
         const uint32_t sum_x = vgetq_lane_u32(sxv, 0) + vgetq_lane_u32(sxv, 1) + vgetq_lane_u32(sxv, 2) +
                                vgetq_lane_u32(sxv, 3) + tail_sx[p];
+        #pragma GCC unroll 4
         for (int o = 0; o < NO; ++o) {
             const uint32x4_t a = acc[p][o];
             const uint32_t sum_xw = vgetq_lane_u32(a, 0) + vgetq_lane_u32(a, 1) + vgetq_lane_u32(a, 2) + vgetq_lane_u32(a, 3) + tail[p][o];

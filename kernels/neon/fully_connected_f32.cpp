@@ -28,7 +28,7 @@ void block_oi(const float* x, const float* w, const float* bias, float* y, size_
         float tail[4] = {0, 0, 0, 0};
         for (size_t i = 0; i < in4; i += 4) {
             const float32x4_t xv = vld1q_f32(xr + i);
-            for (size_t o = 0; o < no; ++o) acc[o] = vfmaq_f32(acc[o], xv, vld1q_f32(w + (o0 + o) * in + i));
+            for (size_t o = 0; o < no; ++o) acc[o] = fma_f32x4(acc[o], xv, vld1q_f32(w + (o0 + o) * in + i));
         }
         for (size_t i = in4; i < in; ++i)
             for (size_t o = 0; o < no; ++o) tail[o] += xr[i] * w[(o0 + o) * in + i];

@@ -34,6 +34,18 @@ inline float32x4_t div_f32x4(float32x4_t a, float32x4_t b) {
 #endif
 }
 
+// acc + a*b. On aarch64 the fused FMLA (one rounding). Through SIMDe a fused multiply-add has no SSE
+// instruction and is emulated with scalar fmaf (~50x slower), so there it is a multiply then an add
+// (two roundings). The float kernels' stated error bounds hold for both; results are deterministic per
+// platform but may differ in the last bits between an x86 and an aarch64 build.
+inline float32x4_t fma_f32x4(float32x4_t acc, float32x4_t a, float32x4_t b) {
+#if NPURUN_NEON_NATIVE
+    return vfmaq_f32(acc, a, b);
+#else
+    return vaddq_f32(acc, vmulq_f32(a, b));
+#endif
+}
+
 inline float32x4_t sqrt_f32x4(float32x4_t a) {
 #if NPURUN_NEON_NATIVE
     return vsqrtq_f32(a);

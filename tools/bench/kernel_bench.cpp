@@ -9,6 +9,7 @@
 //
 // Usage: npurun-kernel-bench [--threads N] [--filter SUBSTRING]
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -168,7 +169,9 @@ Layer conv(const std::string& name, uint32_t h, uint32_t w, uint32_t ic, uint32_
                    : xnn_setup_convolution2d_nhwc_f32(op, 1, h, w, static_cast<const float*>(operand(l, 0)),
                                                       reinterpret_cast<float*>(l.outputs[0].data()), pool);
         if (st != xnn_status_success) return nullptr;
-        return [op, pool] { xnn_run_operator(op, pool); };
+        return [op, pool] {
+            if (xnn_run_operator(op, pool) != xnn_status_success) std::abort();
+        };
     };
     return l;
 }
@@ -205,7 +208,9 @@ Layer depthwise(const std::string& name, uint32_t h, uint32_t w, uint32_t c, uin
                    : xnn_setup_convolution2d_nhwc_f32(op, 1, h, w, static_cast<const float*>(operand(l, 0)),
                                                       reinterpret_cast<float*>(l.outputs[0].data()), pool);
         if (st != xnn_status_success) return nullptr;
-        return [op, pool] { xnn_run_operator(op, pool); };
+        return [op, pool] {
+            if (xnn_run_operator(op, pool) != xnn_status_success) std::abort();
+        };
     };
     return l;
 }
@@ -225,7 +230,9 @@ Layer fully_connected(const std::string& name, uint32_t in, uint32_t out) {
         if (xnn_setup_fully_connected_nc_f32(op, 1, static_cast<const float*>(operand(l, 0)), reinterpret_cast<float*>(l.outputs[0].data()),
                                              pool) != xnn_status_success)
             return nullptr;
-        return [op, pool] { xnn_run_operator(op, pool); };
+        return [op, pool] {
+            if (xnn_run_operator(op, pool) != xnn_status_success) std::abort();
+        };
     };
     return l;
 }

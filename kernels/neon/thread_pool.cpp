@@ -44,6 +44,8 @@ public:
             fn(ctx, 0, count);
             return;
         }
+        // One parallel_for at a time on the pool: sessions run from different threads share it.
+        std::lock_guard<std::mutex> serial(run_mu_);
         {
             std::lock_guard<std::mutex> lock(mu_);
             fn_ = fn;
@@ -84,6 +86,7 @@ private:
     }
 
     std::mutex mu_;
+    std::mutex run_mu_;  // serialises concurrent callers of run()
     std::condition_variable wake_, done_;
     std::vector<std::thread> workers_;
     unsigned long generation_ = 0;

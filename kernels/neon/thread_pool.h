@@ -6,7 +6,8 @@
 //
 // The pool is process-wide because the kernel contract (kernels/kernel.h) has no thread parameter:
 // `set_num_threads` is called once by the CLI/session (`--threads N`) before running. parallel_for
-// allocates nothing, so it may be used on Session::run's no-allocation path.
+// allocates nothing, so it may be used on Session::run's no-allocation path. Calls from several threads
+// at once are safe (they take turns on the pool); fn must not itself call parallel_for.
 #pragma once
 
 #include <cstddef>

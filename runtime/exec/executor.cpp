@@ -15,9 +15,10 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
     std::vector<const kernels::Kernel*> chosen(graph.nodes.size(), nullptr);
     std::vector<size_t> scratch(graph.nodes.size(), 0);
     size_t num_in = 0, num_out = 0, num_steps = 0;
+    const std::vector<bool> aliased = plan::find_aliased_nodes(graph);  // Reshapes: no kernel, no step
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
-        if (is_structural(node.op)) continue;
+        if (is_structural(node.op) || aliased[i]) continue;
         const kernels::Kernel* k = select(node, graph);
         if (k == nullptr || k->run == nullptr)
             fail(ErrorKind::Unsupported, node.describe() + ": no " + device_name + " kernel for this layer type");

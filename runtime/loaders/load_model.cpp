@@ -22,6 +22,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 Graph load_detected(const uint8_t* data, size_t size, const std::string& origin,
                     std::shared_ptr<ConstantStorage> keepalive) {
     try {
+        if (!data || size == 0) fail(ErrorKind::BadModel, "the model is empty");
         switch (detect_model_format(data, size, origin)) {
             case ModelFormat::Mnn:
                 fail(ErrorKind::Unsupported, "MNN models (.mnn) are not supported yet; use an Arm NN .armnn model");
@@ -65,8 +66,8 @@ Graph load_model_file(const std::string& path) {
     return load_detected(file->data(), file->size(), path, file);
 }
 
-Graph load_model_memory(const uint8_t* data, size_t size, const std::string& origin) {
-    return load_detected(data, size, origin, nullptr);
+Graph load_model_memory(const void* data, size_t size, const std::string& origin) {
+    return load_detected(static_cast<const uint8_t*>(data), size, origin, nullptr);
 }
 
 }  // namespace npurun

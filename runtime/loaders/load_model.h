@@ -24,6 +24,6 @@ Graph load_model_file(const std::string& path);
 
 // Same from bytes in memory; `origin` names the source in messages. Constants are copied into the graph,
 // so `data` may be freed after the call.
-Graph load_model_memory(const uint8_t* data, size_t size, const std::string& origin);
+Graph load_model_memory(const void* data, size_t size, const std::string& origin);
 
 }  // namespace npurun

@@ -5,6 +5,7 @@
 
 #include "runtime/graph/error.h"
 #include "runtime/plan/arena_allocator.h"
+#include "runtime/util/checked_math.h"
 
 namespace npurun::plan {
 namespace {
@@ -30,6 +31,25 @@ void check_id(const Graph& g, const Node& node, TensorId id) {
 }
 
 }  // namespace
+
+std::vector<bool> find_aliased_nodes(const Graph& graph) {
+    // A Reshape changes only the descriptor, never the bytes, and no kernel writes into its inputs: its
+    // output can share its input's buffer, which then lives as long as either needs it.
+    std::vector<bool> bound_input(graph.tensors.size(), false);
+    for (const Binding& b : graph.inputs)
+        if (b.tensor < graph.tensors.size()) bound_input[b.tensor] = true;
+    std::vector<bool> aliased(graph.nodes.size(), false);
+    for (size_t step = 0; step < graph.nodes.size(); ++step) {
+        const Node& node = graph.nodes[step];
+        if (node.op != OpKind::Reshape || node.inputs.empty() || node.outputs.size() != 1) continue;
+        const TensorId x = node.inputs[0], y = node.outputs[0];
+        if (x >= graph.tensors.size() || y >= graph.tensors.size()) continue;  // plan_memory reports these
+        if (graph.tensors[x].is_constant() || graph.tensors[y].is_constant() || bound_input[y]) continue;
+        if (graph.tensors[x].info.num_bytes() != graph.tensors[y].info.num_bytes()) continue;
+        aliased[step] = true;
+    }
+    return aliased;
+}
 
 MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes) {
     const size_t num_nodes = graph.nodes.size();
@@ -72,10 +92,18 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
         }
     }
 
-    // One request per arena buffer: first the tensors, then the scratch areas.
-    std::vector<BufferRequest> requests;
-    std::vector<TensorId> request_tensor;  // kNoTensor for scratch
-    std::vector<uint32_t> request_node;
+    // storage[id] is the tensor whose buffer `id` uses: itself, or for an aliased Reshape's output the
+    // storage of its input (final already: the input precedes it in topological order).
+    std::vector<bool> aliased = find_aliased_nodes(graph);
+    std::vector<TensorId> storage(graph.tensors.size());
+    for (TensorId id = 0; id < storage.size(); ++id) storage[id] = id;
+    for (uint32_t step = 0; step < num_nodes; ++step)
+        if (aliased[step]) storage[graph.nodes[step].outputs[0]] = storage[graph.nodes[step].inputs[0]];
+
+    // Per buffer (indexed by its storage tensor): the union of its tensors' lifetimes.
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> first(graph.tensors.size(), kNone), last(graph.tensors.size(), 0);
+    size_t naive = 0;
     for (TensorId id = 0; id < graph.tensors.size(); ++id) {
         const Lifetime& l = life[id];
         if (graph.tensors[id].is_constant()) continue;
@@ -86,27 +114,45 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
         if (l.bound_input && l.producer != kUnset && !(graph.nodes[l.producer].op == OpKind::Input))
             fail(ErrorKind::BadModel, "input binding " + tensor_label(graph, id) + " is overwritten by " +
                                           graph.nodes[l.producer].describe());
-        BufferRequest r;
-        r.bytes = graph.tensors[id].info.num_bytes();
+        uint32_t f, e;
         if (l.bound_input) {
-            r.first_step = 0;
-            r.last_step = last_step;
+            f = 0;
+            e = last_step;
         } else if (l.bound_output) {
-            r.first_step = l.producer;
-            r.last_step = last_step;
+            f = l.producer;
+            e = last_step;
         } else {
-            r.first_step = l.producer;
-            r.last_step = l.last_use == kUnset ? l.producer : std::max(l.last_use, l.producer);
+            f = l.producer;
+            e = l.last_use == kUnset ? l.producer : std::max(l.last_use, l.producer);
         }
-        requests.push_back(r);
+        const TensorId root = storage[id];
+        first[root] = std::min(first[root], f);
+        last[root] = std::max(last[root], e);
+        // What one buffer per tensor would cost, aliases included: the baseline the plan is compared to.
+        size_t rounded = 0;
+        if (!checked_align_up(graph.tensors[id].info.num_bytes(), kArenaAlignment, &rounded) ||
+            !checked_add(naive, rounded, &naive))
+            fail(ErrorKind::BadModel, "memory plan: total tensor size overflows");
+    }
+
+    // One request per arena buffer: first the tensors, then the scratch areas.
+    std::vector<BufferRequest> requests;
+    std::vector<TensorId> request_tensor;  // kNoTensor for scratch
+    std::vector<uint32_t> request_node;
+    for (TensorId id = 0; id < graph.tensors.size(); ++id) {
+        if (first[id] == kNone) continue;  // not a buffer of its own (aliased, constant or unused)
+        requests.push_back({graph.tensors[id].info.num_bytes(), first[id], last[id]});
         request_tensor.push_back(id);
         request_node.push_back(kUnset);
     }
     for (uint32_t step = 0; step < scratch_bytes.size(); ++step) {
-        if (scratch_bytes[step] == 0) continue;
+        if (scratch_bytes[step] == 0 || aliased[step]) continue;
         requests.push_back({scratch_bytes[step], step, step});
         request_tensor.push_back(kNoTensor);
         request_node.push_back(step);
+        size_t rounded = 0;
+        if (!checked_align_up(scratch_bytes[step], kArenaAlignment, &rounded) || !checked_add(naive, rounded, &naive))
+            fail(ErrorKind::BadModel, "memory plan: total scratch size overflows");
     }
 
     const ArenaLayout layout = assign_offsets(requests);
@@ -120,8 +166,11 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
         else
             plan.scratch_offsets[request_node[i]] = layout.offsets[i];
     }
+    for (TensorId id = 0; id < graph.tensors.size(); ++id)
+        if (storage[id] != id) plan.tensor_offsets[id] = plan.tensor_offsets[storage[id]];
+    plan.aliased_nodes = std::move(aliased);
     plan.arena_bytes = layout.arena_bytes;
-    plan.naive_bytes = layout.naive_bytes;
+    plan.naive_bytes = naive;
     plan.num_buffers = requests.size();
     return plan;
 }

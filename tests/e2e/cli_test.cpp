@@ -408,3 +408,35 @@ TEST_F(Cli, BundledEdgeDetectionExample) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---- a real model from ../shared: MNIST's golden output, through the binary ----
+
+size_t npy_payload_offset(const std::string& f) {
+    if (f.size() < 10 || f.compare(0, 6, "\x93NUMPY") != 0) return std::string::npos;
+    return 10 + size_t(uint8_t(f[8])) + (size_t(uint8_t(f[9])) << 8);
+}
+
+TEST_F(Cli, MnistGoldenOutputIsExact) {
+    const char* shared = std::getenv("NPURUN_SHARED");
+    const std::string m = std::string(shared ? shared : "") + "/models/armnn/";
+    if (!shared || !exists(m + "mnist_uint8.armnn") || !exists(m + "mnist_uint8.input.npy") ||
+        !exists(m + "mnist_uint8.golden.npy"))
+        GTEST_SKIP() << "../shared/models/armnn/mnist_uint8.* not present";
+    Result r = run({m + "mnist_uint8.armnn", m + "mnist_uint8.input.npy", "--npy", "-o", path("mnist.npy")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string got = read_file(path("mnist.npy")), want = read_file(m + "mnist_uint8.golden.npy");
+    const size_t go = npy_payload_offset(got), wo = npy_payload_offset(want);
+    ASSERT_NE(go, std::string::npos);
+    ASSERT_NE(wo, std::string::npos);
+    EXPECT_EQ(got.substr(go), want.substr(wo));
+    // The raw input (the .npy payload) gives the same answer.
+    const std::string input = read_file(m + "mnist_uint8.input.npy");
+    write_file(path("mnist.bin"), input.substr(npy_payload_offset(input)));
+    r = run({m + "mnist_uint8.armnn", path("mnist.bin"), "-o", path("mnist.out")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(path("mnist.out")), want.substr(wo));
+}
+
+}  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 #include "runtime/graph/error.h"
 #include "runtime/plan/arena_allocator.h"
@@ -122,6 +123,13 @@ Graph random_graph(std::mt19937& rng, std::vector<size_t>* scratch) {
             values.push_back(t);
         }
         add_node(g, OpKind::Activation, "op" + std::to_string(k), in, out, ActivationAttrs{});
+        if (rng() % 4 == 0) {  // a Reshape of some earlier value: its output aliases that value's buffer
+            const TensorId src = values[rng() % values.size()];
+            const Shape& s = g.info(src).shape;
+            TensorId r = add_value(g, "r" + std::to_string(k), Shape{uint32_t(s.num_elements())});
+            add_node(g, OpKind::Reshape, "reshape" + std::to_string(k), {src}, {r}, ReshapeAttrs{});
+            values.push_back(r);
+        }
     }
     const int num_outputs = 1 + rng() % 3;
     for (int i = 0; i < num_outputs; ++i) add_output(g, "out" + std::to_string(i), values[values.size() - 1 - i % values.size()], i);
@@ -147,12 +155,23 @@ TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
         const MemoryPlan plan = plan_memory(g, scratch);
         const uint32_t last = uint32_t(g.nodes.size() - 1);
 
+        // Reshape outputs share their source's buffer: group them (the group's lifetime is the union).
+        std::vector<TensorId> group(g.tensors.size());
+        for (TensorId id = 0; id < group.size(); ++id) group[id] = id;
+        for (const Node& n : g.nodes)
+            if (n.op == OpKind::Reshape) group[n.outputs[0]] = group[n.inputs[0]];
+        for (size_t s = 0; s < g.nodes.size(); ++s) EXPECT_EQ(plan.aliased_nodes[s], g.nodes[s].op == OpKind::Reshape);
+
         // Lifetimes recomputed here from the graph, independently of the planner's own bookkeeping.
         std::vector<Live> live;
+        std::vector<TensorId> live_group;
         for (TensorId id = 0; id < g.tensors.size(); ++id) {
             if (g.tensors[id].is_constant()) {
                 EXPECT_EQ(plan.tensor_offsets[id], MemoryPlan::kNotInArena);
                 continue;
+            }
+            if (group[id] != id) {
+                EXPECT_EQ(plan.tensor_offsets[id], plan.tensor_offsets[group[id]]);
             }
             uint32_t first = UINT32_MAX, end = 0;
             bool used = false;
@@ -169,6 +188,7 @@ TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
             ASSERT_TRUE(used);
             ASSERT_NE(plan.tensor_offsets[id], MemoryPlan::kNotInArena);
             live.push_back({plan.tensor_offsets[id], g.tensors[id].info.num_bytes(), first, end, g.tensors[id].name});
+            live_group.push_back(group[id]);
         }
         for (uint32_t s = 0; s < scratch.size(); ++s) {
             if (scratch[s] == 0) {
@@ -176,18 +196,23 @@ TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
                 continue;
             }
             live.push_back({plan.scratch_offsets[s], scratch[s], s, s, "scratch of " + g.nodes[s].name});
+            live_group.push_back(kNoTensor);
         }
         for (size_t i = 0; i < live.size(); ++i) {
             EXPECT_EQ(live[i].offset % kArenaAlignment, 0u);
             EXPECT_LE(live[i].offset + live[i].bytes, plan.arena_bytes);
             for (size_t j = i + 1; j < live.size(); ++j) {
                 if (live[i].first > live[j].last || live[j].first > live[i].last) continue;
+                if (live_group[i] != kNoTensor && live_group[i] == live_group[j]) continue;  // one buffer by design
                 EXPECT_FALSE(ranges_overlap(live[i].offset, live[i].bytes, live[j].offset, live[j].bytes))
                     << "trial " << trial << ": " << live[i].what << " and " << live[j].what;
             }
         }
         EXPECT_LE(plan.arena_bytes, plan.naive_bytes);
-        EXPECT_EQ(plan.num_buffers, live.size());
+        std::set<TensorId> buffers;
+        size_t scratch_buffers = 0;
+        for (TensorId grp : live_group) grp == kNoTensor ? void(++scratch_buffers) : void(buffers.insert(grp));
+        EXPECT_EQ(plan.num_buffers, buffers.size() + scratch_buffers);
     }
 }
 
@@ -241,4 +266,34 @@ TEST(MemoryPlan, OutOfRangeTensorIdIsABadModel) {
     add_input(g, "in", x, 0);
     add_node(g, OpKind::Activation, "A", {x}, {TensorId(77)}, ActivationAttrs{});
     EXPECT_THROW(plan_memory(g, {}), Error);
+}
+
+TEST(MemoryPlan, ReshapeOutputAliasesItsInput) {
+    Graph g;
+    TensorId in = add_value(g, "in", Shape{1, 8});
+    add_input(g, "in", in, 0);
+    TensorId a = add_value(g, "a", Shape{1, 8}), r = add_value(g, "r", Shape{2, 4}), b = add_value(g, "b", Shape{2, 4});
+    add_node(g, OpKind::Activation, "A", {in}, {a}, ActivationAttrs{});
+    add_node(g, OpKind::Reshape, "R", {a}, {r}, ReshapeAttrs{Shape{2, 4}});
+    add_node(g, OpKind::Activation, "B", {r}, {b}, ActivationAttrs{});
+    add_output(g, "out", b, 0);
+    const MemoryPlan plan = plan_memory(g, {});
+    EXPECT_EQ(plan.tensor_offsets[r], plan.tensor_offsets[a]);
+    EXPECT_TRUE(plan.aliased_nodes[2]);
+    EXPECT_FALSE(plan.aliased_nodes[1]);
+    // a (and so r) is live while b is written: they must not share memory.
+    EXPECT_NE(plan.tensor_offsets[b], plan.tensor_offsets[a]);
+    EXPECT_EQ(plan.num_buffers, 3u);
+    EXPECT_EQ(plan.naive_bytes, 4u * 64u);
+}
+
+TEST(MemoryPlan, ReshapeOfAConstantIsNotAliased) {
+    Graph g;
+    TensorId c = add_constant(g, "c", Shape{4}, {1, 2, 3, 4});
+    TensorId r = add_value(g, "r", Shape{2, 2});
+    add_node(g, OpKind::Reshape, "R", {c}, {r}, ReshapeAttrs{Shape{2, 2}});
+    add_output(g, "out", r, 0);
+    const MemoryPlan plan = plan_memory(g, {});
+    EXPECT_FALSE(plan.aliased_nodes[0]);
+    EXPECT_NE(plan.tensor_offsets[r], MemoryPlan::kNotInArena);
 }

@@ -2,6 +2,9 @@
 // kernels/ref's own suite): pointers, arena sharing, repeated runs, profiling, errors, no allocation.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
 
 #include "include/npurun/npurun.hpp"
@@ -77,6 +80,24 @@ std::vector<float> get_output(const Session& s) {
 }
 
 }  // namespace
+
+TEST(Session, ReshapeNeedsNoStepAndSharesMemory) {
+    Graph g;
+    TensorId in = add_value(g, "input", Shape{1, 4});
+    add_input(g, "input", in, 0);
+    TensorId d = add_value(g, "d", Shape{1, 4}), r = add_value(g, "r", Shape{2, 2});
+    add_node(g, OpKind::Activation, "double", {in}, {d}, ActivationAttrs{});
+    add_node(g, OpKind::Reshape, "reshape", {d}, {r}, ReshapeAttrs{Shape{2, 2}});
+    add_output(g, "result", r, 0);
+    auto session = SessionFactory::create(std::make_shared<const Model>(std::move(g), "m"), {}, test_kernels);
+    set_input(*session, {1, -2, 3, 4});
+    session->run();
+    EXPECT_EQ(session->output(0).info.shape, (Shape{2, 2}));
+    EXPECT_EQ(get_output(*session), (std::vector<float>{2, -4, 6, 8}));
+    exec::Executor ex(session->model().graph(), test_kernels, false, "cpu");
+    EXPECT_EQ(ex.steps().size(), 1u);
+    EXPECT_EQ(ex.tensor_data(r), ex.tensor_data(d));
+}
 
 TEST(Session, RunsTheStepsInOrderAndKeepsOutputs) {
     auto session = SessionFactory::create(small_model(), {}, test_kernels);
@@ -182,4 +203,25 @@ TEST(Session, BindingIndexOutOfRangeIsAnError) {
     auto session = SessionFactory::create(small_model(), {}, test_kernels);
     EXPECT_THROW(session->input(1), Error);
     EXPECT_THROW(session->output(3), Error);
+}
+
+// The same promise with the real loader and reference kernels on a real model (../shared).
+TEST(Session, RealModelRunAllocatesNothingAndIsDeterministic) {
+    const char* shared = std::getenv("NPURUN_SHARED");
+    const std::string path = std::string(shared ? shared : "") + "/models/armnn/mnist_uint8.armnn";
+    if (!shared || ::access(path.c_str(), R_OK) != 0) GTEST_SKIP() << path << " not present";
+    auto model = Model::load(path);
+    Session session(model, {});
+    TensorBinding& in = session.input(0);
+    uint8_t* p = static_cast<uint8_t*>(in.data);
+    for (size_t i = 0; i < in.info.num_bytes(); ++i) p[i] = uint8_t(i * 7 % 251);
+    session.run();
+    const TensorBinding& out = session.output(0);
+    const std::vector<uint8_t> first(static_cast<const uint8_t*>(out.data),
+                                     static_cast<const uint8_t*>(out.data) + out.info.num_bytes());
+    const size_t before = allocation_count();
+    session.run();
+    EXPECT_EQ(allocation_count(), before);
+    EXPECT_EQ(std::memcmp(out.data, first.data(), first.size()), 0);
+    EXPECT_LE(session.memory_stats().arena_bytes, session.memory_stats().naive_bytes);
 }

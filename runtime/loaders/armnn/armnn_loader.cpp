@@ -127,12 +127,20 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
         l.position = p;
         l.any = layers->Get(p);
         l.type = l.any->layer_type();
-        if (!armnn::is_known_layer_type(l.type))
-            bad("layer at position " + std::to_string(p) + ": " +
+        if (!armnn::is_known_layer_type(l.type)) {
+            // Name the layer by its index when its base can be read safely, else by its position.
+            std::string who = "layer at position " + std::to_string(p);
+            if (const fb::LayerBase* b = armnn::unknown_layer_base(data, size, l.any)) {
+                who = "layer " + std::to_string(b->index());
+                if (b->layerName() && b->layerName()->size() > 0) who += " '" + b->layerName()->str() + "'";
+                who += " (position " + std::to_string(p) + ")";
+            }
+            bad(who + ": " +
                 (l.type == fb::Layer::NONE ? std::string("layer type is NONE")
                                            : "unknown layer type " + std::to_string(static_cast<int>(l.type))) +
                 " (this reader knows types 1.." + std::to_string(armnn::kMaxKnownLayerType) +
                 " of the Arm NN schema; the file may come from a newer Arm NN)");
+        }
         l.base = armnn::layer_base(l.any);
         const std::string type_name = armnn::layer_type_name(l.type);
         if (!l.base) bad("layer at position " + std::to_string(p) + " (" + type_name + ") has no layer table or no base");

@@ -322,6 +322,23 @@ ReduceAttrs reduce_attrs(ReduceAttrs::Op op, const flatbuffers::Vector<uint32_t>
     return a;
 }
 
+uint32_t input_rank(const Graph& g, const Node& n, size_t k) { return g.info(n.inputs.at(k)).shape.rank; }
+
+// Axis checks that need only the declared input ranks; everything shape-dependent beyond that is left to
+// shape inference, which checks declared against inferred shapes.
+void check_axis(int64_t axis, uint32_t rank, const char* what) {
+    if (axis < -int64_t(rank) || axis >= int64_t(rank))
+        bad(std::string(what) + " " + std::to_string(axis) + " is out of range for a rank-" + std::to_string(rank) + " input");
+}
+void check_axes(const std::vector<uint32_t>& axes, uint32_t rank) {
+    for (uint32_t a : axes)
+        if (a >= rank) bad("axis " + std::to_string(a) + " is out of range for a rank-" + std::to_string(rank) + " input");
+}
+void check_count(size_t count, uint32_t rank, const char* what) {
+    if (count != rank)
+        bad(std::string(what) + " has " + std::to_string(count) + " entries for a rank-" + std::to_string(rank) + " input");
+}
+
 }  // namespace
 
 void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n) {
@@ -389,6 +406,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::ArgMinMax;
             n.attrs = ArgMinMaxAttrs{d->argMinMaxFunction() == fb::ArgMinMaxFunction::Max, d->axis()};
+            check_axis(d->axis(), input_rank(g, n, 0), "axis");
             return;
         }
         case L::BatchMatMulLayer: {
@@ -448,6 +466,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::ChannelShuffle;
             n.attrs = ChannelShuffleAttrs{d->axis(), d->numGroups()};
+            check_axis(d->axis(), input_rank(g, n, 0), "axis");
             return;
         }
         case L::ConcatLayer:
@@ -459,6 +478,8 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_outputs(n, 1);
             if (n.inputs.empty()) bad("has no inputs");
             n.attrs = origins(od, n.inputs.size(), "inputs");
+            for (size_t k = 0; k < n.inputs.size(); ++k)
+                check_count(n.attr<ConcatAttrs>().view_origins[k].size(), input_rank(g, n, k), "view origin");
             n.op = OpKind::Concat;
             return;
         }
@@ -605,6 +626,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 2, 1);
             n.op = OpKind::Gather;
             n.attrs = GatherAttrs{d->axis()};
+            check_axis(d->axis(), input_rank(g, n, 0), "axis");
             return;
         }
         case L::InstanceNormalizationLayer: {
@@ -626,6 +648,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::LogSoftmax;
             n.attrs = SoftmaxAttrs{d->beta(), d->axis()};
+            check_axis(d->axis(), input_rank(g, n, 0), "axis");
             return;
         }
         case L::SoftmaxLayer: {
@@ -634,6 +657,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::Softmax;
             n.attrs = SoftmaxAttrs{d->beta(), d->axis()};
+            check_axis(d->axis(), input_rank(g, n, 0), "axis");
             return;
         }
         case L::LstmLayer: {
@@ -713,6 +737,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::Mean;
             n.attrs = reduce_attrs(ReduceAttrs::Op::Mean, d->axis(), d->keepDims());
+            check_axes(n.attr<ReduceAttrs>().axes, input_rank(g, n, 0));
             return;
         }
         case L::ReduceLayer: {
@@ -721,6 +746,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::Reduce;
             n.attrs = reduce_attrs(static_cast<ReduceAttrs::Op>(enum_value(d->reduceOperation())), d->axis(), d->keepDims());
+            check_axes(n.attr<ReduceAttrs>().axes, input_rank(g, n, 0));
             return;
         }
         case L::NormalizationLayer: {
@@ -748,6 +774,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             a.pads = pairs(d->padList(), "padList");
             a.value = d->padValue();
             a.mode = static_cast<PaddingMode>(enum_value(d->paddingMode()));
+            check_count(a.pads.size(), input_rank(g, n, 0), "padList");
             n.op = OpKind::Pad;
             n.attrs = a;
             return;
@@ -757,6 +784,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::Permute;
             n.attrs = PermuteAttrs{permutation(d->dimMappings())};
+            check_count(n.attr<PermuteAttrs>().mapping.size(), input_rank(g, n, 0), "dimension mapping");
             return;
         }
         case L::TransposeLayer: {
@@ -764,6 +792,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             n.op = OpKind::Transpose;
             n.attrs = PermuteAttrs{permutation(d->dimMappings())};
+            check_count(n.attr<PermuteAttrs>().mapping.size(), input_rank(g, n, 0), "dimension mapping");
             return;
         }
         case L::Pooling2dLayer: {
@@ -849,6 +878,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_io(n, 1, 1);
             SliceAttrs a{uints(d->begin()), uints(d->size())};
             if (a.begin.size() != a.size.size()) bad("slice begin and size have different lengths");
+            check_count(a.begin.size(), input_rank(g, n, 0), "slice begin");
             n.op = OpKind::Slice;
             n.attrs = a;
             return;
@@ -877,6 +907,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
             expect_inputs(n, 1);
             if (n.outputs.empty()) bad("has no outputs");
             const ConcatAttrs o = origins(d->origins(), n.outputs.size(), "outputs");
+            check_count(o.view_origins.at(0).size(), input_rank(g, n, 0), "view origin");
             SplitterAttrs a;
             a.view_origins = o.view_origins;
             const auto* sizes = d->viewSizes();

@@ -26,6 +26,19 @@ const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* la
     return nullptr;
 }
 
+const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t size,
+                                                     const armnnSerializer::AnyLayer* layer) {
+    if (!layer || !layer->layer()) return nullptr;
+    const auto* table = static_cast<const flatbuffers::Table*>(layer->layer());
+    flatbuffers::Verifier v(buf, size);
+    // Field 0 of every layer table is `base` (vtable offset 4).
+    constexpr flatbuffers::voffset_t kBaseField = 4;
+    if (!table->VerifyTableStart(v) || !table->VerifyOffset(v, kBaseField)) return nullptr;
+    const auto* base = table->GetPointer<const armnnSerializer::LayerBase*>(kBaseField);
+    if (!base || !v.VerifyTable(base)) return nullptr;
+    return base;
+}
+
 std::string layer_type_name(Layer t) {
     if (!is_known_layer_type(t)) return "type " + std::to_string(static_cast<int>(t));
     std::string n = armnnSerializer::EnumNameLayer(t);

@@ -1,7 +1,9 @@
 // The Layer union of the Arm NN schema (seed 001): its members, their base tables and names.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "ArmnnSchema_generated.h"
 
@@ -34,6 +36,12 @@ inline bool is_known_layer_type(armnnSerializer::Layer t) {
 
 // The LayerBase of a layer of known type, nullptr when the file omits it (or the table itself).
 const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* layer);
+
+// For a layer whose union type this reader does not know: its LayerBase when the table looks like every
+// Arm NN layer table (base as field 0) and that base passes the verifier, else nullptr. Used only to name
+// the layer in the error message; the verifier never checked such tables, hence the separate check.
+const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t size,
+                                                     const armnnSerializer::AnyLayer* layer);
 
 // Short type name for messages: "Convolution2d" for Convolution2dLayer.
 std::string layer_type_name(armnnSerializer::Layer t);

@@ -1,0 +1,88 @@
+// Functional model of the RK3588 NPU (3 cores) executing regcmd lists on job memory (DmaSpace).
+//
+// Written from ../shared/reference/rk3588-npu-registers.md, not from any generator: the simulator
+// decodes register fields into operations and executes them. It refuses, with a named error, every
+// configuration it does not model, every combination the documentation marks invalid, every DMA outside
+// the job's buffers and every use of CBUF contents that were never loaded. Error names (prefix of
+// HwResult.error): regcmd-format, unmodelled-register, unmodelled-config, invalid-combination,
+// dma-out-of-bounds, cbuf-uninitialised, cbuf-overflow, interrupt-mismatch.
+#pragma once
+
+#include "drv/regcmd/register_state.h"
+#include "drv/sim/hardware.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npudrv::sim {
+
+struct TaskCounters {
+    uint64_t macs = 0;             // multiply-accumulates of the CORE (real kernels x real channels)
+    uint64_t dma_read_bytes = 0;   // bytes fetched from job memory (regcmd list excluded)
+    uint64_t dma_write_bytes = 0;  // bytes written to job memory
+    uint32_t cbuf_data_banks = 0;  // CBUF banks the task assigns to feature data / weights
+    uint32_t cbuf_weight_banks = 0;
+    uint64_t regcmd_bytes = 0;     // bytes of regcmd the PC fetched
+};
+
+struct TaskRecord {
+    uint32_t core = 0;
+    uint64_t regcmd_addr = 0;
+    uint32_t op_en = 0;
+    std::string description;  // decoder one-liner of the operation
+    TaskCounters counters;
+    HwResult result;
+};
+
+// CBUF contents that a later task may reuse (CBUF_CON0.DATA_REUSE / WEIGHT_REUSE).
+struct CbufContents {
+    bool data_valid = false;
+    uint32_t data_addr = 0;
+    uint64_t data_bytes = 0;
+    std::vector<float> data;  // dense [C][H][W] of the loaded feature data
+    uint32_t data_c = 0, data_h = 0, data_w = 0, data_precision = 0;
+    bool weights_valid = false;
+    uint32_t weight_addr = 0;
+    uint64_t weight_bytes = 0;
+    std::vector<uint8_t> weights;  // raw bytes as fetched
+};
+
+class NpuSimulator : public Hardware {
+public:
+    static constexpr uint32_t kCores = 3;
+    static constexpr uint32_t kCbufBanks = 12;
+    static constexpr uint32_t kCbufBankBytes = 32768;
+
+    // Executes the one regcmd list of `task` on its core (the kernel starts the PC per task). The list's
+    // tail is validated (next list address inside the job) but not followed: the kernel hands the next
+    // task. Register state and CBUF contents persist per core across calls, as on the hardware.
+    HwResult run(const HwTask& task, DmaSpace& memory) override;
+
+    // PC mode as the vendor kernel programs it (TASK_NUMBER > 1): runs the list at `regcmd_addr`, then
+    // follows each tail (PC_BASE_ADDRESS / PC_REGISTER_AMOUNTS) for up to `task_number` lists in total.
+    std::vector<HwResult> run_chain(uint32_t core, uint64_t regcmd_addr, uint32_t regcfg_amount,
+                                    uint32_t task_number, uint32_t int_mask, DmaSpace& memory);
+
+    const std::vector<TaskRecord>& records() const { return records_; }
+    const TaskCounters& last_counters() const { return last_; }
+    TaskCounters total_counters() const;
+    const regcmd::RegisterState& core_registers(uint32_t core) const { return cores_.at(core).regs; }
+    void reset();
+
+private:
+    struct Core {
+        regcmd::RegisterState regs;
+        CbufContents cbuf;
+        uint32_t dpu_group = 0;  // ping-pong group the next DPU / PPU completion reports
+        uint32_t ppu_group = 0;
+    };
+    HwResult run_list(uint32_t core, uint64_t addr, uint32_t fetch_qwords, uint32_t int_mask, DmaSpace& memory,
+                      uint64_t* next_addr, uint32_t* next_amount);
+    std::array<Core, kCores> cores_;
+    std::vector<TaskRecord> records_;
+    TaskCounters last_;
+};
+
+}  // namespace npudrv::sim

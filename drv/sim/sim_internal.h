@@ -1,0 +1,122 @@
+// Internals shared by the simulator's stages (PC, CNA+CORE, DPU, PPU). Not a public header.
+#pragma once
+
+#include "drv/regcmd/fields.h"
+#include "drv/regcmd/register_state.h"
+#include "drv/sim/npu_simulator.h"
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace npudrv::sim::detail {
+
+// A named refusal; its what() is "<name>: <details>" and becomes HwResult.error.
+class SimError : public std::runtime_error {
+public:
+    SimError(const char* name, const std::string& details) : std::runtime_error(std::string(name) + ": " + details) {}
+};
+
+std::string hex(uint64_t v);
+
+// Element precisions (CNA/DPU codes).
+inline constexpr uint32_t kInt8 = 0;
+inline constexpr uint32_t kInt16 = 1;
+inline constexpr uint32_t kFp16 = 2;
+inline constexpr uint32_t kInt32 = 4;
+inline constexpr uint32_t kFp32 = 5;
+uint32_t bytes_of(uint32_t precision);
+inline uint32_t atom_channels(uint32_t precision) { return 16 / bytes_of(precision); }
+bool is_float(uint32_t precision);
+
+// A feature cube in the DPU's working form: [C][H][W], one value per element. Integer pipelines hold
+// exact integers (int64), float pipelines fp32.
+struct Cube {
+    uint32_t c = 0, h = 0, w = 0;
+    bool is_float = false;
+    std::vector<int64_t> i;
+    std::vector<float> f;
+    size_t index(uint32_t ch, uint32_t y, uint32_t x) const { return (size_t{ch} * h + y) * w + x; }
+    void resize(uint32_t cc, uint32_t hh, uint32_t ww, bool fl) {
+        c = cc;
+        h = hh;
+        w = ww;
+        is_float = fl;
+        const size_t n = size_t{cc} * hh * ww;
+        if (fl) {
+            f.assign(n, 0.0f);
+            i.clear();
+        } else {
+            i.assign(n, 0);
+            f.clear();
+        }
+    }
+};
+
+// Everything one task's execution needs.
+class TaskExec {
+public:
+    TaskExec(const regcmd::RegisterState& regs, DmaSpace& mem, TaskCounters& counters, CbufContents& cbuf, uint32_t op_en)
+        : regs_(regs), mem_(mem), counters_(counters), cbuf_(cbuf), op_en_(op_en) {}
+
+    uint32_t get(regcmd::FieldRef f) const { return regs_.get(f); }
+    uint32_t raw(uint16_t offset) const { return regs_.get(offset); }
+    const regcmd::RegisterState& regs() const { return regs_; }
+    uint32_t op_en() const { return op_en_; }
+    CbufContents& cbuf() { return cbuf_; }
+    TaskCounters& counters() { return counters_; }
+
+    // unmodelled-config unless the field holds one of `allowed`.
+    void require(regcmd::FieldRef f, std::initializer_list<uint32_t> allowed, const char* why) const;
+    [[noreturn]] void invalid(const std::string& what) const { throw SimError("invalid-combination", what); }
+    [[noreturn]] void unmodelled(const std::string& what) const { throw SimError("unmodelled-config", what); }
+
+    // Every non-zero field of every register written in [first, last] offsets must be in `modelled`.
+    void check_block(uint16_t first, uint16_t last, const std::vector<regcmd::FieldRef>& modelled) const;
+
+    // The simulator's own resource limit (not a hardware rule): refuses tasks whose working arrays or
+    // MAC count would make a functional model unreasonably slow or large.
+    static constexpr uint64_t kMaxElements = uint64_t{1} << 24;
+    static constexpr uint64_t kMaxMacs = uint64_t{1} << 31;
+    void check_size(uint64_t elements, const char* what) const {
+        if (elements > kMaxElements) {
+            throw SimError("unmodelled-config", std::string(what) + " of " + std::to_string(elements) +
+                                                    " elements exceeds the simulator's limit");
+        }
+    }
+
+    // DMA: host view of [addr, addr+size) inside one buffer of the job, else dma-out-of-bounds.
+    const uint8_t* dma_read(uint64_t addr, uint64_t size, const char* what);
+    uint8_t* dma_write(uint64_t addr, uint64_t size, const char* what);
+
+private:
+    const regcmd::RegisterState& regs_;
+    DmaSpace& mem_;
+    TaskCounters& counters_;
+    CbufContents& cbuf_;
+    uint32_t op_en_;
+};
+
+// Element access in a 16-byte atom.
+int64_t load_int(const uint8_t* p, uint32_t precision);
+float load_float(const uint8_t* p, uint32_t precision);
+void store_int(uint8_t* p, uint32_t precision, int64_t v);
+void store_float(uint8_t* p, uint32_t precision, float v);
+int64_t int_min(uint32_t precision);
+int64_t int_max(uint32_t precision);
+
+// Stages.
+// CNA + CORE: fetches feature data and weights, runs the MAC array; returns the accumulator cube with
+// `out_channels` (CORE DATAOUT_CHANNEL+1) channels, plus the per-window input sums for the CPEND stage.
+struct ConvResult {
+    Cube acc;
+    std::vector<int64_t> window_sums;  // [oy][ox], integer pipelines only
+};
+ConvResult run_cna_core(TaskExec& t);
+// DPU: post-processing of `main` (from CORE or, in flying mode, read by DPU_RDMA) and the write DMA.
+void run_dpu(TaskExec& t, const ConvResult* conv);
+// PPU fed by PPU_RDMA (flying mode).
+void run_ppu(TaskExec& t);
+
+}  // namespace npudrv::sim::detail

@@ -1,0 +1,161 @@
+#include "runtime/passes/placement.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace npurun {
+
+const char* to_string(Placed p) {
+    switch (p) {
+        case Placed::Cpu: return "CPU";
+        case Placed::Npu: return "NPU";
+        case Placed::Fused: return "NPU (fused)";
+    }
+    return "?";
+}
+
+namespace {
+
+// Consumers of every tensor, by node index.
+std::vector<std::vector<uint32_t>> consumers_of(const Graph& g) {
+    std::vector<std::vector<uint32_t>> c(g.tensors.size());
+    for (uint32_t i = 0; i < g.nodes.size(); ++i)
+        for (TensorId t : g.nodes[i].inputs)
+            if (t != kNoTensor) c[t].push_back(i);
+    return c;
+}
+
+bool is_model_output(const Graph& g, TensorId t) {
+    for (const Binding& b : g.outputs)
+        if (b.tensor == t) return true;
+    return false;
+}
+
+// ReLU and ReLU-like clamps at zero fold into the DPU of the NPU layer that produces their input
+// (DPU activation stage); a lower bound other than 0 is a general clip, which the DPU also does.
+bool foldable_activation(const Node& n) {
+    if (n.op != OpKind::Activation) return false;
+    const auto f = n.attr<ActivationAttrs>().function;
+    return f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu;
+}
+
+bool accepts_fused_activation(const Node& n) {
+    if (n.op == OpKind::Convolution2d || n.op == OpKind::DepthwiseConvolution2d || n.op == OpKind::FullyConnected)
+        return true;
+    // MulRelu (seed 003) and the DPU's element-wise stage followed by its activation stage.
+    return n.op == OpKind::ElementwiseBinary;
+}
+
+}  // namespace
+
+Placement place(const Graph& g, const PlacementOptions& opt) {
+    Placement p;
+    p.nodes.resize(g.nodes.size());
+    const auto consumers = consumers_of(g);
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        NodePlacement& np = p.nodes[i];
+        if (n.op == OpKind::Input || n.op == OpKind::Output || n.op == OpKind::Constant) {
+            np.reason = "not a computation";
+            continue;
+        }
+        if (!opt.use_npu) {
+            np.reason = "CPU selected (--device cpu)";
+            continue;
+        }
+        // An activation directly after an NPU layer that feeds only it is folded into that layer.
+        if (foldable_activation(n) && !n.inputs.empty() && n.inputs[0] != kNoTensor) {
+            const TensorId in = n.inputs[0];
+            for (uint32_t j = 0; j < i; ++j) {
+                const Node& prod = g.nodes[j];
+                if (std::find(prod.outputs.begin(), prod.outputs.end(), in) == prod.outputs.end()) continue;
+                if (p.nodes[j].device == Placed::Npu && accepts_fused_activation(prod) && consumers[in].size() == 1 &&
+                    !is_model_output(g, in) && g.info(in).dtype == g.info(n.outputs[0]).dtype) {
+                    np.device = Placed::Fused;
+                    np.fused_into = int(j);
+                    np.domain = p.nodes[j].domain;
+                }
+                break;
+            }
+            if (np.device == Placed::Fused) continue;
+        }
+        const NpuVerdict v = check_npu_support(g, n, opt.policy);
+        if (v.supported) {
+            np.device = Placed::Npu;
+            np.domain = v.domain;
+        } else {
+            np.reason = v.reason;
+        }
+    }
+
+    // Segments: maximal runs of NPU work in schedule order with one arithmetic domain. Nodes that are
+    // not computations (Input/Output/Constant) do not break a run.
+    int current = -1;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        NodePlacement& np = p.nodes[i];
+        const OpKind op = g.nodes[i].op;
+        if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
+        if (np.device == Placed::Cpu) {
+            current = -1;
+            continue;
+        }
+        if (current < 0 || p.segments[current].domain != np.domain) {
+            p.segments.push_back({});
+            current = int(p.segments.size() - 1);
+            p.segments[current].domain = np.domain;
+        }
+        np.segment = current;
+        p.segments[current].nodes.push_back(i);
+    }
+
+    // Segment boundaries: what crosses them needs a layout/quantization conversion.
+    for (Segment& s : p.segments) {
+        std::set<TensorId> produced;
+        for (uint32_t i : s.nodes)
+            for (TensorId t : g.nodes[i].outputs) produced.insert(t);
+        std::set<TensorId> seen_in;
+        for (uint32_t i : s.nodes)
+            for (TensorId t : g.nodes[i].inputs)
+                if (t != kNoTensor && !g.tensor(t).is_constant() && !produced.count(t) && seen_in.insert(t).second)
+                    s.inputs.push_back(t);
+        for (uint32_t i : s.nodes)
+            for (TensorId t : g.nodes[i].outputs) {
+                bool outside = is_model_output(g, t);
+                for (uint32_t c : consumers[t])
+                    if (p.nodes[c].segment != int(&s - p.segments.data())) outside = true;
+                if (outside) s.outputs.push_back(t);
+            }
+    }
+    return p;
+}
+
+std::string explain(const Graph& g, const Placement& p) {
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-5s %-28s %-24s %-12s %s\n", "layer", "name", "type", "device", "why not NPU");
+    out += line;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        if (n.op == OpKind::Input || n.op == OpKind::Output || n.op == OpKind::Constant) continue;
+        const NodePlacement& np = p.nodes[i];
+        std::string dev = to_string(np.device);
+        if (np.segment >= 0) dev += " s" + std::to_string(np.segment);
+        std::string name = n.name.size() > 28 ? n.name.substr(0, 25) + "..." : n.name;
+        std::snprintf(line, sizeof line, "%-5u %-28s %-24s %-12s %s\n", n.source_index, name.c_str(), to_string(n.op),
+                      dev.c_str(), np.device == Placed::Cpu ? np.reason.c_str() : "");
+        out += line;
+    }
+    size_t npu = 0, total = 0;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        const OpKind op = g.nodes[i].op;
+        if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
+        ++total;
+        if (p.nodes[i].device != Placed::Cpu) ++npu;
+    }
+    std::snprintf(line, sizeof line, "%zu of %zu layers on the NPU in %zu segment(s)\n", npu, total, p.segments.size());
+    out += line;
+    return out;
+}
+
+}  // namespace npurun

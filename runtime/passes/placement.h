@@ -1,0 +1,49 @@
+// Placement: which device runs each node, which activations fold into the NPU layer before them, and
+// how NPU nodes group into segments (one job submission each).
+//
+// Layout (NHWC <-> NC1HWC2) and quantization conversions happen only at segment edges: inside a segment
+// tensors stay in the NPU's native layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/graph/graph.h"
+#include "runtime/passes/npu_support.h"
+
+namespace npurun {
+
+enum class Placed { Cpu, Npu, Fused };  // Fused: executed as part of the NPU node `fused_into`
+const char* to_string(Placed p);
+
+struct NodePlacement {
+    Placed device = Placed::Cpu;
+    std::string reason;        // why not on the NPU (empty when on the NPU)
+    int fused_into = -1;       // node index, when device == Fused
+    int segment = -1;          // segment index, for Npu and Fused nodes
+    NpuDomain domain = NpuDomain::Int8;
+};
+
+struct Segment {
+    std::vector<uint32_t> nodes;     // node indices in schedule order (fused activations included)
+    std::vector<TensorId> inputs;    // runtime tensors read from outside the segment
+    std::vector<TensorId> outputs;   // tensors produced inside and read outside (or model outputs)
+    NpuDomain domain = NpuDomain::Int8;
+};
+
+struct PlacementOptions {
+    bool use_npu = false;  // false: everything on the CPU (--device cpu)
+    NpuPolicy policy;
+};
+
+struct Placement {
+    std::vector<NodePlacement> nodes;  // one per graph node
+    std::vector<Segment> segments;
+};
+
+Placement place(const Graph& graph, const PlacementOptions& options);
+
+// The `npurun --explain` table: one line per node: index, name, op, device, reason.
+std::string explain(const Graph& graph, const Placement& placement);
+
+}  // namespace npurun

@@ -1,0 +1,128 @@
+// Placement: fused activations, segments split by CPU layers and by arithmetic domain, segment edges.
+#include <gtest/gtest.h>
+
+#include "runtime/passes/placement.h"
+
+using namespace npurun;
+
+namespace {
+
+struct Net {
+    Graph g;
+    TensorId value(Shape s, DataType t = DataType::QAsymmS8) {
+        Tensor x;
+        x.info.shape = s;
+        x.info.dtype = t;
+        if (is_quantized(t)) x.info.quant.scales = {0.1f};
+        return g.add_tensor(x);
+    }
+    TensorId weights(Shape s, DataType t = DataType::QSymmS8) {
+        TensorId id = value(s, t);
+        g.tensors[id].data = g.allocate_owned(g.tensors[id].info.num_bytes());
+        return id;
+    }
+    uint32_t add(OpKind op, std::vector<TensorId> in, std::vector<TensorId> out, OpAttrs a = std::monostate{}) {
+        Node n;
+        n.op = op;
+        n.source_index = uint32_t(g.nodes.size());
+        n.name = std::string(to_string(op)) + std::to_string(g.nodes.size());
+        n.inputs = std::move(in);
+        n.outputs = std::move(out);
+        n.attrs = std::move(a);
+        g.nodes.push_back(std::move(n));
+        return uint32_t(g.nodes.size() - 1);
+    }
+};
+
+Convolution2dAttrs conv1x1() {
+    Convolution2dAttrs a;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
+}  // namespace
+
+TEST(Placement, FusionSegmentsAndEdges) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    n.add(OpKind::Input, {}, {x}, BindingAttrs{0});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    const uint32_t conv = n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    TensorId r1 = n.value({1, 8, 8, 4});
+    const uint32_t relu = n.add(OpKind::Activation, {c1}, {r1}, ActivationAttrs{ActivationFunction::ReLu, 0, 0});
+    TensorId p1 = n.value({1, 4, 4, 4});
+    Pooling2dAttrs pa;
+    pa.pool_width = pa.pool_height = 2;
+    pa.stride_x = pa.stride_y = 2;
+    const uint32_t pool = n.add(OpKind::Pooling2d, {r1}, {p1}, pa);
+    TensorId s1 = n.value({1, 4, 4, 4});
+    const uint32_t softmax = n.add(OpKind::Softmax, {p1}, {s1}, SoftmaxAttrs{});
+    TensorId c2 = n.value({1, 4, 4, 4});
+    const uint32_t conv2 = n.add(OpKind::Convolution2d, {s1, n.weights({4, 1, 1, 4})}, {c2}, conv1x1());
+    n.add(OpKind::Output, {c2}, {}, BindingAttrs{0});
+    n.g.inputs = {{"in", 0, x}};
+    n.g.outputs = {{"out", 0, c2}};
+
+    PlacementOptions opt;
+    opt.use_npu = true;
+    Placement p = place(n.g, opt);
+    EXPECT_EQ(p.nodes[conv].device, Placed::Npu);
+    EXPECT_EQ(p.nodes[relu].device, Placed::Fused);
+    EXPECT_EQ(p.nodes[relu].fused_into, int(conv));
+    EXPECT_EQ(p.nodes[pool].device, Placed::Npu);
+    EXPECT_EQ(p.nodes[softmax].device, Placed::Cpu);
+    EXPECT_FALSE(p.nodes[softmax].reason.empty());
+    EXPECT_EQ(p.nodes[conv2].device, Placed::Npu);
+    ASSERT_EQ(p.segments.size(), 2u);
+    EXPECT_EQ(p.segments[0].nodes, (std::vector<uint32_t>{conv, relu, pool}));
+    EXPECT_EQ(p.segments[0].inputs, (std::vector<TensorId>{x}));
+    EXPECT_EQ(p.segments[0].outputs, (std::vector<TensorId>{p1}));
+    EXPECT_EQ(p.segments[1].inputs, (std::vector<TensorId>{s1}));
+    EXPECT_EQ(p.segments[1].outputs, (std::vector<TensorId>{c2}));
+
+    const std::string table = explain(n.g, p);
+    EXPECT_NE(table.find("Softmax is not an NPU operation"), std::string::npos) << table;
+    EXPECT_NE(table.find("4 of 5 layers on the NPU in 2 segment(s)"), std::string::npos) << table;
+}
+
+TEST(Placement, ActivationFeedingTwoConsumersIsNotFused) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    TensorId r1 = n.value({1, 8, 8, 4});
+    const uint32_t relu = n.add(OpKind::Activation, {c1}, {r1}, ActivationAttrs{ActivationFunction::ReLu, 0, 0});
+    TensorId other = n.value({1, 8, 8, 4});
+    n.add(OpKind::Softmax, {c1}, {other}, SoftmaxAttrs{});  // second reader of the pre-activation value
+    PlacementOptions opt;
+    opt.use_npu = true;
+    Placement p = place(n.g, opt);
+    EXPECT_EQ(p.nodes[relu].device, Placed::Cpu);
+    EXPECT_NE(p.nodes[relu].reason.find("fused"), std::string::npos);
+}
+
+TEST(Placement, CpuDeviceKeepsEverythingOnCpu) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    Placement p = place(n.g, {});
+    EXPECT_EQ(p.nodes[0].device, Placed::Cpu);
+    EXPECT_TRUE(p.segments.empty());
+}
+
+TEST(Placement, DomainChangeStartsANewSegment) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    TensorId h = n.value({1, 8, 8, 4}, DataType::Float16);
+    TensorId c2 = n.value({1, 8, 8, 4}, DataType::Float16);
+    n.add(OpKind::Convolution2d, {h, n.weights({4, 1, 1, 4}, DataType::Float16)}, {c2}, conv1x1());
+    PlacementOptions opt;
+    opt.use_npu = true;
+    Placement p = place(n.g, opt);
+    ASSERT_EQ(p.segments.size(), 2u);
+    EXPECT_EQ(p.segments[0].domain, NpuDomain::Int8);
+    EXPECT_EQ(p.segments[1].domain, NpuDomain::Fp16);
+}

@@ -5,8 +5,12 @@ ASAN_BUILD ?= build-asan
 PREFIX     ?= /usr/local
 DEPS        = tools/ci/install-deps.sh
 EXAMPLE_DIR = $(BUILD)/example
+# aarch64 (the board) cross build; its tests run under qemu-aarch64 with the arm64 sysroot.
+CROSS_BUILD ?= build-aarch64
+SYSROOT     ?= $(CURDIR)/sysroot-aarch64
+CROSS_FILE   = tools/cross/aarch64-linux-gnu.ini
 
-.PHONY: all deps build run test asan install bench clean
+.PHONY: all deps build run test asan install bench clean cross test-aarch64
 
 all: build
 
@@ -42,8 +46,38 @@ asan: $(ASAN_BUILD)/build.ninja
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 4
 	@python3 tools/ci/summarize-tests.py $(ASAN_BUILD)/meson-logs/testlog.junit.xml
 
+# The sysroot (arm64 libc, libstdc++, libdrm, flatbuffers, gtest) is fetched from Debian without adding
+# the arm64 dpkg architecture (see tools/cross/make-sysroot.sh). The cross file takes the sysroot's
+# absolute path as a meson constant from a one-line file written next to it.
+$(SYSROOT)/.npurun-sysroot:
+	@$(DEPS) build cross
+	tools/cross/make-sysroot.sh $(SYSROOT)
+
+$(CROSS_BUILD)/build.ninja: $(SYSROOT)/.npurun-sysroot
+	printf "[constants]\nsysroot = '%s'\n" "$(SYSROOT)" > $(SYSROOT)/cross-constants.ini
+	meson setup $(CROSS_BUILD) --cross-file $(SYSROOT)/cross-constants.ini --cross-file $(CROSS_FILE) \
+	  -Dstatic_stdlibcpp=true
+
+# Board binaries: libstdc++/libgcc are linked statically (static_stdlibcpp), so the board needs only
+# libc, libm and libdrm; check-needed.sh fails the build if anything else creeps in.
+cross: $(CROSS_BUILD)/build.ninja
+	ninja -C $(CROSS_BUILD) -j2
+	tools/cross/check-needed.sh $(CROSS_BUILD)
+
+# The whole test suite, each test binary run through the cross file's exe_wrapper (qemu-aarch64 -L).
+# qemu is 5-20x slower than native: the timeouts are scaled accordingly.
+test-aarch64: cross
+	meson test -C $(CROSS_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 8
+	@python3 tools/ci/summarize-tests.py $(CROSS_BUILD)/meson-logs/testlog.junit.xml
+
+# Benchmarks (never part of make test): see tools/bench/run-bench.sh for what is measured.
+bench: build
+	@$(DEPS) bench test
+	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-cpuref-bench
+	tools/bench/run-bench.sh $(BUILD) $(CROSS_BUILD) $(SYSROOT)
+
 install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CROSS_BUILD)

@@ -1,5 +1,10 @@
 // The CPU backend's kernel choice. Its own file so that code which builds sessions over other kernels
 // (tests) does not link the reference kernel library.
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/neon/registry.h"
+#include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/exec/session_impl.h"
@@ -7,12 +12,23 @@
 namespace npurun {
 
 exec::KernelSelector SessionFactory::cpu_kernels() {
-    // The NEON kernels will be preferred here when they can run a node; kernels/ref covers every op.
-    return [](const Node& node, const Graph&) { return kernels::ref_kernel(node.op); };
+    // The NEON kernel when it covers the node (its check() accepts it), otherwise kernels/ref, which
+    // covers every op. NPURUN_KERNELS=ref selects the reference kernels only (benchmarks, bisecting).
+    const char* env = std::getenv("NPURUN_KERNELS");
+    const bool ref_only = env != nullptr && std::strcmp(env, "ref") == 0;
+    return [ref_only](const Node& node, const Graph& graph) -> const kernels::Kernel* {
+        if (!ref_only) {
+            const kernels::Kernel* k = kernels::neon_kernel(node.op);
+            if (k != nullptr && k->check(node, graph).empty()) return k;
+        }
+        return kernels::ref_kernel(node.op);
+    };
 }
 
 // The public constructor lives with the CPU kernel choice for the same linking reason.
+// The NEON kernels share one process-wide thread pool, sized here from the session's options.
 Session::Session(std::shared_ptr<const Model> model, const SessionOptions& options)
-    : impl_(std::move(SessionFactory::create(std::move(model), options, SessionFactory::cpu_kernels())->impl_)) {}
+    : impl_((kernels::neon::set_num_threads(options.threads == 0 ? 1 : options.threads),
+             std::move(SessionFactory::create(std::move(model), options, SessionFactory::cpu_kernels())->impl_))) {}
 
 }  // namespace npurun

@@ -1,0 +1,151 @@
+// Activation, float32: ReLu, BoundedReLu, LeakyReLu, Linear, Abs, Square, Sqrt, HardSwish (each the
+// reference's formula with the same IEEE operations in the same order, and std::max/std::min's
+// selection rules: 0 ulp against kernels/ref), Sigmoid 1/(1+exp(-x)) and TanH a*tanh(b*x) with the
+// vector exp/tanh of vector_math.h (bounds stated and tested in tests/neon: sigmoid <= 4 ulp,
+// tanh <= 6 ulp of the reference, or 2^-24 absolute near 0). SoftReLu, Elu (float): ref.
+//
+// 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built per run
+// from every possible input code with the reference's own per-element computation, quant::quantize(
+// f(quant::dequantize(q))) with f written as in kernels/ref/activation.cpp (libm exp/tanh/log), then
+// one table lookup per element: bit-exact with kernels/ref for all 256 codes.
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/neon/kernel_list.h"
+#include "kernels/neon/kernel_util.h"
+#include "kernels/neon/neon.h"
+#include "kernels/neon/thread_pool.h"
+#include "kernels/neon/vector_math.h"
+#include "runtime/util/quantization.h"
+
+namespace npurun::kernels::neon {
+namespace {
+
+bool eight_bit(DataType t) { return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8; }
+
+std::string check(const Node& n, const Graph& g) {
+    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+    if (x.shape.num_elements() != y.shape.num_elements()) return refuse("input and output sizes differ");
+    if (eight_bit(x.dtype) && eight_bit(y.dtype)) {
+        if (x.quant.scales.size() != 1 || y.quant.scales.size() != 1) return refuse("per-axis quantization");
+        return {};
+    }
+    if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32 or 8-bit");
+    switch (n.attr<ActivationAttrs>().function) {
+        case ActivationFunction::SoftReLu:
+        case ActivationFunction::Elu: return refuse("float SoftReLu/Elu");
+        default: return {};
+    }
+}
+
+// max(lo, x) and min(hi, x) as std::max(lo, x) = (lo < x ? x : lo), std::min(hi, x) = (x < hi ? x : hi).
+inline float32x4_t std_max(float32x4_t a, float32x4_t b) { return vbslq_f32(vcltq_f32(a, b), b, a); }
+inline float32x4_t std_min(float32x4_t a, float32x4_t b) { return vbslq_f32(vcltq_f32(b, a), b, a); }
+
+template <ActivationFunction F> inline float32x4_t act(float32x4_t x, float32x4_t a, float32x4_t b) {
+    const float32x4_t zero = vdupq_n_f32(0.0f);
+    switch (F) {
+        case ActivationFunction::ReLu: return std_max(zero, x);
+        case ActivationFunction::BoundedReLu: return std_min(a, std_max(b, x));
+        case ActivationFunction::LeakyReLu: return vbslq_f32(vcgtq_f32(x, zero), x, vmulq_f32(a, x));
+        case ActivationFunction::Linear: return vaddq_f32(vmulq_f32(a, x), b);
+        case ActivationFunction::Abs: return vabsq_f32(x);
+        case ActivationFunction::Square: return vmulq_f32(x, x);
+        case ActivationFunction::Sqrt: return sqrt_f32x4(x);
+        case ActivationFunction::HardSwish: {
+            const float32x4_t t = std_min(std_max(vaddq_f32(x, vdupq_n_f32(3.0f)), zero), vdupq_n_f32(6.0f));
+            return div_f32x4(vmulq_f32(x, t), vdupq_n_f32(6.0f));
+        }
+        case ActivationFunction::Sigmoid:
+            return div_f32x4(vdupq_n_f32(1.0f), vaddq_f32(vdupq_n_f32(1.0f), exp_f32(vnegq_f32(x))));
+        case ActivationFunction::TanH: return vmulq_f32(a, tanh_f32(vmulq_f32(b, x)));
+        default: return x;
+    }
+}
+
+template <ActivationFunction F> void run_fn(const float* x, float* y, size_t count, float a, float b) {
+    const float32x4_t av = vdupq_n_f32(a), bv = vdupq_n_f32(b);
+    // Blocks of 1024 elements: each block one thread; tails padded through a small buffer.
+    const size_t blocks = (count + 1023) / 1024;
+    parallel_for(blocks, 1, [&](size_t begin, size_t end) {
+        for (size_t blk = begin; blk < end; ++blk) {
+            const size_t lo = blk * 1024, hi = lo + 1024 < count ? lo + 1024 : count;
+            size_t i = lo;
+            for (; i + 4 <= hi; i += 4) vst1q_f32(y + i, act<F>(vld1q_f32(x + i), av, bv));
+            if (i < hi) {
+                float tmp[4] = {0, 0, 0, 0};
+                for (size_t j = i; j < hi; ++j) tmp[j - i] = x[j];
+                vst1q_f32(tmp, act<F>(vld1q_f32(tmp), av, bv));
+                for (size_t j = i; j < hi; ++j) y[j] = tmp[j - i];
+            }
+        }
+    });
+}
+
+// The reference's per-element function (kernels/ref/activation.cpp), for the 8-bit lookup table.
+float activate_scalar(ActivationFunction f, float x, float a, float b) {
+    switch (f) {
+        case ActivationFunction::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
+        case ActivationFunction::TanH: return a * std::tanh(b * x);
+        case ActivationFunction::Linear: return a * x + b;
+        case ActivationFunction::ReLu: return std::max(0.0f, x);
+        case ActivationFunction::BoundedReLu: return std::min(a, std::max(b, x));
+        case ActivationFunction::SoftReLu: return std::log(1.0f + std::exp(x));
+        case ActivationFunction::LeakyReLu: return x > 0.0f ? x : a * x;
+        case ActivationFunction::Abs: return std::fabs(x);
+        case ActivationFunction::Sqrt: return std::sqrt(x);
+        case ActivationFunction::Square: return x * x;
+        case ActivationFunction::Elu: return x >= 0.0f ? x : a * (std::exp(x) - 1.0f);
+        case ActivationFunction::HardSwish: return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+    }
+    return x;
+}
+
+size_t scratch_bytes(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : 256; }
+
+void run_lut(const KernelArgs& args) {
+    const auto& at = args.node.attr<ActivationAttrs>();
+    const TensorInfo &xi = in_info(args.node, args.graph, 0), &yi = out_info(args.node, args.graph);
+    uint8_t* table = static_cast<uint8_t*>(args.scratch);
+    const bool x_signed = xi.dtype != DataType::QAsymmU8;
+    for (int code = 0; code < 256; ++code) {
+        const int32_t q = x_signed ? int32_t(int8_t(uint8_t(code))) : code;
+        const float v = activate_scalar(at.function, quant::dequantize(q, xi.quant.scale(), xi.quant.offset), at.a, at.b);
+        table[code] = uint8_t(quant::quantize(v, yi.quant.scale(), yi.quant.offset, yi.dtype));
+    }
+    const uint8_t* x = in_ptr<uint8_t>(args, 0);
+    uint8_t* y = out_ptr<uint8_t>(args);
+    const size_t count = xi.shape.num_elements();
+    parallel_for((count + 4095) / 4096, 1, [&](size_t begin, size_t end) {
+        const size_t b = begin * 4096, e = std::min(count, end * 4096);
+        for (size_t i = b; i < e; ++i) y[i] = table[x[i]];
+    });
+}
+
+void run(const KernelArgs& args) {
+    if (in_info(args.node, args.graph, 0).dtype != DataType::Float32) return run_lut(args);
+    const auto& at = args.node.attr<ActivationAttrs>();
+    const float* x = in_ptr<float>(args, 0);
+    float* y = out_ptr<float>(args);
+    const size_t n = in_info(args.node, args.graph, 0).shape.num_elements();
+    switch (at.function) {
+        case ActivationFunction::ReLu: run_fn<ActivationFunction::ReLu>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::BoundedReLu: run_fn<ActivationFunction::BoundedReLu>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::LeakyReLu: run_fn<ActivationFunction::LeakyReLu>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::Linear: run_fn<ActivationFunction::Linear>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::Abs: run_fn<ActivationFunction::Abs>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::Square: run_fn<ActivationFunction::Square>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::Sqrt: run_fn<ActivationFunction::Sqrt>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::HardSwish: run_fn<ActivationFunction::HardSwish>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::Sigmoid: run_fn<ActivationFunction::Sigmoid>(x, y, n, at.a, at.b); break;
+        case ActivationFunction::TanH: run_fn<ActivationFunction::TanH>(x, y, n, at.a, at.b); break;
+        default: break;  // refused by check
+    }
+}
+
+}  // namespace
+
+const Kernel kActivation{check, scratch_bytes, run};
+
+}  // namespace npurun::kernels::neon

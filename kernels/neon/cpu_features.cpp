@@ -1,0 +1,49 @@
+#include "kernels/neon/cpu_features.h"
+
+#include <atomic>
+
+#include "kernels/neon/neon.h"
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+namespace npurun::kernels::neon {
+namespace {
+
+bool detect_dotprod() {
+#if defined(__aarch64__) && defined(__linux__)
+    // HWCAP_ASIMDDP is bit 20 of AT_HWCAP on arm64 Linux (asm/hwcap.h); spelled out so the build does not
+    // depend on the kernel headers' age.
+    constexpr unsigned long kHwcapAsimdDp = 1ul << 20;
+    return (getauxval(AT_HWCAP) & kHwcapAsimdDp) != 0;
+#elif defined(__aarch64__)
+    return false;
+#else
+    return true;  // SIMDe emulates vdotq_* exactly
+#endif
+}
+
+std::atomic<int>& state() {
+    // Through SIMDe the dot-product path is available (tests force it on) but not the default: SIMDe
+    // emulates vdotq per lane, while the widening path maps onto SSE2 multiply-adds.
+    static std::atomic<int> s{detect_dotprod() && NPURUN_NEON_NATIVE ? 1 : 0};
+    return s;
+}
+
+}  // namespace
+
+bool dotprod_available() {
+    static const bool available = detect_dotprod();
+    return available;
+}
+
+bool use_dotprod() { return state().load(std::memory_order_relaxed) != 0; }
+
+bool set_dotprod(bool enabled) {
+    const bool v = enabled && dotprod_available();
+    state().store(v ? 1 : 0, std::memory_order_relaxed);
+    return v;
+}
+
+}  // namespace npurun::kernels::neon

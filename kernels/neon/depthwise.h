@@ -1,0 +1,16 @@
+// NEON depthwise convolution entry points.
+#pragma once
+
+#include "kernels/neon/conv2d_quant.h"
+#include "kernels/neon/conv_geometry.h"
+
+namespace npurun::kernels::neon {
+
+// Depth multiplier 1: x [n,ih,iw,c], w [1,kh,kw,c], bias [c] or nullptr, y [n,oh,ow,c].
+void depthwise_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y);
+// Quantized, same operands with 8-bit codes and a Signed32 bias; scratch: depthwise_quant_scratch bytes.
+void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
+                     uint8_t* y, void* scratch);
+size_t depthwise_quant_scratch(const ConvGeometry& g);
+
+}  // namespace npurun::kernels::neon

@@ -1,0 +1,18 @@
+// The NEON kernels, one per op kind (private to kernels/neon; the public entry is registry.h).
+#pragma once
+
+#include "kernels/kernel.h"
+
+namespace npurun::kernels::neon {
+
+extern const Kernel kActivation;
+extern const Kernel kConvolution2d;
+extern const Kernel kDepthwiseConvolution2d;
+extern const Kernel kDequantize;
+extern const Kernel kElementwiseBinary;
+extern const Kernel kFullyConnected;
+extern const Kernel kPooling2d;
+extern const Kernel kQuantize;
+extern const Kernel kSoftmax;
+
+}  // namespace npurun::kernels::neon

@@ -1,0 +1,104 @@
+// Pooling2d, NHWC float32: Max and Average (both padding methods, any rounding: the output shape comes
+// from the graph). Semantics are Arm NN's reference (reference/armnn-format.md §2, Pooling2d):
+// window start o*stride - pad_low, end min(start + pool, in + pad_high); a window wholly in padding
+// gives 0; otherwise only real elements are visited, in (y, x) order; Max keeps an element when
+// `value > best` (so NaN never wins), starting from the lowest finite float; Average divides the
+// sequential sum by the window size measured before clamping (IgnoreValue) or by the real element count
+// (Exclude). Vectorised over channels; the per-channel arithmetic is the reference's, so results equal
+// kernels/ref bit for bit (stated bound for Average, allowing a differently ordered reference sum:
+// |neon - ref| <= 2*(A+1)*2^-24*sum|x|/A over the A-element window). L2 and global pooling: ref.
+#include <algorithm>
+#include <limits>
+
+#include "kernels/neon/kernel_list.h"
+#include "kernels/neon/kernel_util.h"
+#include "kernels/neon/neon.h"
+#include "kernels/neon/thread_pool.h"
+
+namespace npurun::kernels::neon {
+namespace {
+
+std::string check(const Node& n, const Graph& g) {
+    const auto& a = n.attr<Pooling2dAttrs>();
+    if (a.layout != DataLayout::NHWC) return refuse("only NHWC pooling");
+    if (a.algorithm == PoolingAlgorithm::L2) return refuse("L2 pooling");
+    if (a.stride_x == 0 || a.stride_y == 0) return refuse("global pooling (stride 0)");
+    if (a.pool_width == 0 || a.pool_height == 0) return refuse("empty pool window");
+    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+    if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32");
+    if (x.shape.rank != 4 || y.shape.rank != 4 || x.shape[0] != y.shape[0] || x.shape[3] != y.shape[3])
+        return refuse("shape");
+    const uint64_t max_dim = std::numeric_limits<int32_t>::max();
+    for (uint32_t i = 0; i < 4; ++i)
+        if (x.shape[i] > max_dim || y.shape[i] > max_dim) return refuse("dimension too large");
+    if (uint64_t(a.pool_width) + a.pad_left + a.pad_right > max_dim || uint64_t(a.pool_height) + a.pad_top + a.pad_bottom > max_dim)
+        return refuse("window too large");
+    return {};
+}
+
+void run(const KernelArgs& args) {
+    const auto& a = args.node.attr<Pooling2dAttrs>();
+    const Shape &xs = in_info(args.node, args.graph, 0).shape, &ys = out_info(args.node, args.graph).shape;
+    const ptrdiff_t ih = xs[1], iw = xs[2], c = xs[3], oh = ys[1], ow = ys[2];
+    const ptrdiff_t c4 = c & ~ptrdiff_t(3);
+    const float* x = in_ptr<float>(args, 0);
+    float* y = out_ptr<float>(args);
+    const bool is_max = a.algorithm == PoolingAlgorithm::Max;
+    const bool exclude = a.padding_method == PaddingMethod::Exclude;
+    const float lowest = std::numeric_limits<float>::lowest();
+    parallel_for(size_t(ys[0]) * size_t(oh), 1, [&](size_t begin, size_t end) {
+        for (size_t r = begin; r < end; ++r) {
+            const ptrdiff_t n = ptrdiff_t(r) / oh, oy = ptrdiff_t(r) % oh;
+            const float* xn = x + n * ih * iw * c;
+            ptrdiff_t hs = oy * ptrdiff_t(a.stride_y) - ptrdiff_t(a.pad_top);
+            ptrdiff_t he = std::min<ptrdiff_t>(hs + a.pool_height, ih + ptrdiff_t(a.pad_bottom));
+            const ptrdiff_t h_area = he - hs;
+            hs = std::max<ptrdiff_t>(hs, 0);
+            he = std::min<ptrdiff_t>(he, ih);
+            for (ptrdiff_t ox = 0; ox < ow; ++ox) {
+                float* out = y + (ptrdiff_t(r) * ow + ox) * c;
+                ptrdiff_t ws = ox * ptrdiff_t(a.stride_x) - ptrdiff_t(a.pad_left);
+                ptrdiff_t we = std::min<ptrdiff_t>(ws + a.pool_width, iw + ptrdiff_t(a.pad_right));
+                const ptrdiff_t w_area = we - ws;
+                ws = std::max<ptrdiff_t>(ws, 0);
+                we = std::min<ptrdiff_t>(we, iw);
+                if (hs >= he || ws >= we) {
+                    std::fill(out, out + c, 0.0f);
+                    continue;
+                }
+                const float area = float(exclude ? (he - hs) * (we - ws) : h_area * w_area);
+                ptrdiff_t ch = 0;
+                for (; ch < c4; ch += 4) {
+                    float32x4_t acc = vdupq_n_f32(is_max ? lowest : 0.0f);
+                    for (ptrdiff_t yy = hs; yy < he; ++yy)
+                        for (ptrdiff_t xx = ws; xx < we; ++xx) {
+                            const float32x4_t v = vld1q_f32(xn + (yy * iw + xx) * c + ch);
+                            acc = is_max ? vbslq_f32(vcgtq_f32(v, acc), v, acc) : vaddq_f32(acc, v);
+                        }
+                    if (!is_max) acc = div_f32x4(acc, vdupq_n_f32(area));
+                    vst1q_f32(out + ch, acc);
+                }
+                for (; ch < c; ++ch) {
+                    float acc = is_max ? lowest : 0.0f;
+                    for (ptrdiff_t yy = hs; yy < he; ++yy)
+                        for (ptrdiff_t xx = ws; xx < we; ++xx) {
+                            const float v = xn[(yy * iw + xx) * c + ch];
+                            if (is_max) {
+                                if (v > acc) acc = v;
+                            } else {
+                                acc += v;
+                            }
+                        }
+                    out[ch] = is_max ? acc : acc / area;
+                }
+            }
+        }
+    });
+}
+
+}  // namespace
+
+const Kernel kPooling2d{check, nullptr, run};
+
+}  // namespace npurun::kernels::neon

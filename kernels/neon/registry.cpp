@@ -1,0 +1,22 @@
+#include "kernels/neon/registry.h"
+
+#include "kernels/neon/kernel_list.h"
+
+namespace npurun::kernels {
+
+const Kernel* neon_kernel(OpKind op) {
+    switch (op) {
+        case OpKind::Activation: return &neon::kActivation;
+        case OpKind::Convolution2d: return &neon::kConvolution2d;
+        case OpKind::DepthwiseConvolution2d: return &neon::kDepthwiseConvolution2d;
+        case OpKind::Dequantize: return &neon::kDequantize;
+        case OpKind::ElementwiseBinary: return &neon::kElementwiseBinary;
+        case OpKind::FullyConnected: return &neon::kFullyConnected;
+        case OpKind::Pooling2d: return &neon::kPooling2d;
+        case OpKind::Quantize: return &neon::kQuantize;
+        case OpKind::Softmax: return &neon::kSoftmax;
+        default: return nullptr;
+    }
+}
+
+}  // namespace npurun::kernels

@@ -1,0 +1,140 @@
+#include "kernels/neon/thread_pool.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace npurun::kernels::neon {
+namespace {
+
+// Workers wait for a new "generation" of work; each generation is one parallel_for call. Worker i runs
+// chunk i+1 (the caller runs chunk 0) and the caller waits until all workers have reported back.
+class Pool {
+public:
+    ~Pool() { resize(1); }
+
+    unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+    void resize(unsigned n) {
+        n = std::max(1u, n);
+        if (n == size()) return;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+            ++generation_;
+        }
+        wake_.notify_all();
+        for (auto& t : workers_) t.join();
+        workers_.clear();
+        stop_ = false;
+        // Workers start from the current generation: work published after this point is never missed.
+        const unsigned long gen = generation_;
+        for (unsigned i = 1; i < n; ++i) workers_.emplace_back([this, i, gen] { loop(i, gen); });
+    }
+
+    void run(size_t count, size_t grain, RangeFn fn, void* ctx) {
+        if (count == 0) return;
+        grain = std::max<size_t>(grain, 1);
+        size_t chunks = std::min<size_t>(size(), (count + grain - 1) / grain);
+        if (chunks <= 1) {
+            fn(ctx, 0, count);
+            return;
+        }
+        // One parallel_for at a time on the pool: sessions run from different threads share it.
+        std::lock_guard<std::mutex> serial(run_mu_);
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            fn_ = fn;
+            ctx_ = ctx;
+            count_ = count;
+            chunks_ = chunks;
+            pending_ = chunks - 1;
+            ++generation_;
+        }
+        wake_.notify_all();
+        run_chunk(0);
+        std::unique_lock<std::mutex> lock(mu_);
+        done_.wait(lock, [this] { return pending_ == 0; });
+    }
+
+private:
+    void run_chunk(size_t i) {
+        const size_t b = count_ * i / chunks_, e = count_ * (i + 1) / chunks_;
+        if (b < e) fn_(ctx_, b, e);
+    }
+
+    void loop(unsigned index, unsigned long seen) {
+        for (;;) {
+            size_t chunks;
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+                if (stop_) return;
+                seen = generation_;
+                chunks = chunks_;
+            }
+            if (index < chunks) {
+                run_chunk(index);
+                std::lock_guard<std::mutex> lock(mu_);
+                if (--pending_ == 0) done_.notify_one();
+            }
+        }
+    }
+
+    std::mutex mu_;
+    std::mutex run_mu_;  // serialises concurrent callers of run()
+    std::condition_variable wake_, done_;
+    std::vector<std::thread> workers_;
+    unsigned long generation_ = 0;
+    bool stop_ = false;
+    RangeFn fn_ = nullptr;
+    void* ctx_ = nullptr;
+    size_t count_ = 0, chunks_ = 0, pending_ = 0;
+};
+
+Pool& pool() {
+    static Pool p;
+    return p;
+}
+
+bool& initialized() {
+    static bool init = false;
+    return init;
+}
+
+}  // namespace
+
+unsigned default_num_threads() {
+    const unsigned online = std::max(1u, std::thread::hardware_concurrency());
+    // Big cores are the ones with the highest maximum frequency (RK3588: 4x A76 at 2.4 GHz, 4x A55).
+    std::vector<long> freq;
+    for (unsigned cpu = 0; cpu < online; ++cpu) {
+        std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/cpuinfo_max_freq");
+        long khz = 0;
+        if (!(f >> khz)) return online;
+        freq.push_back(khz);
+    }
+    const long top = *std::max_element(freq.begin(), freq.end());
+    return static_cast<unsigned>(std::count(freq.begin(), freq.end(), top));
+}
+
+unsigned num_threads() {
+    if (!initialized()) set_num_threads(default_num_threads());
+    return pool().size();
+}
+
+void set_num_threads(unsigned n) {
+    initialized() = true;
+    pool().resize(n);
+}
+
+void parallel_for_raw(size_t count, size_t grain, RangeFn fn, void* ctx) {
+    if (!initialized()) set_num_threads(default_num_threads());
+    pool().run(count, grain, fn, ctx);
+}
+
+}  // namespace npurun::kernels::neon

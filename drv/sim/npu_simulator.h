@@ -60,6 +60,7 @@ public:
     // task. Register state and CBUF contents persist per core across calls, as on the hardware.
     HwResult run(const HwTask& task, DmaSpace& memory) override;
 
+    // `regcfg_amount` (here and in HwTask) counts the entries the PC fetches INCLUDING the 4-entry tail.
     // PC mode as the vendor kernel programs it (TASK_NUMBER > 1): runs the list at `regcmd_addr`, then
     // follows each tail (PC_BASE_ADDRESS / PC_REGISTER_AMOUNTS) for up to `task_number` lists in total.
     std::vector<HwResult> run_chain(uint32_t core, uint64_t regcmd_addr, uint32_t regcfg_amount,

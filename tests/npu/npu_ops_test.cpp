@@ -1,0 +1,231 @@
+// NPU lowering on the simulator (through drv and the fake kernel) against the CPU reference path:
+// int8 at most 1 in the integer value, fp16 within fp16 rounding of the float result.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
+#include "tests/npu/npu_graphs.h"
+
+using namespace npurun;
+using namespace npurun::npu_test;
+
+namespace {
+
+void expect_int8_match(const ConvSpec& s, size_t expected_npu_layers = 1) {
+    const Compared r = compare_cpu_sim(conv_model(s));
+    EXPECT_EQ(r.npu_layers.size(), expected_npu_layers) << "layers not on the NPU: " << r.cpu_layers.size();
+    EXPECT_LE(r.max_diff, 1.0) << "max |npu - cpu| in the integer value";
+    std::printf("[ int8 ] %zu outputs, max |npu-cpu| = %.0f\n", r.elements, r.max_diff);
+}
+
+void expect_fp16_match(const ConvSpec& s) {
+    const Compared r = compare_cpu_sim(conv_model(s), /*fp16=*/true);
+    EXPECT_EQ(r.npu_layers.size(), 1u);
+    // fp16 inputs and weights (relative 2^-11 each) summed over kh*kw*c terms, fp16 output rounding.
+    const double tol = 4e-3 * std::max(1.0, r.max_ref) + 2e-3 * std::sqrt(double(s.kh * s.kw * (s.depthwise ? 1 : s.c)));
+    EXPECT_LE(r.max_diff, tol);
+    std::printf("[ fp16 ] %zu outputs, max |npu-cpu| = %.5f (max |cpu| %.3f, tolerance %.4f)\n", r.elements, r.max_diff,
+                r.max_ref, tol);
+}
+
+}  // namespace
+
+TEST(NpuConv, Uint8PerTensor3x3Pad1) { expect_int8_match({}); }
+
+TEST(NpuConv, Uint8OddChannelsStride2) {
+    ConvSpec s;
+    s.c = 3, s.k = 8, s.h = 13, s.w = 11, s.stride = 2;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, Int8PerTensorAsymmetricWeights) {
+    ConvSpec s;
+    s.dt = DataType::QAsymmS8;
+    s.c = 20, s.k = 40, s.kh = 1, s.kw = 1, s.pad = 0;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, Int8PerChannelWeights) {
+    ConvSpec s;
+    s.dt = DataType::QAsymmS8;
+    s.per_channel = true;
+    s.c = 24, s.k = 33;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, Uint8ModelWithPerChannelWeights) {
+    ConvSpec s;
+    s.per_channel = true;
+    s.c = 16, s.k = 48, s.kh = 5, s.kw = 5, s.pad = 2, s.h = 9, s.w = 9;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, NoBias) {
+    ConvSpec s;
+    s.bias = false;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, FusedRelu) {
+    ConvSpec s;
+    s.act = Act::Relu;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, FusedRelu6) {
+    ConvSpec s;
+    s.act = Act::Relu6;
+    s.dt = DataType::QAsymmS8;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, ActivationAfterACoarserIntermediateIsNotFused) {
+    // The CPU rounds to the intermediate's coarse grid before the ReLU6; fusing would skip that rounding
+    // (up to half an intermediate step), so the activation stays a CPU layer and the result is exact.
+    ConvSpec s;
+    s.act = Act::Relu6;
+    s.coarse_intermediate = true;
+    const Compared r = compare_cpu_sim(conv_model(s));
+    EXPECT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.cpu_layers.size(), 1u);
+    EXPECT_LE(r.max_diff, 1.0);
+}
+
+TEST(NpuConv, RowTilingWhenTheInputExceedsTheCbuf) {
+    // 72x80x64 int8 = 368640 bytes > 11 data banks: the layer is split by output rows into tasks.
+    ConvSpec s;
+    s.h = 72, s.w = 80, s.c = 64, s.k = 8, s.act = Act::Relu6;
+    expect_int8_match(s);
+}
+
+TEST(NpuConv, RowTilingStride2) {
+    ConvSpec s;
+    s.h = 75, s.w = 80, s.c = 64, s.k = 16, s.stride = 2;
+    expect_int8_match(s);
+}
+
+TEST(NpuDepthwise, Uint8Stride1) {
+    ConvSpec s;
+    s.depthwise = true;
+    s.c = 40;
+    expect_int8_match(s);
+}
+
+TEST(NpuDepthwise, Uint8Stride2Relu6) {
+    ConvSpec s;
+    s.depthwise = true;
+    s.c = 32, s.h = 15, s.w = 15, s.stride = 2, s.act = Act::Relu6;
+    expect_int8_match(s);
+}
+
+TEST(NpuDepthwise, Int8PerChannel) {
+    ConvSpec s;
+    s.depthwise = true;
+    s.dt = DataType::QAsymmS8;
+    s.per_channel = true;
+    s.c = 72;
+    expect_int8_match(s);
+}
+
+TEST(NpuConvFp16, Basic3x3) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    expect_fp16_match(s);
+}
+
+TEST(NpuConvFp16, Relu6Stride2OddChannels) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    s.c = 5, s.k = 21, s.stride = 2, s.h = 17, s.w = 10, s.act = Act::Relu6;
+    expect_fp16_match(s);
+}
+
+TEST(NpuConvFp16, RowTiling) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    s.h = 48, s.w = 64, s.c = 64, s.k = 8;
+    expect_fp16_match(s);
+}
+
+TEST(NpuConvFp16, Depthwise) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    s.depthwise = true;
+    s.c = 40, s.act = Act::Relu;
+    expect_fp16_match(s);
+}
+
+TEST(NpuConvFp16, Float32StaysOnTheCpuWithoutFp16) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    const Compared r = compare_cpu_sim(conv_model(s), /*fp16=*/false);
+    EXPECT_TRUE(r.npu_layers.empty());
+    EXPECT_EQ(r.max_diff, 0.0);
+}
+
+TEST(NpuFullyConnected, Uint8AsOneByOneConv) {
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 200}, DataType::QAsymmU8, 0.05f, 120);
+    std::vector<uint8_t> wv(10 * 200);
+    for (size_t i = 0; i < wv.size(); ++i) wv[i] = uint8_t((i * 37 + 11) % 256);
+    TensorId w = constant(g, "w", Shape{10, 200}, DataType::QAsymmU8, wv.data(), wv.size(), {0.02f}, 128);
+    std::vector<int32_t> bv(10);
+    for (int i = 0; i < 10; ++i) bv[i] = (i - 5) * 300;
+    TensorId b = constant(g, "b", Shape{10}, DataType::Signed32, bv.data(), 40, {0.05f * 0.02f}, 0);
+    TensorId y = value(g, "y", Shape{1, 10}, DataType::QAsymmU8, 1.5f, 128);
+    FullyConnectedAttrs a;
+    a.bias_enabled = true;
+    a.transpose_weights = true;
+    node(g, OpKind::FullyConnected, "fc", {x, w, b}, {y}, a);
+    io(g, x, y);
+    const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "fc"));
+    EXPECT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_LE(r.max_diff, 1.0);
+}
+
+TEST(NpuSegment, ChainOfLayersIsOneSegment) {
+    // conv+ReLU6 -> depthwise+ReLU6 -> 1x1 conv: one segment, one job, intermediate tensors stay NC1HWC2.
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 16, 16, 8}, DataType::QAsymmU8, 0.05f, 118);
+    ConvSpec a;
+    a.h = a.w = 16, a.c = 8, a.k = 24, a.act = Act::Relu6, a.stride = 2;
+    TensorId y1 = add_conv(g, a, x, "c1");
+    ConvSpec b;
+    b.h = b.w = 8, b.c = 24, b.depthwise = true, b.act = Act::Relu6, b.seed = 2;
+    // The depthwise conv reads the ReLU6 output ([0, 6] in 255 codes).
+    TensorId y2 = add_conv(g, b, y1, "dw");
+    ConvSpec c;
+    c.h = c.w = 8, c.c = 24, c.k = 12, c.kh = c.kw = 1, c.pad = 0, c.seed = 3;
+    TensorId y3 = add_conv(g, c, y2, "pw");
+    io(g, x, y3);
+    const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "chain"));
+    EXPECT_EQ(r.npu_layers.size(), 3u);
+    EXPECT_TRUE(r.cpu_layers.empty());
+    // Each layer may differ by 1 and the next layer sees it; the chain stays within a few codes.
+    EXPECT_LE(r.max_diff, 3.0);
+    std::printf("[ chain ] max |npu-cpu| = %.0f\n", r.max_diff);
+}
+
+TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
+    // conv (NPU) -> max pool (no lowering yet: CPU, with the reason) -> dilated conv (refused by the checker).
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
+    ConvSpec a;
+    TensorId y = add_conv(g, a, x, "conv");
+    TensorId p = value(g, "pool", Shape{1, 4, 4, 16}, DataType::QAsymmU8, g.info(y).quant.scale(), g.info(y).quant.offset);
+    Pooling2dAttrs pa;
+    pa.algorithm = PoolingAlgorithm::Max;
+    pa.pool_width = pa.pool_height = 2;
+    pa.stride_x = pa.stride_y = 2;
+    node(g, OpKind::Pooling2d, "maxpool", {y}, {p}, pa);
+    io(g, x, p);
+    const Placement pl = place(g, npu::npu_placement_options(false));
+    const std::string text = explain(g, pl);
+    std::printf("%s", text.c_str());
+    EXPECT_NE(text.find("conv"), std::string::npos);
+    EXPECT_NE(text.find("NPU s0"), std::string::npos);
+    EXPECT_NE(text.find("Pooling2d has no NPU lowering yet"), std::string::npos);
+    EXPECT_NE(text.find("1 of 2 layers on the NPU in 1 segment(s)"), std::string::npos);
+}

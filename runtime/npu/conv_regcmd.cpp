@@ -78,7 +78,10 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         w.write("CNA_CONV_CON2", {{"FEATURE_GRAINS", std::min(ht + L.kh, 1023u)}});
         w.write("CNA_CONV_CON3", {{"CONV_Y_STRIDE", L.sy}, {"CONV_X_STRIDE", L.sx}});
         w.write("CNA_DATA_SIZE0", {{"DATAIN_WIDTH", L.w}, {"DATAIN_HEIGHT", ht}});
-        w.write("CNA_DATA_SIZE1", {{"DATAIN_CHANNEL_REAL", L.ca - 1}, {"DATAIN_CHANNEL", L.ca}});
+        // DATAIN_CHANNEL_REAL: every vendor fp16 capture writes the channel count of the last 64-channel
+        // group minus one, (C - 1) % 64 (1024 -> 63, 480 -> 31, 72 -> 7, 40 -> 39), not C - 1; the
+        // simulator gives it no function, so the vendor's value is used.
+        w.write("CNA_DATA_SIZE1", {{"DATAIN_CHANNEL_REAL", (L.ca - 1) % 64}, {"DATAIN_CHANNEL", L.ca}});
         w.write("CNA_DATA_SIZE2", {{"DATAOUT_WIDTH", L.wo}});
         w.write("CNA_DATA_SIZE3", {{"DATAOUT_ATOMICS", L.wo * hot}});
         w.write("CNA_WEIGHT_SIZE0", {{"WEIGHT_BYTES", per_kernel * kernels}});

@@ -50,6 +50,7 @@ std::vector<uint8_t> run_layer(const ConvLayer& L, const npurun::npu::ConvTiling
     Rig rig = Rig::make();
     npudrv::Buffer in = rig.dev.create_buffer(L.h * L.w * 16, npudrv::kBufferZeroed);
     npudrv::Buffer out = rig.dev.create_buffer(L.ho * L.wo * 16, npudrv::kBufferZeroed);
+    out.map();
     npudrv::Buffer cst = rig.dev.create_buffer(4096, npudrv::kBufferZeroed);
     std::mt19937 rng(3);
     uint8_t* ip = in.map();

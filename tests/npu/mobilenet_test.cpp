@@ -62,7 +62,10 @@ TEST(Mobilenet, EveryConvolutionOnTheNpuAndTop1AsOnTheCpu) {
         const size_t n = cpu.output(0).info.shape.num_elements();
         const size_t top_a = size_t(std::max_element(a, a + n) - a), top_b = size_t(std::max_element(b, b + n) - b);
         EXPECT_EQ(top_a, top_b);
-        EXPECT_EQ(a[top_a], b[top_b]) << "top-1 score differs";
+        // 28 chained layers, each within 1 of the CPU in its integer output: the softmax scores drift by a
+        // few codes (measured: 5 and 1 for these inputs). A bound, to catch a broken layer.
+        EXPECT_LE(r.max_diff, 8.0);
+        EXPECT_EQ(r.npu_layers.size(), convs);
         std::printf("[ mobilenet seed %u ] top-1 cpu %zu (%u) sim %zu (%u); max |sim-cpu| over %zu outputs = %.0f; "
                     "%zu layers on the NPU, %zu on the CPU\n",
                     seed, top_a, a[top_a], top_b, b[top_b], n, r.max_diff, r.npu_layers.size(), r.cpu_layers.size());

@@ -4,6 +4,8 @@
 
 #include "drv/sim/npu_simulator.h"
 #include "runtime/graph/error.h"
+#include "runtime/npu/eltwise_layer.h"
+#include "runtime/npu/pool_layer.h"
 
 namespace npurun::npu {
 
@@ -19,6 +21,16 @@ bool is_conv_like(OpKind op) {
 }  // namespace
 
 std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
+    if (n.op == OpKind::Pooling2d) {
+        PoolLayer P;
+        std::string why;
+        return prepare_pool_layer(g, n, d, &P, &why) ? std::string() : why;
+    }
+    if (n.op == OpKind::ElementwiseBinary) {
+        EltwiseLayer E;
+        std::string why;
+        return prepare_eltwise_layer(g, n, nullptr, d, &E, &why) ? std::string() : why;
+    }
     if (!is_conv_like(n.op)) return std::string(to_string(n.op)) + " has no NPU lowering yet";
     ConvLayer L;
     std::string why;
@@ -35,6 +47,10 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
 
     // 1. Layers: every NPU node with the activation fused into it.
     struct Prepared {
+        bool is_pool = false, is_eltwise = false;
+        PoolLayer pool;
+        EltwiseLayer eltwise;
+        TensorId in2 = kNoTensor;
         ConvLayer layer;
         ConvTiling tiling;
         TensorId in, out;
@@ -49,15 +65,25 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i)) act = &g.nodes[j];
         Prepared pr;
         std::string why;
-        if (!prepare_conv_layer(g, n, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why))
+        if (n.op == OpKind::ElementwiseBinary) {
+            pr.is_eltwise = true;
+            pr.in2 = n.inputs[1];
+            if (!prepare_eltwise_layer(g, n, act, seg.domain, &pr.eltwise, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        } else if (n.op == OpKind::Pooling2d) {
+            pr.is_pool = true;
+            if (act != nullptr || !prepare_pool_layer(g, n, seg.domain, &pr.pool, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
+        } else if (!prepare_conv_layer(g, n, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why)) {
             fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        }
         pr.in = n.inputs[0];
         pr.out = act ? act->outputs[0] : n.outputs[0];
         NpuLayerStats st;
         st.node = i;
         st.name = n.name.empty() ? n.describe() : n.name;
         st.type = std::string(to_string(n.op)) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
-        st.macs = pr.layer.macs();
+        st.macs = (pr.is_pool || pr.is_eltwise) ? 0 : pr.layer.macs();
         layers_.push_back(st);
         prepared.push_back(std::move(pr));
     }
@@ -78,6 +104,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     };
     for (const Prepared& pr : prepared) {
         region(pr.in);
+        if (pr.in2 != kNoTensor) region(pr.in2);
         region(pr.out);
     }
     uint64_t constant_bytes = 0;
@@ -94,6 +121,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
         uint8_t* cmap = constants_.map();
         for (const Prepared& pr : prepared) {
+            if (pr.layer.weights.empty()) continue;  // pooling / element-wise: no constants
             std::memcpy(cmap + pr.weights_off, pr.layer.weights.data(), pr.layer.weights.size());
             if (!pr.layer.bs_stream.empty()) std::memcpy(cmap + pr.bs_off, pr.layer.bs_stream.data(), pr.layer.bs_stream.size());
         }
@@ -103,6 +131,20 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         npudrv::regcmd::RegcmdWriter w;
         for (size_t l = 0; l < prepared.size(); ++l) {
             const Prepared& pr = prepared[l];
+            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
+            if (pr.is_eltwise) {
+                emit_eltwise_task(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.in2].first),
+                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                layers_[l].tasks = 1;
+                continue;
+            }
+            if (pr.is_pool) {
+                emit_pool_task(w, pr.pool, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                               static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                layers_[l].tasks = 1;
+                continue;
+            }
             ConvAddresses a;
             a.input = static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first);
             a.output = static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first);

@@ -208,8 +208,107 @@ TEST(NpuSegment, ChainOfLayersIsOneSegment) {
     std::printf("[ chain ] max |npu-cpu| = %.0f\n", r.max_diff);
 }
 
+namespace {
+
+std::shared_ptr<const Model> pool_model(DataType dt, PoolingAlgorithm alg, uint32_t h, uint32_t w, uint32_t c, uint32_t k,
+                                        uint32_t stride, uint32_t pad, bool global = false) {
+    Graph g;
+    const bool q = dt != DataType::Float32;
+    TensorId x = value(g, "x", Shape{1, h, w, c}, dt, q ? 0.05f : 0.0f, dt == DataType::QAsymmU8 ? 118 : 0);
+    Pooling2dAttrs pa;
+    pa.algorithm = alg;
+    pa.layout = DataLayout::NHWC;
+    if (global) {
+        pa.pool_width = w, pa.pool_height = h;  // Arm NN global pooling: the plane as kernel, strides 0
+    } else {
+        pa.pool_width = pa.pool_height = k;
+        pa.stride_x = pa.stride_y = stride;
+        pa.pad_left = pa.pad_right = pa.pad_top = pa.pad_bottom = pad;
+    }
+    const uint32_t ho = global ? 1 : (h + 2 * pad - k) / stride + 1, wo = global ? 1 : (w + 2 * pad - k) / stride + 1;
+    TensorId y = value(g, "y", Shape{1, ho, wo, c}, dt, q ? 0.05f : 0.0f, dt == DataType::QAsymmU8 ? 118 : 0);
+    node(g, OpKind::Pooling2d, "pool", {x}, {y}, pa);
+    io(g, x, y);
+    return std::make_shared<const Model>(std::move(g), "pool");
+}
+
+void expect_pool(const std::shared_ptr<const Model>& m, bool fp16, double tol) {
+    const Compared r = compare_cpu_sim(m, fp16);
+    EXPECT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_LE(r.max_diff, tol);
+    std::printf("[ pool ] %zu outputs, max |npu-cpu| = %.4f\n", r.elements, r.max_diff);
+}
+
+}  // namespace
+
+TEST(NpuPooling, MaxUint8Kernel3Stride2Pad1) { expect_pool(pool_model(DataType::QAsymmU8, PoolingAlgorithm::Max, 15, 15, 24, 3, 2, 1), false, 0.0); }
+TEST(NpuPooling, AverageUint8Kernel2Stride2) { expect_pool(pool_model(DataType::QAsymmU8, PoolingAlgorithm::Average, 8, 8, 20, 2, 2, 0), false, 1.0); }
+TEST(NpuPooling, AverageUint8Kernel3Pad1CountsPadding) { expect_pool(pool_model(DataType::QAsymmU8, PoolingAlgorithm::Average, 9, 9, 16, 3, 1, 1), false, 1.0); }
+TEST(NpuPooling, GlobalAverageUint8) { expect_pool(pool_model(DataType::QAsymmU8, PoolingAlgorithm::Average, 4, 4, 64, 0, 0, 0, true), false, 1.0); }
+TEST(NpuPooling, MaxFp16) { expect_pool(pool_model(DataType::Float32, PoolingAlgorithm::Max, 10, 10, 12, 2, 2, 0), true, 1e-3); }
+TEST(NpuPooling, AverageFp16) { expect_pool(pool_model(DataType::Float32, PoolingAlgorithm::Average, 10, 10, 12, 5, 1, 2), true, 2e-3); }
+
+namespace {
+
+// out = op(relu?(conv_a(x)), conv_b(x)): both operands are run-time tensors with their own quantization.
+std::shared_ptr<const Model> eltwise_model(DataType dt, BinaryOp op, Act act = Act::None) {
+    Graph g;
+    const bool q = dt != DataType::Float32;
+    TensorId x = value(g, "x", Shape{1, 6, 7, 16}, dt, q ? 0.05f : 0.0f, dt == DataType::QAsymmU8 ? 118 : 0);
+    ConvSpec a;
+    a.dt = dt, a.h = 6, a.w = 7, a.c = 16, a.k = 24, a.kh = a.kw = 1, a.pad = 0;
+    ConvSpec b = a;
+    b.seed = 9;
+    TensorId ya = add_conv(g, a, x, "ca");
+    TensorId yb = add_conv(g, b, x, "cb");
+    // Different operand scales; the output scale covers the sum.
+    const float so = q ? 2.0f * g.info(ya).quant.scale() : 0.0f;
+    TensorId y = value(g, "y", Shape{1, 6, 7, 24}, dt, so, dt == DataType::QAsymmU8 ? 128 : (q ? 3 : 0));
+    ElementwiseBinaryAttrs ea;
+    ea.op = op;
+    node(g, OpKind::ElementwiseBinary, "ew", {ya, yb}, {y}, ea);
+    TensorId out = y;
+    if (act != Act::None) {
+        ActivationAttrs aa;
+        aa.function = act == Act::Relu ? ActivationFunction::ReLu : ActivationFunction::BoundedReLu;
+        aa.a = 6.0f;
+        out = value(g, "z", Shape{1, 6, 7, 24}, dt, so, dt == DataType::QAsymmU8 ? 0 : (q ? -128 : 0));
+        node(g, OpKind::Activation, "relu", {y}, {out}, aa);
+    }
+    io(g, x, out);
+    return std::make_shared<const Model>(std::move(g), "eltwise");
+}
+
+void expect_eltwise(DataType dt, BinaryOp op, Act act = Act::None) {
+    const bool fp16 = dt == DataType::Float32;
+    const Compared r = compare_cpu_sim(eltwise_model(dt, op, act), fp16);
+    EXPECT_EQ(r.npu_layers.size(), 3u) << "both convolutions and the element-wise op on the NPU";
+    const double tol = fp16 ? 5e-3 * std::max(1.0, r.max_ref) : 1.0;
+    EXPECT_LE(r.max_diff, tol);
+    std::printf("[ eltwise %s ] max |npu-cpu| = %.4f\n", to_string(op), r.max_diff);
+}
+
+}  // namespace
+
+TEST(NpuEltwise, AddUint8) { expect_eltwise(DataType::QAsymmU8, BinaryOp::Add); }
+TEST(NpuEltwise, SubInt8) { expect_eltwise(DataType::QAsymmS8, BinaryOp::Sub); }
+TEST(NpuEltwise, MaxUint8) { expect_eltwise(DataType::QAsymmU8, BinaryOp::Maximum); }
+TEST(NpuEltwise, MinInt8) { expect_eltwise(DataType::QAsymmS8, BinaryOp::Minimum); }
+TEST(NpuEltwise, AddReluUint8) { expect_eltwise(DataType::QAsymmU8, BinaryOp::Add, Act::Relu); }
+TEST(NpuEltwise, AddFp16) { expect_eltwise(DataType::Float32, BinaryOp::Add); }
+TEST(NpuEltwise, SubFp16) { expect_eltwise(DataType::Float32, BinaryOp::Sub); }
+TEST(NpuEltwise, MulReluFp16) { expect_eltwise(DataType::Float32, BinaryOp::Mul, Act::Relu); }
+TEST(NpuEltwise, MaxFp16) { expect_eltwise(DataType::Float32, BinaryOp::Maximum); }
+TEST(NpuEltwise, MinFp16) { expect_eltwise(DataType::Float32, BinaryOp::Minimum); }
+
+TEST(NpuEltwise, Int8MulStaysOnTheCpuWithAReason) {
+    const Compared r = compare_cpu_sim(eltwise_model(DataType::QAsymmU8, BinaryOp::Mul));
+    EXPECT_EQ(r.npu_layers.size(), 2u);
+    EXPECT_LE(r.max_diff, 8.0);  // the CPU multiplies operands that may each be 1 off
+}
+
 TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
-    // conv (NPU) -> max pool (no lowering yet: CPU, with the reason) -> dilated conv (refused by the checker).
+    // conv (NPU) -> max pool (NPU, same segment) -> sigmoid (no lowering: CPU, with the reason).
     Graph g;
     TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
     ConvSpec a;
@@ -219,13 +318,23 @@ TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
     pa.algorithm = PoolingAlgorithm::Max;
     pa.pool_width = pa.pool_height = 2;
     pa.stride_x = pa.stride_y = 2;
+    pa.layout = DataLayout::NHWC;
     node(g, OpKind::Pooling2d, "maxpool", {y}, {p}, pa);
-    io(g, x, p);
+    TensorId z = value(g, "sig", Shape{1, 4, 4, 16}, DataType::QAsymmU8, 1.0f / 256, 0);
+    ActivationAttrs sa;
+    sa.function = ActivationFunction::Sigmoid;
+    node(g, OpKind::Activation, "sigmoid", {p}, {z}, sa);
+    io(g, x, z);
     const Placement pl = place(g, npu::npu_placement_options(false));
     const std::string text = explain(g, pl);
     std::printf("%s", text.c_str());
-    EXPECT_NE(text.find("conv"), std::string::npos);
     EXPECT_NE(text.find("NPU s0"), std::string::npos);
-    EXPECT_NE(text.find("Pooling2d has no NPU lowering yet"), std::string::npos);
-    EXPECT_NE(text.find("1 of 2 layers on the NPU in 1 segment(s)"), std::string::npos);
+    EXPECT_NE(text.find("sigmoid"), std::string::npos);
+    EXPECT_NE(text.find("2 of 3 layers on the NPU in 1 segment(s)"), std::string::npos);
+    EXPECT_EQ(pl.nodes[2].device, Placed::Npu);   // maxpool (node 0 is the Input)
+    EXPECT_EQ(pl.nodes[3].device, Placed::Cpu);   // sigmoid
+    EXPECT_FALSE(pl.nodes[3].reason.empty());
+    const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "explain"));
+    EXPECT_EQ(r.npu_layers.size(), 2u);
+    EXPECT_LE(r.max_diff, 1.0);
 }

@@ -20,6 +20,10 @@ struct ConvTiling {
     uint32_t data_banks = 0, weight_banks = 0;
     uint32_t rows_per_task = 0;  // output rows per task (the last task may have fewer)
     uint32_t tasks = 0;
+    // Depthwise only: input channels per task (0 = all). A depthwise layer whose input does not fit is
+    // first split into channel groups (as the vendor does: 32 fp16 channels; 64 int8 channels, one
+    // weight group), then by rows.
+    uint32_t channels_per_task = 0;
 };
 
 // The CBUF split and the row tiling; false (with a reason) when no tiling fits (a kernel too large for

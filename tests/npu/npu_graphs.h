@@ -199,6 +199,7 @@ struct Compared {
     double max_ref = 0;      // floats: max |cpu|
     size_t elements = 0;
     std::vector<std::string> npu_layers;  // profile rows on the NPU
+    std::vector<uint32_t> npu_tasks;      // hardware tasks of each NPU row
     std::vector<std::string> cpu_layers;
 };
 
@@ -232,7 +233,10 @@ inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool 
         r.max_diff = std::max(r.max_diff, std::fabs(x - y));
         r.max_ref = std::max(r.max_ref, std::fabs(x));
     }
-    for (const LayerProfile& p : sim.profile()) (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);
+    for (const LayerProfile& p : sim.profile()) {
+        (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);
+        if (p.device == "sim") r.npu_tasks.push_back(p.tasks);
+    }
     return r;
 }
 

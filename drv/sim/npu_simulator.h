@@ -67,6 +67,8 @@ public:
                                     uint32_t task_number, uint32_t int_mask, DmaSpace& memory);
 
     const std::vector<TaskRecord>& records() const { return records_; }
+    // Forgets the records (not the register files or CBUF): a long-running user reads them per job.
+    void clear_records() { records_.clear(); }
     const TaskCounters& last_counters() const { return last_; }
     TaskCounters total_counters() const;
     const regcmd::RegisterState& core_registers(uint32_t core) const { return cores_.at(core).regs; }

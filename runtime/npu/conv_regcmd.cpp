@@ -33,8 +33,14 @@ bool plan_slice(const ConvLayer& L, uint32_t ca, ConvTiling* out, std::string* w
         *out = t;
         return true;
     }
-    t.weight_banks = wb_min;
-    t.data_banks = kBanks - wb_min;
+    // Rows must be split. Keep all of the slice's weights resident when that still leaves room for a
+    // kernel's height of input rows (then later tiles reuse them), else give the data the most banks.
+    const uint64_t slice_weights = L.depthwise ? per_kernel : per_kernel * L.k;
+    const uint32_t wb_all = std::max(1u, ceil_div(slice_weights, kBankBytes));
+    const bool resident = wb_all <= kBanks - 1 && (kBanks - wb_all) * kBankBytes / row_bytes >= L.kh;
+    t.weight_banks = resident ? wb_all : wb_min;
+    t.data_banks = kBanks - t.weight_banks;
+    t.weight_reuse = resident;
     const uint64_t max_in_rows = t.data_banks * kBankBytes / row_bytes;
     if (max_in_rows < L.kh) {
         *why = "one output row needs " + std::to_string(uint64_t{L.kh} * row_bytes) + " bytes of input, more than " +
@@ -95,7 +101,8 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         const uint32_t ht = iy1 - iy0;
 
         w.begin_task(kind);
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        const uint32_t reuse = (t.weight_reuse && oy0 > 0) ? 1u : 0u;
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
         w.write("CNA_DCOMP_REGNUM", {});
         w.write("CNA_DCOMP_CTRL", {});
         w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
@@ -116,7 +123,7 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         w.write("CNA_WEIGHT_SIZE0", {{"WEIGHT_BYTES", per_kernel * kernels}});
         w.write("CNA_WEIGHT_SIZE1", {{"WEIGHT_BYTES_PER_KERNEL", per_kernel}});
         w.write("CNA_WEIGHT_SIZE2", {{"WEIGHT_WIDTH", L.kw}, {"WEIGHT_HEIGHT", L.kh}, {"WEIGHT_KERNELS", kernels}});
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
         w.write("CNA_CBUF_CON1", {{"DATA_ENTRIES", (L.w * ca * bpe + 63) / 64}});
         w.write("CNA_CVT_CON0", {{"DATA_SIGN", 1}, {"CVT_TYPE", 1}, {"CVT_BYPASS", 1}});
         w.write("CNA_CVT_CON1", {{"CVT_SCALE0", 1}});

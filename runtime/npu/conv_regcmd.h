@@ -24,6 +24,9 @@ struct ConvTiling {
     // first split into channel groups (as the vendor does: 32 fp16 channels; 64 int8 channels, one
     // weight group), then by rows.
     uint32_t channels_per_task = 0;
+    // Row tiles after the first of a channel slice find the slice's weights resident in the CBUF
+    // (CBUF_CON0.WEIGHT_REUSE, as the vendor's later row tiles do) and do not fetch them again.
+    bool weight_reuse = false;
 };
 
 // The CBUF split and the row tiling; false (with a reason) when no tiling fits (a kernel too large for

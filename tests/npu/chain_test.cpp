@@ -8,6 +8,8 @@
 #include <random>
 
 #include "drv/device_factory.h"
+#include "drv/regcmd/fields.h"
+#include "drv/regcmd/regcmd_decoder.h"
 #include "drv/sim/npu_simulator.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
@@ -93,6 +95,32 @@ TEST(Chain, RowTilesInOneBufferComputeTheSingleTaskResult) {
     size_t nonzero = 0;
     for (uint8_t v : a) nonzero += v != 0;
     EXPECT_GT(nonzero, a.size() / 2);
+}
+
+TEST(Chain, LaterRowTilesReuseTheResidentWeights) {
+    const ConvLayer L = small_layer();
+    npurun::npu::ConvTiling one{4, 8, L.ho, 1};
+    npurun::npu::ConvTiling reuse{4, 8, 5, 3, 0, true};
+    EXPECT_EQ(run_layer(L, one), run_layer(L, reuse));  // the simulator refuses a reuse of weights it never loaded
+    rc::RegcmdWriter w;
+    npurun::npu::emit_conv_tasks(w, L, reuse, {0x1000, 0x2000, 0x3000, 0x4000});
+    const rc::RegcmdBuffer b = w.finish(0x10000);
+    const auto tasks = rc::decode_stream(b.qwords, b.base_addr);
+    ASSERT_EQ(tasks.size(), 3u);
+    EXPECT_EQ(tasks[0].state.get(rc::f::CNA_WEIGHT_REUSE), 0u);
+    EXPECT_EQ(tasks[1].state.get(rc::f::CNA_WEIGHT_REUSE), 1u);
+    EXPECT_EQ(tasks[2].state.get(rc::f::CNA_WEIGHT_REUSE), 1u);
+}
+
+TEST(Chain, RowTilingPlanKeepsSmallWeightsResident) {
+    ConvLayer L = small_layer();
+    L.h = L.ho = 200, L.w = L.wo = 128, L.c = L.ca = 16;  // 409600 input bytes: rows must be split
+    npurun::npu::ConvTiling t;
+    std::string why;
+    ASSERT_TRUE(npurun::npu::plan_conv_tiling(L, &t, &why)) << why;
+    EXPECT_GT(t.tasks, 1u);
+    EXPECT_TRUE(t.weight_reuse);
+    EXPECT_EQ(t.weight_banks + t.data_banks, 12u);
 }
 
 TEST(Chain, RegcfgAmountIncludesTheTail) {

@@ -179,9 +179,20 @@ TaskCounters NpuSimulator::total_counters() const {
 HwResult NpuSimulator::run(const HwTask& task, DmaSpace& memory) {
     uint64_t next_addr = 0;
     uint32_t next_amount = 0;
-    // The vendor descriptor's regcfg_amount counts the body; the PC fetches body + 4-qword tail,
-    // rounded up to whole 128-bit words (kernel: PC_DATA_AMOUNT = ceil((amount+4)/2)-1).
-    const uint32_t fetch = rc::fetched_qwords(rc::fetch_amount(task.regcfg_amount));
+    // HwTask.regcfg_amount is what the PC fetches INCLUDING the 4-qword tail (hardware.h; the fake
+    // kernel adds the tail to the vendor descriptor's body count), rounded up to whole 128-bit words.
+    if (task.regcfg_amount < 4) {
+        HwResult bad;
+        bad.error = "regcmd-format: regcfg_amount " + std::to_string(task.regcfg_amount) +
+                    " cannot hold the 4-entry PC tail";
+        TaskRecord rec;
+        rec.core = task.core;
+        rec.regcmd_addr = task.regcmd_addr;
+        rec.result = bad;
+        records_.push_back(rec);
+        return bad;
+    }
+    const uint32_t fetch = rc::fetched_qwords(rc::fetch_amount(task.regcfg_amount - 4));
     HwResult r = run_list(task.core, task.regcmd_addr, fetch, task.int_mask, memory,
                           &next_addr, &next_amount);
     if (r.error.empty() && next_addr != 0) {
@@ -200,7 +211,12 @@ std::vector<HwResult> NpuSimulator::run_chain(uint32_t core, uint64_t regcmd_add
                                               uint32_t task_number, uint32_t int_mask, DmaSpace& memory) {
     std::vector<HwResult> out;
     uint64_t addr = regcmd_addr;
-    uint32_t fetch = rc::fetched_qwords(rc::fetch_amount(regcfg_amount));
+    if (regcfg_amount < 4) {
+        HwResult bad;
+        bad.error = "regcmd-format: regcfg_amount " + std::to_string(regcfg_amount) + " cannot hold the 4-entry PC tail";
+        return {bad};
+    }
+    uint32_t fetch = rc::fetched_qwords(rc::fetch_amount(regcfg_amount - 4));
     for (uint32_t i = 0; i < task_number; ++i) {
         uint64_t next_addr = 0;
         uint32_t next_amount = 0;

@@ -60,12 +60,15 @@ public:
     // task. Register state and CBUF contents persist per core across calls, as on the hardware.
     HwResult run(const HwTask& task, DmaSpace& memory) override;
 
+    // `regcfg_amount` (here and in HwTask) counts the entries the PC fetches INCLUDING the 4-entry tail.
     // PC mode as the vendor kernel programs it (TASK_NUMBER > 1): runs the list at `regcmd_addr`, then
     // follows each tail (PC_BASE_ADDRESS / PC_REGISTER_AMOUNTS) for up to `task_number` lists in total.
     std::vector<HwResult> run_chain(uint32_t core, uint64_t regcmd_addr, uint32_t regcfg_amount,
                                     uint32_t task_number, uint32_t int_mask, DmaSpace& memory);
 
     const std::vector<TaskRecord>& records() const { return records_; }
+    // Forgets the records (not the register files or CBUF): a long-running user reads them per job.
+    void clear_records() { records_.clear(); }
     const TaskCounters& last_counters() const { return last_; }
     TaskCounters total_counters() const;
     const regcmd::RegisterState& core_registers(uint32_t core) const { return cores_.at(core).regs; }

@@ -30,6 +30,9 @@ inline int64_t out_convert(int64_t x, uint32_t cvt_type, uint32_t scale, uint32_
 // weights stored as w - 0x80): the stage adds OW_OP * (sum of the input values under the kernel window,
 // padding values included, over all input channels) to the accumulator, i.e. the term that turns
 // sum((w-0x80)*x) into sum((w-wzp)*x). Applied to the raw accumulator before the BS stage.
+// Depthwise (CONV_MODE 3): the sum runs over the output channel's own input channel only — the one
+// reading under which the term still turns sum((w-0x80)*x) into sum((w-wzp)*x) (a cross-channel sum would
+// add values the output never saw; changed when the NPU lowering's uint8 depthwise layers exposed it).
 inline int64_t weight_offset_term(int32_t ow_op, int64_t window_input_sum) { return ow_op * window_input_sum; }
 
 // Average pooling: CHOICE (IAV RK3568 programming, 65536/k): result = round_shift(sum * rw * rh, 32) for

@@ -211,7 +211,8 @@ ConvResult run_cna_core(TaskExec& t) {
     // ---- CORE: MACs ----
     ConvResult r;
     r.acc.resize(Coa, Ho, Wo, fl);
-    if (!fl) r.window_sums.assign(size_t{Ho} * Wo, 0);
+    r.per_channel_sums = dw;
+    if (!fl) r.window_sums.assign(size_t{Ho} * Wo * (dw ? C : 1), 0);
     auto in_at_f = [&](uint32_t c, int y, int x) -> float {
         if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_f;
         return in_f[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
@@ -229,10 +230,14 @@ ConvResult run_cna_core(TaskExec& t) {
             const int iy0 = static_cast<int>(oy * sy) - pt, ix0 = static_cast<int>(ox * sx) - pl;
             if (!fl) {
                 int64_t s = 0;
-                for (uint32_t c = 0; c < C; ++c)
+                for (uint32_t c = 0; c < C; ++c) {
+                    int64_t sc = 0;
                     for (uint32_t ky = 0; ky < kh; ++ky)
-                        for (uint32_t kx = 0; kx < kw; ++kx) s += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
-                r.window_sums[size_t{oy} * Wo + ox] = s;
+                        for (uint32_t kx = 0; kx < kw; ++kx) sc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
+                    if (dw) r.window_sums[(size_t{c} * Ho + oy) * Wo + ox] = sc;
+                    s += sc;
+                }
+                if (!dw) r.window_sums[size_t{oy} * Wo + ox] = s;
             }
             for (uint32_t k = 0; k < Co; ++k) {
                 const size_t oi = r.acc.index(k, oy, ox);

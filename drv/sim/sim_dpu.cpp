@@ -215,8 +215,15 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
             if (x.is_float) t.unmodelled("weight-offset (CPEND) stage on a float pipeline");
             if (t.get(f::DPU_OW_SRC) != 0) t.unmodelled("weight-offset operand from memory");
             const auto ow = static_cast<int16_t>(t.get(f::DPU_OW_OP));
-            for (uint32_t c = 0; c < x.c; ++c)
-                for (uint32_t i = 0; i < x.h * x.w; ++i) x.i[size_t{c} * x.h * x.w + i] += arith::weight_offset_term(ow, conv->window_sums[i]);
+            const size_t plane = size_t{x.h} * x.w;
+            const size_t sum_channels = conv->per_channel_sums ? conv->window_sums.size() / plane : 1;
+            for (uint32_t c = 0; c < x.c; ++c) {
+                // Depthwise: channel c's own window sum; output channels past the input's have none (0).
+                const int64_t* sums = conv->per_channel_sums ? (c < sum_channels ? &conv->window_sums[c * plane] : nullptr)
+                                                             : conv->window_sums.data();
+                if (sums == nullptr) continue;
+                for (size_t i = 0; i < plane; ++i) x.i[c * plane + i] += arith::weight_offset_term(ow, sums[i]);
+            }
         }
     } else {
         if (t.get(f::DPU_CONV_MODE) != 0) t.invalid("flying DPU task with a conv mode");

@@ -111,7 +111,11 @@ int64_t int_max(uint32_t precision);
 // `out_channels` (CORE DATAOUT_CHANNEL+1) channels, plus the per-window input sums for the CPEND stage.
 struct ConvResult {
     Cube acc;
-    std::vector<int64_t> window_sums;  // [oy][ox], integer pipelines only
+    // Input values under each kernel window, integer pipelines only: [oy][ox] summed over all input
+    // channels for a direct conv; [c][oy][ox] per channel for depthwise (an output channel of a
+    // depthwise conv only sees its own input channel, so only that channel's sum can be its offset term).
+    std::vector<int64_t> window_sums;
+    bool per_channel_sums = false;
 };
 ConvResult run_cna_core(TaskExec& t);
 // DPU: post-processing of `main` (from CORE or, in flying mode, read by DPU_RDMA) and the write DMA.

@@ -58,6 +58,11 @@ struct LayerProfile {
     std::string name, type, device;
     double microseconds = 0;
     Shape output_shape;
+    // NPU layers: multiply-accumulates, bytes the NPU's DMA moved (simulator counters; 0 on a board)
+    // and hardware tasks (row tiles) of the layer.
+    uint64_t macs = 0;
+    uint64_t dma_bytes = 0;
+    uint32_t tasks = 0;
 };
 
 struct MemoryPlanStats {

@@ -9,8 +9,10 @@ namespace npurun::exec {
 
 bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }
 
-Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name)
+Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
+                   const ExternalSteps* external)
     : graph_(graph), profiling_(profile) {
+    auto handled = [&](size_t i) { return external != nullptr && i < external->handled.size() && external->handled[i]; };
     // 1. A kernel for every computing node, checked now so run() cannot meet an unsupported layer.
     std::vector<const kernels::Kernel*> chosen(graph.nodes.size(), nullptr);
     std::vector<size_t> scratch(graph.nodes.size(), 0);
@@ -18,7 +20,7 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
     const std::vector<bool> aliased = plan::find_aliased_nodes(graph);  // Reshapes: no kernel, no step
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
-        if (is_structural(node.op) || aliased[i]) continue;
+        if (is_structural(node.op) || aliased[i] || handled(i)) continue;
         const kernels::Kernel* k = select(node, graph);
         if (k == nullptr || k->run == nullptr)
             fail(ErrorKind::Unsupported, node.describe() + ": no " + device_name + " kernel for this layer type");
@@ -42,10 +44,24 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
     arena_ = arena_storage_.get() + ((plan::kArenaAlignment - base % plan::kArenaAlignment) % plan::kArenaAlignment);
 
     // 3. The flat step list. The pools are sized first so the pointers into them stay valid.
+    if (external != nullptr && external->build) externals_ = external->build(*this);
     input_pointers_.reserve(num_in);
     output_pointers_.reserve(num_out);
-    steps_.reserve(num_steps);
+    steps_.reserve(num_steps + externals_.size());
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        for (size_t e = 0; e < externals_.size(); ++e) {
+            if (externals_[e].first_node != i) continue;
+            const Node& node = graph.nodes[i];
+            Step st{nullptr, kernels::KernelArgs{node, graph, nullptr, nullptr, nullptr}, uint32_t(i)};
+            st.external = int32_t(e);
+            st.profile_begin = uint32_t(profile_.size());
+            st.profile_count = 0;
+            if (profiling_ && externals_[e].profile_rows) {
+                for (LayerProfile& row : externals_[e].profile_rows()) profile_.push_back(std::move(row));
+                st.profile_count = uint32_t(profile_.size()) - st.profile_begin;
+            }
+            steps_.push_back(st);
+        }
         if (chosen[i] == nullptr) continue;
         const Node& node = graph.nodes[i];
         const size_t in_begin = input_pointers_.size(), out_begin = output_pointers_.size();
@@ -61,6 +77,7 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
                               kernels::KernelArgs{node, graph, input_pointers_.data() + in_begin,
                                                   output_pointers_.data() + out_begin, scratch_ptr},
                               uint32_t(i)});
+        steps_.back().profile_begin = uint32_t(profile_.size());
         if (profiling_) {
             LayerProfile row;
             row.name = node.name.empty() ? node.describe() : node.name;
@@ -83,14 +100,35 @@ void* Executor::tensor_data(TensorId id) {
 
 void Executor::run() {
     if (!profiling_) {
-        for (const Step& s : steps_) s.run(s.args);
+        for (const Step& s : steps_) {
+            if (s.external >= 0)
+                externals_[size_t(s.external)].run();
+            else
+                s.run(s.args);
+        }
         return;
     }
-    for (size_t i = 0; i < steps_.size(); ++i) {
+    for (const Step& s : steps_) {
         const auto t0 = std::chrono::steady_clock::now();
-        steps_[i].run(steps_[i].args);
+        if (s.external >= 0)
+            externals_[size_t(s.external)].run();
+        else
+            s.run(s.args);
         const auto t1 = std::chrono::steady_clock::now();
-        profile_[i].microseconds = std::chrono::duration<double, std::micro>(t1 - t0).count();
+        const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+        if (s.external < 0) {
+            profile_[s.profile_begin].microseconds = us;
+            continue;
+        }
+        const ExternalStep& e = externals_[size_t(s.external)];
+        if (!e.profile_rows || s.profile_count == 0) continue;
+        std::vector<LayerProfile> rows = e.profile_rows();
+        uint64_t total_macs = 0;
+        for (const LayerProfile& r : rows) total_macs += r.macs;
+        for (uint32_t k = 0; k < s.profile_count && k < rows.size(); ++k) {
+            rows[k].microseconds = total_macs ? us * double(rows[k].macs) / double(total_macs) : us / double(s.profile_count);
+            profile_[s.profile_begin + k] = std::move(rows[k]);
+        }
     }
 }
 

@@ -32,13 +32,34 @@ struct Step {
     void (*run)(const kernels::KernelArgs&);
     kernels::KernelArgs args;  // every pointer resolved at construction
     uint32_t node_index;
+    int32_t external = -1;     // >= 0: runs ExternalStep #external instead of `run`
+    uint32_t profile_begin = 0, profile_count = 1;  // its rows in profile()
+};
+
+class Executor;
+
+// A step another backend runs for a group of nodes (an NPU segment: copy in, submit, wait, copy out).
+struct ExternalStep {
+    uint32_t first_node = 0;                                  // runs where this node would
+    std::function<void()> run;
+    // Profile rows (one per layer of the group), refreshed after each profiled run; `microseconds` is
+    // filled by the executor: the step's time shared among the rows in proportion to their MACs.
+    std::function<std::vector<LayerProfile>()> profile_rows;
+};
+
+// Nodes some backend takes over. `handled[i]`: node i gets no kernel; `build` is called once the arena
+// exists (so the backend can resolve its boundary tensors' storage) and returns the steps.
+struct ExternalSteps {
+    std::vector<bool> handled;
+    std::function<std::vector<ExternalStep>(Executor&)> build;
 };
 
 class Executor {
 public:
     // Throws Error(Unsupported) naming the first node without a usable kernel, Error(BadModel) for
     // a graph the planner rejects. `device_name` labels the profile rows.
-    Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name);
+    Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
+             const ExternalSteps* external = nullptr);
 
     void run();
 
@@ -56,6 +77,7 @@ private:
     std::vector<const void*> input_pointers_;   // the pools the steps' pointer arrays point into
     std::vector<void*> output_pointers_;
     std::vector<Step> steps_;
+    std::vector<ExternalStep> externals_;
     bool profiling_ = false;
     std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
 };

@@ -8,6 +8,10 @@
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/executor.h"
 
+namespace npurun::npu {
+class NpuBackend;
+}
+
 namespace npurun {
 
 struct SessionFactory {
@@ -15,6 +19,8 @@ struct SessionFactory {
                                            const exec::KernelSelector& select);
     // The CPU kernel selector the public Session constructor uses.
     static exec::KernelSelector cpu_kernels();
+    // The session's NPU backend (placement, compiled segments), nullptr for a CPU session.
+    static const npu::NpuBackend* npu_backend(const Session& s);
 };
 
 }  // namespace npurun

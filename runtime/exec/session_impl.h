@@ -6,17 +6,23 @@
 
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/executor.h"
+#include "runtime/npu/npu_backend.h"
 
 namespace npurun {
 
 struct Session::Impl {
     std::shared_ptr<const Model> model;
     DeviceKind device;
+    std::unique_ptr<npu::NpuBackend> npu;  // --device npu|sim: placement and compiled segments (before executor)
     exec::Executor executor;
     std::vector<TensorBinding> inputs, outputs;
 
-    Impl(std::shared_ptr<const Model> m, DeviceKind d, const exec::KernelSelector& select, bool profile)
-        : model(std::move(m)), device(d), executor(model->graph(), select, profile, to_string(d)) {}
+    Impl(std::shared_ptr<const Model> m, DeviceKind d, const exec::KernelSelector& select, bool profile,
+         std::unique_ptr<npu::NpuBackend> backend = nullptr)
+        : model(std::move(m)),
+          device(d),
+          npu(std::move(backend)),
+          executor(model->graph(), select, profile, "cpu", npu ? &npu->external_steps() : nullptr) {}
 };
 
 }  // namespace npurun

@@ -36,8 +36,10 @@ bool is_model_output(const Graph& g, TensorId t) {
 // (DPU activation stage); a lower bound other than 0 is a general clip, which the DPU also does.
 bool foldable_activation(const Node& n) {
     if (n.op != OpKind::Activation) return false;
-    const auto f = n.attr<ActivationAttrs>().function;
-    return f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu;
+    const auto& a = n.attr<ActivationAttrs>();
+    // The DPU clamps at 0 (ReLU) and at an upper bound (ReLU-X); a BoundedReLu whose lower bound is not 0
+    // needs a clamp the BS stage does not have.
+    return a.function == ActivationFunction::ReLu || (a.function == ActivationFunction::BoundedReLu && a.b == 0.0f);
 }
 
 bool accepts_fused_activation(const Node& n) {
@@ -70,8 +72,14 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             for (uint32_t j = 0; j < i; ++j) {
                 const Node& prod = g.nodes[j];
                 if (std::find(prod.outputs.begin(), prod.outputs.end(), in) == prod.outputs.end()) continue;
+                // Fusing skips the rounding of the intermediate tensor: for quantized tensors that stays within
+                // 1 of the unfused result only when the intermediate grid is at least as fine as the output's.
+                const TensorInfo& mid = g.info(in);
+                const TensorInfo& fin = g.info(n.outputs[0]);
+                const bool grid_ok = mid.quant.scales.empty() || fin.quant.scales.empty() ||
+                                     mid.quant.scale() <= fin.quant.scale() * 1.000001f;
                 if (p.nodes[j].device == Placed::Npu && accepts_fused_activation(prod) && consumers[in].size() == 1 &&
-                    !is_model_output(g, in) && g.info(in).dtype == g.info(n.outputs[0]).dtype) {
+                    !is_model_output(g, in) && mid.dtype == fin.dtype && grid_ok) {
                     np.device = Placed::Fused;
                     np.fused_into = int(j);
                     np.domain = p.nodes[j].domain;
@@ -80,7 +88,11 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             }
             if (np.device == Placed::Fused) continue;
         }
-        const NpuVerdict v = check_npu_support(g, n, opt.policy);
+        NpuVerdict v = check_npu_support(g, n, opt.policy);
+        if (v.supported && opt.lowering_refusal) {
+            const std::string why = opt.lowering_refusal(g, n, v.domain);
+            if (!why.empty()) v = NpuVerdict::no("NPU lowering: " + why);
+        }
         if (v.supported) {
             np.device = Placed::Npu;
             np.domain = v.domain;

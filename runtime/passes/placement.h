@@ -5,6 +5,7 @@
 // tensors stay in the NPU's native layout.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct Segment {
 struct PlacementOptions {
     bool use_npu = false;  // false: everything on the CPU (--device cpu)
     NpuPolicy policy;
+    // The backend's own refusal for a node the checker accepts (empty: it can lower it), e.g. an op it
+    // has no lowering for yet. Unset: every accepted node is taken.
+    std::function<std::string(const Graph&, const Node&, NpuDomain)> lowering_refusal;
 };
 
 struct Placement {

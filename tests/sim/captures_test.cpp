@@ -188,7 +188,7 @@ TEST(VendorCaptures, VendorStreamRunsOnTheSimulator) {
     for (size_t t = 0; t < 2; ++t) {
         npudrv::sim::HwTask task;
         task.regcmd_addr = c.tasks[t].regcmd_addr;
-        task.regcfg_amount = c.tasks[t].regcfg_amount;
+        task.regcfg_amount = c.tasks[t].regcfg_amount + 4;  // descriptor body + the PC tail
         task.enable_mask = c.tasks[t].enable_mask;
         task.int_mask = c.tasks[t].int_mask;
         const npudrv::sim::HwResult r = sim.run(task, mem);
@@ -203,7 +203,7 @@ TEST(VendorCaptures, VendorStreamRunsOnTheSimulator) {
         mem.put_qwords(c.tasks[4].regcmd_addr, q);
         npudrv::sim::HwTask task;
         task.regcmd_addr = c.tasks[4].regcmd_addr;
-        task.regcfg_amount = c.tasks[4].regcfg_amount;
+        task.regcfg_amount = c.tasks[4].regcfg_amount + 4;  // descriptor body + the PC tail
         task.int_mask = c.tasks[4].int_mask;
         const npudrv::sim::HwResult r = sim.run(task, mem);
         EXPECT_EQ(r.error, "");

@@ -30,7 +30,7 @@ std::vector<HwResult> run_all(NpuSimulator& sim, TestMemory& mem, const RegcmdBu
     for (const auto& t : b.tasks) {
         HwTask h;
         h.regcmd_addr = t.regcmd_addr;
-        h.regcfg_amount = t.regcfg_amount;
+        h.regcfg_amount = t.total_qwords;
         h.enable_mask = t.enable_mask;
         h.int_mask = t.int_mask;
         out.push_back(sim.run(h, mem));
@@ -209,7 +209,7 @@ TEST(SimKnownAnswer, Int8MaxPool2x2ChainedAfterConv) {
     mem.add(b.base_addr, b.size_bytes());
     mem.put_qwords(b.base_addr, b.qwords);
     NpuSimulator sim;
-    const auto r = sim.run_chain(0, b.tasks[0].regcmd_addr, b.tasks[0].regcfg_amount, 2, b.tasks[1].int_mask, mem);
+    const auto r = sim.run_chain(0, b.tasks[0].regcmd_addr, b.tasks[0].total_qwords, 2, b.tasks[1].int_mask, mem);
     ASSERT_EQ(r.size(), 2u);
     ASSERT_EQ(r[0].error, "");
     ASSERT_EQ(r[1].error, "");
@@ -319,7 +319,7 @@ TEST(SimRefusals, InvalidCombinations) {
         mem.put_qwords(b.base_addr, b.qwords);
         HwTask t;
         t.regcmd_addr = b.tasks[0].regcmd_addr;
-        t.regcfg_amount = b.tasks[0].regcfg_amount;
+        t.regcfg_amount = b.tasks[0].total_qwords;
         t.int_mask = regcmd::kIntPpu0 | regcmd::kIntPpu1;
         NpuSimulator sim;
         const HwResult r = sim.run(t, mem);
@@ -362,7 +362,7 @@ TEST(SimRefusals, RandomRegisterValuesAreRefusedByName) {
         for (const auto& t : good.tasks) {
             HwTask h;
             h.regcmd_addr = t.regcmd_addr;
-            h.regcfg_amount = t.regcfg_amount;
+            h.regcfg_amount = t.total_qwords;
             h.int_mask = t.int_mask;
             const HwResult r = sim.run(h, mem);
             if (r.error.empty()) {

@@ -16,6 +16,9 @@
 #include "include/npurun/npurun.hpp"
 #include "runtime/graph/error.h"
 #include "runtime/npurun_version.h"
+#include "runtime/exec/session_factory.h"
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
 #include "runtime/plan/memory_plan.h"
 #include "runtime/util/npy.h"
 #include "tools/npurun/files.h"
@@ -92,6 +95,12 @@ int run_command(const Options& o) {
     const std::shared_ptr<const Model> model = Model::load(o.model);
     const double load_ms = ms_since(load_start);
     if (o.info) return info_command(model, o);
+    if (o.explain) {
+        // The NPU placement for npu/sim/auto (what --device sim or a board would run), CPU for cpu.
+        PlacementOptions po = o.device == DeviceKind::Cpu ? PlacementOptions{} : npu::npu_placement_options(o.fp16);
+        std::fputs(explain(model->graph(), place(model->graph(), po)).c_str(), stdout);
+        return 0;
+    }
 
     const Graph& g = model->graph();
     if (o.inputs.size() != g.inputs.size())
@@ -112,7 +121,13 @@ int run_command(const Options& o) {
     so.device = o.device;
     so.threads = o.threads;
     so.profile = o.profile;
+    so.fp16 = o.fp16;
     Session session(model, so);
+    if (!o.dump_regcmd.empty()) {
+        const npu::NpuBackend* npu = SessionFactory::npu_backend(session);
+        if (npu == nullptr) fail(ErrorKind::BadInput, "--dump-regcmd needs --device npu or sim");
+        npu::dump_regcmd(*npu, o.dump_regcmd);
+    }
     for (size_t i = 0; i < input_data.size(); ++i)
         std::memcpy(session.input(i).data, input_data[i].data(), input_data[i].size());
 

@@ -46,7 +46,12 @@ const char* usage() {
            "      --npy          write outputs as .npy files instead of raw bytes\n"
            "      --device DEV   auto (default), cpu, npu or sim\n"
            "      --iterations N run N times and print the median and p90 latency\n"
-           "      --profile      print a per-layer table: name, type, device, time, output shape\n"
+           "      --profile      print a per-layer table: name, type, device, time, output shape;\n"
+           "                     NPU layers also show MACs, DMA bytes (simulator counters) and tasks\n"
+           "      --explain      print where each layer runs (for --device npu/sim/auto: the NPU\n"
+           "                     placement) and why a layer is not on the NPU, then exit\n"
+           "      --fp16         let Float32 layers run on the NPU as float16 (lossy)\n"
+           "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
            "      --info         print a model summary without running it\n"
            "      --threads N    CPU threads (default 1)\n"
            "  -h, --help         print this help\n"
@@ -105,6 +110,15 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--profile") {
             no_value();
             o.profile = true;
+        } else if (name == "--explain") {
+            no_value();
+            o.explain = true;
+        } else if (name == "--fp16") {
+            no_value();
+            o.fp16 = true;
+        } else if (name == "--dump-regcmd") {
+            o.dump_regcmd = take_value();
+            if (o.dump_regcmd.empty()) bad_flag("option " + name + " needs a non-empty directory");
         } else if (name == "--info") {
             no_value();
             o.info = true;

@@ -19,6 +19,9 @@ struct Options {
     unsigned threads = 1;
     bool profile = false;
     bool info = false;
+    bool explain = false;      // print the placement table (device per layer, why not NPU) and exit
+    bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
+    std::string dump_regcmd;   // directory to write each NPU segment's regcmd buffer into
     bool help = false;
     bool version = false;
     bool list_layers = false;  // npurun --list-layers: the support table, no model

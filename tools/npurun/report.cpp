@@ -123,16 +123,43 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
         name_w = std::max(name_w, std::min<size_t>(r.name.size(), 40));
         type_w = std::max(type_w, r.type.size());
     }
-    std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %s\n", int(name_w), "layer", int(type_w), "type", "device", "time (us)",
-                 "output shape");
+    bool npu = false;
+    for (const auto& r : rows) npu = npu || r.tasks > 0;
+    if (!npu) {
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %s\n", int(name_w), "layer", int(type_w), "type", "device", "time (us)",
+                     "output shape");
+    } else {
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %12s  %12s  %5s  %s\n", int(name_w), "layer", int(type_w), "type",
+                     "device", "time (us)", "MACs", "DMA bytes", "tasks", "output shape");
+    }
     double total = 0;
+    uint64_t macs = 0, dma = 0, tasks = 0;
     for (const auto& r : rows) {
         const std::string name = r.name.size() > 40 ? r.name.substr(0, 37) + "..." : r.name;
-        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
-                     r.device.c_str(), r.microseconds, r.output_shape.str().c_str());
+        if (!npu) {
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
+                         r.device.c_str(), r.microseconds, r.output_shape.str().c_str());
+        } else if (r.tasks == 0) {
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12s  %12s  %5s  %s\n", int(name_w), name.c_str(), int(type_w),
+                         r.type.c_str(), r.device.c_str(), r.microseconds, "-", "-", "-", r.output_shape.str().c_str());
+        } else {
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %5u  %s\n", int(name_w), name.c_str(), int(type_w),
+                         r.type.c_str(), r.device.c_str(), r.microseconds, static_cast<unsigned long long>(r.macs),
+                         static_cast<unsigned long long>(r.dma_bytes), r.tasks, r.output_shape.str().c_str());
+        }
         total += r.microseconds;
+        macs += r.macs;
+        dma += r.dma_bytes;
+        tasks += r.tasks;
     }
-    std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f\n", int(name_w), "total", int(type_w), "", "", total);
+    if (!npu) {
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f\n", int(name_w), "total", int(type_w), "", "", total);
+    } else {
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %5llu\n", int(name_w), "total", int(type_w), "", "",
+                     total, static_cast<unsigned long long>(macs), static_cast<unsigned long long>(dma),
+                     static_cast<unsigned long long>(tasks));
+        std::fprintf(out, "(NPU rows: time is the segment's time shared by MACs; DMA bytes from the simulator, 0 on a board)\n");
+    }
 }
 
 Latency latency_of(std::vector<double> run_ms) {

@@ -1,0 +1,226 @@
+#include "runtime/npu/compiled_segment.h"
+
+#include <cstring>
+
+#include "drv/sim/npu_simulator.h"
+#include "runtime/graph/error.h"
+#include "runtime/npu/eltwise_layer.h"
+#include "runtime/npu/pool_layer.h"
+
+namespace npurun::npu {
+
+namespace {
+
+constexpr uint64_t kAlign = 64;
+uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+bool is_conv_like(OpKind op) {
+    return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;
+}
+
+}  // namespace
+
+std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
+    if (n.op == OpKind::Pooling2d) {
+        PoolLayer P;
+        std::string why;
+        return prepare_pool_layer(g, n, d, &P, &why) ? std::string() : why;
+    }
+    if (n.op == OpKind::ElementwiseBinary) {
+        EltwiseLayer E;
+        std::string why;
+        return prepare_eltwise_layer(g, n, nullptr, d, &E, &why) ? std::string() : why;
+    }
+    if (!is_conv_like(n.op)) return std::string(to_string(n.op)) + " has no NPU lowering yet";
+    ConvLayer L;
+    std::string why;
+    if (!prepare_conv_layer(g, n, nullptr, d, &L, &why)) return why;
+    ConvTiling t;
+    if (!plan_conv_tiling(L, &t, &why)) return why;
+    return {};
+}
+
+CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
+                                 const std::function<void*(TensorId)>& host)
+    : graph_(g), npu_(npu) {
+    const Segment& seg = p.segments.at(segment);
+
+    // 1. Layers: every NPU node with the activation fused into it.
+    struct Prepared {
+        bool is_pool = false, is_eltwise = false;
+        PoolLayer pool;
+        EltwiseLayer eltwise;
+        TensorId in2 = kNoTensor;
+        ConvLayer layer;
+        ConvTiling tiling;
+        TensorId in, out;
+        uint64_t weights_off = 0, bs_off = 0;
+    };
+    std::vector<Prepared> prepared;
+    for (uint32_t i : seg.nodes) {
+        if (p.nodes[i].device != Placed::Npu) continue;
+        const Node& n = g.nodes[i];
+        const Node* act = nullptr;
+        for (uint32_t j : seg.nodes)
+            if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i)) act = &g.nodes[j];
+        Prepared pr;
+        std::string why;
+        if (n.op == OpKind::ElementwiseBinary) {
+            pr.is_eltwise = true;
+            pr.in2 = n.inputs[1];
+            if (!prepare_eltwise_layer(g, n, act, seg.domain, &pr.eltwise, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        } else if (n.op == OpKind::Pooling2d) {
+            pr.is_pool = true;
+            if (act != nullptr || !prepare_pool_layer(g, n, seg.domain, &pr.pool, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
+        } else if (!prepare_conv_layer(g, n, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why)) {
+            fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        }
+        pr.in = n.inputs[0];
+        pr.out = act ? act->outputs[0] : n.outputs[0];
+        NpuLayerStats st;
+        st.node = i;
+        st.name = n.name.empty() ? n.describe() : n.name;
+        st.type = std::string(to_string(n.op)) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
+        st.macs = (pr.is_pool || pr.is_eltwise) ? 0 : pr.layer.macs();
+        layers_.push_back(st);
+        prepared.push_back(std::move(pr));
+    }
+    if (prepared.empty()) fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer");
+
+    // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain.
+    std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
+    uint64_t feature_bytes = 0;
+    auto region = [&](TensorId t) {
+        auto it = regions.find(t);
+        if (it != regions.end()) return it->second;
+        FeatureGeometry geom;
+        std::string why;
+        if (!feature_geometry(g.info(t), seg.domain, &geom, &why)) fail(ErrorKind::Unsupported, "NPU segment tensor '" + g.tensor(t).name + "': " + why);
+        regions[t] = {feature_bytes, geom};
+        feature_bytes = align_up(feature_bytes + geom.alloc_bytes());
+        return regions[t];
+    };
+    for (const Prepared& pr : prepared) {
+        region(pr.in);
+        if (pr.in2 != kNoTensor) region(pr.in2);
+        region(pr.out);
+    }
+    uint64_t constant_bytes = 0;
+    for (Prepared& pr : prepared) {
+        pr.weights_off = constant_bytes;
+        constant_bytes = align_up(constant_bytes + pr.layer.weights.size());
+        pr.bs_off = constant_bytes;
+        constant_bytes = align_up(constant_bytes + pr.layer.bs_stream.size());
+    }
+
+    // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite).
+    try {
+        features_ = npu_.device.create_buffer(std::max<uint64_t>(feature_bytes, kAlign), npudrv::kBufferZeroed);
+        constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
+        uint8_t* cmap = constants_.map();
+        for (const Prepared& pr : prepared) {
+            if (pr.layer.weights.empty()) continue;  // pooling / element-wise: no constants
+            std::memcpy(cmap + pr.weights_off, pr.layer.weights.data(), pr.layer.weights.size());
+            if (!pr.layer.bs_stream.empty()) std::memcpy(cmap + pr.bs_off, pr.layer.bs_stream.data(), pr.layer.bs_stream.size());
+        }
+        features_.map();
+
+        // 4. The chained regcmd of the whole segment.
+        npudrv::regcmd::RegcmdWriter w;
+        for (size_t l = 0; l < prepared.size(); ++l) {
+            const Prepared& pr = prepared[l];
+            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
+            if (pr.is_eltwise) {
+                emit_eltwise_task(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.in2].first),
+                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                layers_[l].tasks = 1;
+                continue;
+            }
+            if (pr.is_pool) {
+                emit_pool_task(w, pr.pool, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                               static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                layers_[l].tasks = 1;
+                continue;
+            }
+            ConvAddresses a;
+            a.input = static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first);
+            a.output = static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first);
+            a.weights = static_cast<uint32_t>(constants_.dma_addr() + pr.weights_off);
+            a.bs_stream = static_cast<uint32_t>(constants_.dma_addr() + pr.bs_off);
+            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
+            layers_[l].tasks = emit_conv_tasks(w, pr.layer, pr.tiling, a);
+        }
+        const uint64_t regcmd_bytes = w.finish(0).size_bytes();
+        commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
+        regcmd_ = w.finish(commands_.dma_addr());
+        std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
+        // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
+        if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
+        if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
+
+        // 5. One job: one lane of tasks, one task record per list (as the vendor runtime submits chains).
+        npudrv::JobSpec spec;
+        npudrv::Lane lane;
+        for (const npudrv::regcmd::LaidOutTask& t : regcmd_.tasks) {
+            npudrv::Task task;
+            task.regcmd = &commands_;
+            task.regcmd_offset = t.offset;
+            task.regcmd_entries = t.total_qwords;
+            task.enable_mask = t.enable_mask;
+            task.int_mask = t.int_mask;
+            lane.tasks.push_back(task);
+        }
+        spec.lanes.push_back(std::move(lane));
+        spec.inputs = {&features_};
+        spec.outputs = {&features_};
+        job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
+    } catch (const npudrv::DriverError& e) {
+        fail(ErrorKind::Device, std::string("NPU segment ") + std::to_string(segment) + ": " + e.what());
+    }
+
+    // 6. Boundary tensors and their CPU storage.
+    for (TensorId t : seg.inputs) {
+        auto r = region(t);
+        void* h = host(t);
+        if (h == nullptr) fail(ErrorKind::Internal, "NPU segment input '" + g.tensor(t).name + "' has no CPU storage");
+        inputs_.push_back({t, h, r.second, r.first});
+    }
+    for (TensorId t : seg.outputs) {
+        auto r = region(t);
+        void* h = host(t);
+        if (h == nullptr) fail(ErrorKind::Internal, "NPU segment output '" + g.tensor(t).name + "' has no CPU storage");
+        outputs_.push_back({t, h, r.second, r.first});
+    }
+}
+
+void CompiledSegment::run() {
+    uint8_t* fmap = features_.data();
+    for (const Boundary& b : inputs_) pack_feature(graph_.info(b.tensor), b.host, b.geom, fmap + b.offset);
+    // The simulator keeps a record per task; forget earlier ones so memory does not grow per inference.
+    if (npu_.simulator) npu_.simulator->clear_records();
+    const size_t before = 0;
+    try {
+        job_->run();
+    } catch (const npudrv::DriverError& e) {
+        fail(ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
+    }
+    for (const Boundary& b : outputs_) unpack_feature(graph_.info(b.tensor), b.geom, fmap + b.offset, b.host);
+    if (npu_.simulator) {
+        const auto& rec = npu_.simulator->records();
+        for (NpuLayerStats& l : layers_) {
+            l.dma_read_bytes = l.dma_write_bytes = l.sim_macs = 0;
+            for (uint32_t t = 0; t < l.tasks; ++t) {
+                const size_t i = before + l.first_task + t;
+                if (i >= rec.size()) break;
+                l.dma_read_bytes += rec[i].counters.dma_read_bytes;
+                l.dma_write_bytes += rec[i].counters.dma_write_bytes;
+                l.sim_macs += rec[i].counters.macs;
+            }
+        }
+    }
+}
+
+}  // namespace npurun::npu

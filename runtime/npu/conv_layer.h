@@ -1,0 +1,63 @@
+// A convolution-like layer (Convolution2d, DepthwiseConvolution2d, FullyConnected as a 1x1 convolution)
+// prepared for the NPU at load: geometry, weights packed to the NPU's group layout, the BS operand stream
+// (bias, and per-channel multipliers), the requantization constants and the fused activation.
+//
+// Integer arithmetic (reference §4.5, runtime/util/quantization.h): the NPU computes on signed int8.
+// uint8 tensors are shifted by -128 at the segment edge; weights are stored as w - 128 (uint8) or w (int8).
+// With x the signed input (padding = the signed input zero point zx) and wz the stored weight zero point,
+//   CORE + CPEND:  A = sum((ws) * x) + OW_OP * sum(x),  OW_OP = -wz   =>  A = sum((w - wz) * x)
+//   BS ALU:        A + bias',  bias' = bias_acc - zx * sum over taps and real channels of (w - wz)
+//                  = sum((w - wz) * (x - zx)) + bias_acc, exactly the CPU kernel's accumulator;
+//   BS MUL (per-channel weights only): round((acc) * m_c / 2^14), m_c = 2^14 * M_c / max(M)
+//   OUT_CVT:       round(v * S / 2^shift) + zo, S / 2^shift = M (per-tensor) or max(M) (per-channel),
+// where M = multiplier(sx, sw, so) is the same multiplier the CPU requantize() uses. Padding input
+// channels carry the stored weight value wz, so their effective weight ws + OW_OP is 0 whatever the
+// (unspecified) contents of those channels are.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/graph/graph.h"
+#include "runtime/passes/npu_support.h"
+
+namespace npurun::npu {
+
+struct ConvLayer {
+    NpuDomain domain = NpuDomain::Int8;
+    bool depthwise = false;
+    uint32_t c = 0, h = 0, w = 0;     // input (real channels)
+    uint32_t k = 0, ho = 0, wo = 0;   // output (real channels)
+    uint32_t kh = 1, kw = 1, sx = 1, sy = 1, pad_left = 0, pad_top = 0;
+    uint32_t ca = 0;                  // input channels as the CNA reads them (atom aligned)
+    uint32_t coa = 0;                 // output channels the CORE/DPU produce (multiple of 16)
+
+    // int8 pipeline
+    uint32_t pad_value = 0;           // CNA_PAD_CON1: signed input zero point (two's complement)
+    int32_t ow_op = 0;                // DPU_BS_OW_OP; 0 = CPEND bypassed
+    bool per_channel = false;         // BS MUL from the stream
+    uint32_t out_scale = 1, out_shift = 0;
+    int32_t out_offset = 0;
+
+    // BS stage (both domains)
+    bool use_bs = false;              // bias stream present (int8: always)
+    uint32_t bs_data_use = 0;         // BRDMA_DATA_USE: 1 = ALU, 5 = ALU + MUL
+    bool relu = false, relux = false;
+    uint32_t relux_bits = 0;          // RELUX_CMP: int32 in BS units, or fp32 bits
+
+    std::vector<uint8_t> weights;     // packed, WEIGHT_SIZE0 bytes
+    std::vector<uint8_t> bs_stream;   // per aligned output channel: [i32/f32 ALU][i16 MUL if per_channel]
+
+    uint32_t elem_bytes() const { return domain == NpuDomain::Int8 ? 1 : 2; }
+    uint64_t macs() const {
+        return uint64_t{ho} * wo * k * kh * kw * (depthwise ? 1 : c);
+    }
+};
+
+// Prepares `node` (with an optional fused activation node `act` whose output becomes the layer's output).
+// Returns false with a reason when the layer cannot be lowered.
+bool prepare_conv_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, ConvLayer* out,
+                        std::string* why);
+
+}  // namespace npurun::npu

@@ -1,0 +1,220 @@
+#include "runtime/npu/conv_regcmd.h"
+
+#include <algorithm>
+
+namespace npurun::npu {
+
+namespace rc = npudrv::regcmd;
+
+namespace {
+constexpr uint64_t kBankBytes = 32768;
+constexpr uint32_t kBanks = 12;
+uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+}  // namespace
+
+namespace {
+
+bool plan_slice(const ConvLayer& L, uint32_t ca, ConvTiling* out, std::string* why) {
+    const uint64_t bpe = L.elem_bytes();
+    const uint64_t per_kernel = uint64_t{L.kw} * L.kh * ca * bpe;
+    const uint64_t row_bytes = uint64_t{L.w} * ca * bpe;
+    const uint32_t wb_min = std::max(1u, ceil_div(per_kernel, kBankBytes));
+    if (wb_min > kBanks - 1) {
+        *why = "one kernel (" + std::to_string(per_kernel) + " bytes) exceeds 11 CBUF banks";
+        return false;
+    }
+    ConvTiling t;
+    // The whole input resident: as many data banks as it needs, every other bank for weights (the
+    // vendor's rule: it reproduces CBUF_CON0 of every untiled vendor capture, e.g. 384x10x10 fp16 ->
+    // 3 data / 9 weight banks). Weights larger than their banks are streamed.
+    const uint32_t db_all = std::max(1u, ceil_div(row_bytes * L.h, kBankBytes));
+    if (db_all + wb_min <= kBanks) {
+        t.data_banks = db_all, t.weight_banks = kBanks - db_all, t.rows_per_task = L.ho, t.tasks = 1;
+        *out = t;
+        return true;
+    }
+    // Rows must be split. Keep all of the slice's weights resident when that still leaves room for a
+    // kernel's height of input rows (then later tiles reuse them), else give the data the most banks.
+    const uint64_t slice_weights = L.depthwise ? per_kernel : per_kernel * L.k;
+    const uint32_t wb_all = std::max(1u, ceil_div(slice_weights, kBankBytes));
+    const bool resident = wb_all <= kBanks - 1 && (kBanks - wb_all) * kBankBytes / row_bytes >= L.kh;
+    t.weight_banks = resident ? wb_all : wb_min;
+    t.data_banks = kBanks - t.weight_banks;
+    t.weight_reuse = resident;
+    const uint64_t max_in_rows = t.data_banks * kBankBytes / row_bytes;
+    if (max_in_rows < L.kh) {
+        *why = "one output row needs " + std::to_string(uint64_t{L.kh} * row_bytes) + " bytes of input, more than " +
+               std::to_string(t.data_banks) + " CBUF data banks";
+        return false;
+    }
+    t.rows_per_task = std::min<uint32_t>(L.ho, static_cast<uint32_t>((max_in_rows - L.kh) / L.sy + 1));
+    t.tasks = ceil_div(L.ho, t.rows_per_task);
+    *out = t;
+    return true;
+}
+
+}  // namespace
+
+bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why) {
+    if (!plan_slice(L, L.ca, out, why)) return false;
+    const uint32_t group = L.elem_bytes() == 1 ? 64 : 32;
+    if (!L.depthwise || out->tasks == 1 || L.ca <= group) return true;
+    ConvTiling t;
+    if (!plan_slice(L, group, &t, why)) return false;
+    t.channels_per_task = group;
+    t.tasks *= ceil_div(L.ca, group);
+    *out = t;
+    return true;
+}
+
+uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, const ConvAddresses& a) {
+    const uint32_t prec = L.domain == NpuDomain::Int8 ? 0 : 2;
+    const bool i8 = prec == 0;
+    const uint32_t bpe = L.elem_bytes();
+    const uint32_t conv_mode = L.depthwise ? 3 : 0;
+    const uint32_t kernels = L.depthwise ? 1 : L.k;
+    const uint32_t m = L.depthwise ? 4 : 2;  // SURF_ADD multiple of every known stream (reference §4.2)
+    const uint32_t out_plane_atoms = L.wo * L.ho;
+    const rc::TaskKind kind = L.use_bs ? rc::TaskKind::ConvWithDpuRdma : rc::TaskKind::Conv;
+    const uint32_t c2 = 16 / bpe, taps = L.kw * L.kh;
+    const uint32_t step = t.channels_per_task ? t.channels_per_task : L.ca;
+    const uint32_t bs_per = L.per_channel ? 6 : 4;
+    uint32_t emitted = 0;
+    for (uint32_t c0 = 0; c0 < L.ca; c0 += step) {
+    // A channel slice (depthwise channel tiling; otherwise the whole layer): its planes, weights and
+    // operand-stream entries start at these offsets.
+    const uint32_t ca = std::min(step, L.ca - c0);
+    const uint32_t coa = L.depthwise ? (ca + 15) / 16 * 16 : L.coa;
+    const uint32_t orig = L.depthwise ? std::min(ca, L.c - c0) : L.k;
+    const uint32_t per_kernel = L.kw * L.kh * ca * bpe;
+    const uint32_t in_base = a.input + c0 / c2 * L.w * L.h * 16;
+    const uint32_t out_base = a.output + c0 / c2 * out_plane_atoms * 16;
+    const uint32_t w_base = a.weights + c0 * taps * bpe;
+    const uint32_t bs_base = a.bs_stream + c0 * bs_per;
+    for (uint32_t oy0 = 0; oy0 < L.ho; oy0 += t.rows_per_task) {
+        const uint32_t oy1 = std::min(L.ho, oy0 + t.rows_per_task), hot = oy1 - oy0;
+        const int64_t iy_start = int64_t(oy0) * L.sy - L.pad_top;
+        const int64_t iy_end = int64_t(oy1 - 1) * L.sy - L.pad_top + L.kh;
+        const uint32_t pad_top = iy_start < 0 ? static_cast<uint32_t>(-iy_start) : 0;
+        const uint32_t iy0 = static_cast<uint32_t>(std::max<int64_t>(iy_start, 0));
+        const uint32_t iy1 = static_cast<uint32_t>(std::min<int64_t>(iy_end, L.h));
+        const uint32_t ht = iy1 - iy0;
+
+        w.begin_task(kind);
+        const uint32_t reuse = (t.weight_reuse && oy0 > 0) ? 1u : 0u;
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        w.write("CNA_DCOMP_REGNUM", {});
+        w.write("CNA_DCOMP_CTRL", {});
+        w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
+        w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
+        if (L.use_bs) w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
+        w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
+        // FEATURE_GRAINS: rows buffered before the conv starts; the vendor writes H + kh when the task's
+        // input is resident (reference §4.2), capped by the 10-bit field.
+        w.write("CNA_CONV_CON2", {{"FEATURE_GRAINS", std::min(ht + L.kh, 1023u)}});
+        w.write("CNA_CONV_CON3", {{"CONV_Y_STRIDE", L.sy}, {"CONV_X_STRIDE", L.sx}});
+        w.write("CNA_DATA_SIZE0", {{"DATAIN_WIDTH", L.w}, {"DATAIN_HEIGHT", ht}});
+        // DATAIN_CHANNEL_REAL: every vendor fp16 capture writes the channel count of the last 64-channel
+        // group minus one, (C - 1) % 64 (1024 -> 63, 480 -> 31, 72 -> 7, 40 -> 39), not C - 1; the
+        // simulator gives it no function, so the vendor's value is used.
+        w.write("CNA_DATA_SIZE1", {{"DATAIN_CHANNEL_REAL", (ca - 1) % 64}, {"DATAIN_CHANNEL", ca}});
+        w.write("CNA_DATA_SIZE2", {{"DATAOUT_WIDTH", L.wo}});
+        w.write("CNA_DATA_SIZE3", {{"DATAOUT_ATOMICS", L.wo * hot}});
+        w.write("CNA_WEIGHT_SIZE0", {{"WEIGHT_BYTES", per_kernel * kernels}});
+        w.write("CNA_WEIGHT_SIZE1", {{"WEIGHT_BYTES_PER_KERNEL", per_kernel}});
+        w.write("CNA_WEIGHT_SIZE2", {{"WEIGHT_WIDTH", L.kw}, {"WEIGHT_HEIGHT", L.kh}, {"WEIGHT_KERNELS", kernels}});
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        w.write("CNA_CBUF_CON1", {{"DATA_ENTRIES", (L.w * ca * bpe + 63) / 64}});
+        w.write("CNA_CVT_CON0", {{"DATA_SIGN", 1}, {"CVT_TYPE", 1}, {"CVT_BYPASS", 1}});
+        w.write("CNA_CVT_CON1", {{"CVT_SCALE0", 1}});
+        w.write("CNA_CVT_CON2", {{"CVT_SCALE1", 1}});
+        w.write("CNA_CVT_CON3", {{"CVT_SCALE2", 1}});
+        w.write("CNA_CVT_CON4", {{"CVT_SCALE3", 1}});
+        w.write("CNA_FC_CON0", {});
+        w.write("CNA_FC_CON1", {});
+        w.write("CNA_PAD_CON0", {{"PAD_LEFT", L.pad_left}, {"PAD_TOP", pad_top}});
+        w.write("CNA_FEATURE_DATA_ADDR", {{"FEATURE_BASE_ADDR", in_base + iy0 * L.w * 16}});
+        w.write("CNA_FC_CON2", {});
+        w.write("CNA_DMA_CON0", {{"WEIGHT_BURST_LEN", 15}, {"DATA_BURST_LEN", 15}});
+        // Line stride covers a 4-line fetch group; SURF_STRIDE + LINE_STRIDE = one plane of the whole
+        // tensor (W*H atoms, two's complement in 28 bits when H < 4; reference §6.1).
+        w.write("CNA_DMA_CON1", {{"LINE_STRIDE", 4 * L.w}});
+        w.write("CNA_DMA_CON2", {{"SURF_STRIDE", (L.w * L.h - 4 * L.w) & 0x0FFFFFFFu}});
+        w.write("CNA_FC_DATA_SIZE0", {{"DMA_WIDTH", L.w}, {"DMA_HEIGHT", ht}});
+        w.write("CNA_FC_DATA_SIZE1", {{"DMA_CHANNEL", ca}});
+        w.write("CNA_DCOMP_CTRL", {});
+        w.write("CNA_DCOMP_REGNUM", {});
+        w.write("CNA_DCOMP_ADDR0", {{"DECOMPRESS_ADDR0", w_base}});
+        w.write(rc::reg("CNA_CVT_CON5"), 0u);
+        w.write(rc::reg("CNA_PAD_CON1"), i8 ? L.pad_value : 0u);
+        w.write("CORE_MISC_CFG", {{"PROC_PRECISION", prec}, {"DW_EN", L.depthwise ? 1u : 0u}, {"QD_EN", i8 ? 1u : 0u}});
+        w.write("CORE_DATAOUT_SIZE_0", {{"DATAOUT_HEIGHT", hot - 1}, {"DATAOUT_WIDTH", L.wo - 1}});
+        w.write("CORE_DATAOUT_SIZE_1", {{"DATAOUT_CHANNEL", coa - 1}});
+        w.write("CORE_CLIP_TRUNCATE", {});
+        w.write(rc::reg("CORE_3030"), 0u);
+        w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"CONV_MODE", conv_mode}, {"OUTPUT_MODE", 2}});
+        w.write("DPU_DATA_FORMAT", {{"OUT_PRECISION", prec}, {"IN_PRECISION", prec}, {"PROC_PRECISION", prec}});
+        w.write("DPU_OFFSET_PEND", {});
+        w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", out_base + oy0 * L.wo * 16}});
+        w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", out_plane_atoms}});
+        w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", L.wo - 1}});
+        w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", hot - 1}});
+        w.write("DPU_DATA_CUBE_NOTCH_ADDR", {});
+        w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", orig - 1}, {"CHANNEL", coa - 1}});
+        if (L.use_bs) {
+            w.write("DPU_BS_CFG", {{"BS_ALU_ALGO", 2}, {"BS_ALU_SRC", 1}, {"BS_RELUX_EN", L.relux ? 1u : 0u},
+                                   {"BS_RELU_BYPASS", L.relu ? 0u : 1u}, {"BS_MUL_BYPASS", L.per_channel ? 0u : 1u}});
+        } else {
+            w.write("DPU_BS_CFG", {{"BS_RELU_BYPASS", 1}, {"BS_MUL_BYPASS", 1}, {"BS_ALU_BYPASS", 1}, {"BS_BYPASS", 1}});
+        }
+        w.write("DPU_BS_ALU_CFG", {});
+        if (L.per_channel) {
+            w.write("DPU_BS_MUL_CFG", {{"BS_MUL_SHIFT_VALUE", 14}, {"BS_MUL_SRC", 1}});
+        } else {
+            w.write("DPU_BS_MUL_CFG", {});
+        }
+        w.write(rc::reg("DPU_BS_RELUX_CMP_VALUE"), L.relux ? L.relux_bits : 0u);
+        w.write("DPU_BS_OW_CFG", {{"SIZE_E_2", m - 1}, {"SIZE_E_1", m - 1}, {"SIZE_E_0", m - 1},
+                                  {"OD_BYPASS", L.ow_op == 0 ? 1u : 0u}});
+        w.write("DPU_BS_OW_OP", {{"OW_OP", static_cast<uint32_t>(L.ow_op) & 0xFFFFu}});
+        w.write("DPU_WDMA_SIZE_0", {{"CHANNEL_WDMA", coa - 1}});
+        w.write("DPU_WDMA_SIZE_1", {{"HEIGHT_WDMA", hot - 1}, {"WIDTH_WDMA", L.wo - 1}});
+        w.write("DPU_BN_CFG", {{"BN_RELU_BYPASS", 1}, {"BN_MUL_BYPASS", 1}, {"BN_ALU_BYPASS", 1}, {"BN_BYPASS", 1}});
+        w.write("DPU_BN_ALU_CFG", {});
+        w.write("DPU_BN_MUL_CFG", {});
+        w.write(rc::reg("DPU_BN_RELUX_CMP_VALUE"), 0u);
+        w.write("DPU_EW_CFG", {{"EW_RELU_BYPASS", 1}, {"EW_OP_CVT_BYPASS", 1}, {"EW_LUT_BYPASS", 1}, {"EW_OP_BYPASS", 1}, {"EW_BYPASS", 1}});
+        w.write(rc::reg("DPU_EW_CVT_OFFSET_VALUE"), 0u);
+        w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SCALE", 1}});
+        w.write(rc::reg("DPU_EW_RELUX_CMP_VALUE"), 0u);
+        w.write(rc::reg("DPU_OUT_CVT_OFFSET"), i8 ? static_cast<uint32_t>(L.out_offset) : 0u);
+        w.write("DPU_OUT_CVT_SCALE", {{"FP32TOFP16_EN", i8 ? 0u : 1u}, {"OUT_CVT_SCALE", i8 ? L.out_scale : 1u}});
+        w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", i8 ? L.out_shift : 0u}});
+        w.write("DPU_SURFACE_ADD", {{"SURF_ADD", m * out_plane_atoms}});
+        w.write(rc::reg("DPU_40C4"), 0u);
+        if (L.use_bs) {
+            w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", L.wo - 1}});
+            w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", hot - 1}});
+            w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", coa - 1}});
+            w.write("DPU_RDMA_SRC_BASE_ADDR", {});
+            w.write("DPU_RDMA_BRDMA_CFG", {{"BRDMA_DATA_USE", L.bs_data_use}});
+            w.write("DPU_RDMA_BS_BASE_ADDR", {{"BS_BASE_ADDR", bs_base}});
+            w.write("DPU_RDMA_NRDMA_CFG", {});
+            w.write("DPU_RDMA_BN_BASE_ADDR", {});
+            w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DISABLE", 1}});
+            w.write("DPU_RDMA_EW_BASE_ADDR", {});
+            w.write("DPU_RDMA_EW_SURF_STRIDE", {});
+            w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"MRDMA_DISABLE", 1}, {"CONV_MODE", conv_mode}});
+            w.write("DPU_RDMA_SRC_DMA_CFG", {});
+            w.write("DPU_RDMA_SURF_NOTCH", {});
+            w.write("DPU_RDMA_PAD_CFG", {});
+            w.write("DPU_RDMA_WEIGHT", {{"E_WEIGHT", 1}, {"N_WEIGHT", 1}, {"B_WEIGHT", 1}, {"M_WEIGHT", 1}});
+            w.write("DPU_RDMA_EW_SURF_NOTCH", {});
+        }
+        ++emitted;
+    }
+    }
+    return emitted;
+}
+
+}  // namespace npurun::npu

@@ -1,0 +1,89 @@
+#include "runtime/npu/feature_layout.h"
+
+#include <cstring>
+
+#include "runtime/util/quantization.h"
+
+namespace npurun::npu {
+
+bool feature_geometry(const TensorInfo& t, NpuDomain d, FeatureGeometry* out, std::string* why) {
+    FeatureGeometry g;
+    g.elem_bytes = d == NpuDomain::Int8 ? 1 : 2;
+    const Shape& s = t.shape;
+    if (s.rank == 4 && s[0] == 1) {
+        g.h = s[1], g.w = s[2], g.c = s[3];
+    } else if (s.rank == 2 && s[0] == 1) {
+        g.h = 1, g.w = 1, g.c = s[1];
+    } else {
+        *why = "tensor shape " + s.str() + " is neither [1,H,W,C] nor [1,C]";
+        return false;
+    }
+    if (g.c == 0 || g.h == 0 || g.w == 0) {
+        *why = "empty tensor " + s.str();
+        return false;
+    }
+    const bool ok = (d == NpuDomain::Int8 && (t.dtype == DataType::QAsymmU8 || t.dtype == DataType::QAsymmS8)) ||
+                    (d == NpuDomain::Fp16 && (t.dtype == DataType::Float16 || t.dtype == DataType::Float32));
+    if (!ok) {
+        *why = std::string("tensor type ") + to_string(t.dtype) + " has no NPU representation in this domain";
+        return false;
+    }
+    *out = g;
+    return true;
+}
+
+namespace {
+
+// Offset of element (c, y, x) in the NPU layout.
+inline size_t npu_offset(const FeatureGeometry& g, uint32_t c, uint32_t y, uint32_t x) {
+    return size_t(c / g.c2()) * g.plane_bytes() + (size_t(y) * g.w + x) * 16 + size_t(c % g.c2()) * g.elem_bytes;
+}
+
+}  // namespace
+
+void pack_feature(const TensorInfo& t, const void* src, const FeatureGeometry& g, uint8_t* dst) {
+    const size_t pixels = size_t(g.h) * g.w;
+    for (size_t p = 0; p < pixels; ++p) {
+        const uint32_t y = uint32_t(p / g.w), x = uint32_t(p % g.w);
+        for (uint32_t c = 0; c < g.c; ++c) {
+            const size_t i = p * g.c + c;  // NHWC index
+            uint8_t* o = dst + npu_offset(g, c, y, x);
+            switch (t.dtype) {
+                case DataType::QAsymmU8: *o = static_cast<uint8_t>(static_cast<const uint8_t*>(src)[i] ^ 0x80u); break;
+                case DataType::QAsymmS8: *o = static_cast<const uint8_t*>(src)[i]; break;
+                case DataType::Float16: std::memcpy(o, static_cast<const uint16_t*>(src) + i, 2); break;
+                case DataType::Float32: {
+                    const uint16_t h = quant::fp32_to_fp16(static_cast<const float*>(src)[i]);
+                    std::memcpy(o, &h, 2);
+                    break;
+                }
+                default: break;  // feature_geometry() admits no other type
+            }
+        }
+    }
+}
+
+void unpack_feature(const TensorInfo& t, const FeatureGeometry& g, const uint8_t* src, void* dst) {
+    const size_t pixels = size_t(g.h) * g.w;
+    for (size_t p = 0; p < pixels; ++p) {
+        const uint32_t y = uint32_t(p / g.w), x = uint32_t(p % g.w);
+        for (uint32_t c = 0; c < g.c; ++c) {
+            const size_t i = p * g.c + c;
+            const uint8_t* q = src + npu_offset(g, c, y, x);
+            switch (t.dtype) {
+                case DataType::QAsymmU8: static_cast<uint8_t*>(dst)[i] = static_cast<uint8_t>(*q ^ 0x80u); break;
+                case DataType::QAsymmS8: static_cast<uint8_t*>(dst)[i] = *q; break;
+                case DataType::Float16: std::memcpy(static_cast<uint16_t*>(dst) + i, q, 2); break;
+                case DataType::Float32: {
+                    uint16_t h;
+                    std::memcpy(&h, q, 2);
+                    static_cast<float*>(dst)[i] = quant::fp16_to_fp32(h);
+                    break;
+                }
+                default: break;
+            }
+        }
+    }
+}
+
+}  // namespace npurun::npu

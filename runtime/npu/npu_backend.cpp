@@ -1,0 +1,85 @@
+#include "runtime/npu/npu_backend.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "drv/regcmd/regcmd_decoder.h"
+#include "runtime/graph/error.h"
+
+namespace npurun::npu {
+
+PlacementOptions npu_placement_options(bool fp16) {
+    PlacementOptions o;
+    o.use_npu = true;
+    o.policy.fp32_as_fp16 = fp16;
+    o.lowering_refusal = lowering_refusal;
+    return o;
+}
+
+NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16) : graph_(g) {
+    context_ = kind == DeviceKind::Sim ? open_sim_context() : open_npu_context();
+    placement_ = place(g, npu_placement_options(fp16));
+    external_.handled.assign(g.nodes.size(), false);
+    for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
+    external_.build = [this](exec::Executor& ex) {
+        std::vector<exec::ExternalStep> steps;
+        for (uint32_t s = 0; s < placement_.segments.size(); ++s) {
+            segments_.push_back(std::make_unique<CompiledSegment>(
+                graph_, placement_, s, *context_, [&ex](TensorId t) { return ex.tensor_data(t); }));
+            CompiledSegment* seg = segments_.back().get();
+            const std::string device = context_->simulator ? "sim" : "npu";
+            exec::ExternalStep st;
+            st.first_node = placement_.segments[s].nodes.front();
+            st.run = [seg] { seg->run(); };
+            st.profile_rows = [this, seg, device] {
+                std::vector<LayerProfile> rows;
+                for (const NpuLayerStats& l : seg->layers()) {
+                    LayerProfile r;
+                    r.name = l.name;
+                    r.type = l.type;
+                    r.device = device;
+                    const Node& n = graph_.nodes[l.node];
+                    if (!n.outputs.empty() && n.outputs[0] != kNoTensor) r.output_shape = graph_.info(n.outputs[0]).shape;
+                    r.macs = l.macs;
+                    r.dma_bytes = l.dma_read_bytes + l.dma_write_bytes;
+                    r.tasks = l.tasks;
+                    rows.push_back(std::move(r));
+                }
+                return rows;
+            };
+            steps.push_back(std::move(st));
+        }
+        return steps;
+    };
+}
+
+void dump_regcmd(const NpuBackend& backend, const std::string& dir) {
+    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+        fail(ErrorKind::Runtime, "cannot create --dump-regcmd directory '" + dir + "': " + std::strerror(errno));
+    for (size_t s = 0; s < backend.segments().size(); ++s) {
+        const npudrv::regcmd::RegcmdBuffer& b = backend.segments()[s]->regcmd();
+        const std::string base = dir + "/seg" + std::to_string(s);
+        std::FILE* f = std::fopen((base + ".regcmd").c_str(), "wb");
+        if (!f) fail(ErrorKind::Runtime, "cannot write '" + base + ".regcmd': " + std::strerror(errno));
+        const size_t n = std::fwrite(b.qwords.data(), 8, b.qwords.size(), f);
+        const bool ok = n == b.qwords.size() && std::fclose(f) == 0;
+        if (!ok) fail(ErrorKind::Runtime, "cannot write '" + base + ".regcmd'");
+        std::FILE* t = std::fopen((base + ".txt").c_str(), "w");
+        if (!t) fail(ErrorKind::Runtime, "cannot write '" + base + ".txt': " + std::strerror(errno));
+        std::fprintf(t, "# segment %zu: %zu tasks, %zu bytes of regcmd at 0x%llx\n", s, b.tasks.size(), b.size_bytes(),
+                     static_cast<unsigned long long>(b.base_addr));
+        const auto decoded = npudrv::regcmd::decode_stream(b.qwords, b.base_addr);
+        for (size_t i = 0; i < b.tasks.size(); ++i) {
+            const auto& lt = b.tasks[i];
+            std::fprintf(t, "task %zu addr 0x%llx entries %u op_en 0x%x: %s\n", i,
+                         static_cast<unsigned long long>(lt.regcmd_addr), lt.total_qwords, lt.op_en,
+                         i < decoded.size() ? decoded[i].description.c_str() : "?");
+        }
+        if (std::fclose(t) != 0) fail(ErrorKind::Runtime, "cannot write '" + base + ".txt'");
+    }
+}
+
+}  // namespace npurun::npu

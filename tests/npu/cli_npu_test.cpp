@@ -1,0 +1,118 @@
+// The npurun binary with the NPU backend, as a user runs it: --device sim, --explain, --profile,
+// --dump-regcmd, --fp16, on the real mobilenet model from ../shared (skipped when absent).
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string shared() {
+    const char* s = std::getenv("NPURUN_SHARED");
+    return s ? s : "../shared";
+}
+std::string model() { return shared() + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn"; }
+bool exists(const std::string& p) {
+    struct stat st{};
+    return ::stat(p.c_str(), &st) == 0;
+}
+
+struct Result {
+    int status = -1;
+    std::string out;
+};
+
+Result run(const std::string& args) {
+    const char* bin = std::getenv("NPURUN_BIN");
+    Result r;
+    if (!bin) return r;
+    std::FILE* p = ::popen((std::string(bin) + " " + args + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int st = ::pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+std::string read_file(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+class NpuCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!std::getenv("NPURUN_BIN")) GTEST_SKIP() << "NPURUN_BIN not set";
+        if (!exists(model())) GTEST_SKIP() << model() << " absent (../shared not available)";
+        char tmpl[] = "/tmp/npurun-npu-cli-XXXXXX";
+        dir_ = ::mkdtemp(tmpl);
+        std::string pixels(128 * 128 * 3, '\0');
+        for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = char((i * 131 + 17) % 251);
+        std::ofstream(dir_ + "/x.bin", std::ios::binary) << pixels;
+    }
+    void TearDown() override {
+        if (!dir_.empty()) (void)std::system(("rm -rf '" + dir_ + "'").c_str());
+    }
+    std::string dir_;
+};
+
+}  // namespace
+
+TEST_F(NpuCli, ExplainListsEveryLayerWithDeviceAndReason) {
+    const Result r = run("--explain --device sim " + model());
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("Softmax"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("NPU s0"), std::string::npos) << r.out;
+    // Every convolution (with its fused ReLU6) and the average pool on the NPU in one segment; reshape and
+    // softmax on the CPU, each with its reason.
+    EXPECT_NE(r.out.find("56 of 58 layers on the NPU in 1 segment(s)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Reshape has no NPU lowering yet"), std::string::npos) << r.out;
+}
+
+TEST_F(NpuCli, SimRunMatchesTheCpuTop1AndProfiles) {
+    const Result cpu = run("--device cpu " + model() + " " + dir_ + "/x.bin -o " + dir_ + "/cpu.bin");
+    ASSERT_EQ(cpu.status, 0) << cpu.out;
+    const Result sim = run("--device sim --profile " + model() + " " + dir_ + "/x.bin -o " + dir_ + "/sim.bin");
+    ASSERT_EQ(sim.status, 0) << sim.out;
+    std::printf("%s", sim.out.c_str());
+    EXPECT_NE(sim.out.find("MACs"), std::string::npos);
+    EXPECT_NE(sim.out.find("DMA bytes"), std::string::npos);
+    EXPECT_NE(sim.out.find(" sim "), std::string::npos);
+    const std::string a = read_file(dir_ + "/cpu.bin"), b = read_file(dir_ + "/sim.bin");
+    ASSERT_EQ(a.size(), 1001u);
+    ASSERT_EQ(b.size(), 1001u);
+    EXPECT_EQ(std::max_element(a.begin(), a.end(), [](char x, char y) { return uint8_t(x) < uint8_t(y); }) - a.begin(),
+              std::max_element(b.begin(), b.end(), [](char x, char y) { return uint8_t(x) < uint8_t(y); }) - b.begin());
+}
+
+TEST_F(NpuCli, DumpRegcmdWritesEverySegment) {
+    const Result r = run("--device sim --dump-regcmd " + dir_ + "/dump " + model() + " " + dir_ + "/x.bin");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const std::string raw = read_file(dir_ + "/dump/seg0.regcmd");
+    const std::string txt = read_file(dir_ + "/dump/seg0.txt");
+    EXPECT_GT(raw.size(), 1000u);
+    EXPECT_EQ(raw.size() % 8, 0u);
+    EXPECT_NE(txt.find("conv 3x3"), std::string::npos) << txt;
+    EXPECT_NE(txt.find("op_en 0x60"), std::string::npos) << "the average pool is a PPU task";
+}
+
+TEST_F(NpuCli, DumpRegcmdOnTheCpuIsAnError) {
+    const Result r = run("--device cpu --dump-regcmd " + dir_ + "/d " + model() + " " + dir_ + "/x.bin");
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("--dump-regcmd"), std::string::npos) << r.out;
+}
+
+TEST_F(NpuCli, NpuWithoutABoardFailsWithOneLine) {
+    const Result r = run("--device npu " + model() + " " + dir_ + "/x.bin");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("'npu' is not available"), std::string::npos) << r.out;
+}

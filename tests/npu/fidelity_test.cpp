@@ -1,0 +1,151 @@
+// Fidelity to the real hardware: for every convolution shape the vendor runtime was captured compiling
+// (../shared/captures/rk3588-vendor-conv/*.json, fp16), build the same layer with the NPU lowering and
+// compare the register values of the shape-dependent fields (addresses excluded) task by task, for the
+// tasks both streams have. The convolution our stream computes (recovered from our registers by the
+// same decoder) must be the vendor's; field matches are reported per shape and overall.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "drv/regcmd/capture_reader.h"
+#include "drv/regcmd/conv_recovery.h"
+#include "drv/regcmd/regcmd_decoder.h"
+#include "runtime/npu/conv_layer.h"
+#include "runtime/npu/conv_regcmd.h"
+
+namespace rc = npudrv::regcmd;
+using npurun::NpuDomain;
+using npurun::npu::ConvLayer;
+
+namespace {
+
+std::string captures_dir() {
+    const char* s = std::getenv("NPURUN_SHARED");
+    return std::string(s ? s : "../shared") + "/captures/rk3588-vendor-conv";
+}
+
+std::vector<std::string> capture_files() {
+    std::vector<std::string> out;
+    DIR* d = opendir(captures_dir().c_str());
+    if (!d) return out;
+    while (dirent* e = readdir(d)) {
+        const std::string n = e->d_name;
+        if (n.size() > 5 && n.substr(n.size() - 5) == ".json") out.push_back(n);
+    }
+    closedir(d);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The shape-dependent registers the captures hold (addresses left out).
+const char* const kFields[] = {"CNA_CONV_CON1",     "CNA_CONV_CON2",       "CNA_DATA_SIZE0",      "CNA_DATA_SIZE1",
+                               "CNA_DATA_SIZE3",    "CNA_FC_DATA_SIZE0",   "CNA_FC_DATA_SIZE1",   "CNA_DMA_CON2",
+                               "CNA_WEIGHT_SIZE0",  "CNA_WEIGHT_SIZE1",    "CNA_WEIGHT_SIZE2",    "CNA_CBUF_CON0",
+                               "CORE_DATAOUT_SIZE_0", "CORE_DATAOUT_SIZE_1", "DPU_DST_SURF_STRIDE", "DPU_DATA_CUBE_HEIGHT",
+                               "DPU_DATA_CUBE_CHANNEL", "DPU_WDMA_SIZE_0",  "DPU_WDMA_SIZE_1",     "DPU_SURFACE_ADD"};
+
+bool is_conv(const rc::DecodedTask& t) {
+    const uint32_t en = t.op_en ? *t.op_en : t.descriptor_enable_mask;
+    return (en & rc::kEnCna) != 0;
+}
+
+// Our fp16 layer for the recovered shape (weights zero: only the registers matter here).
+ConvLayer layer_for(const rc::RecoveredConv& v) {
+    ConvLayer L;
+    L.domain = NpuDomain::Fp16;
+    L.depthwise = v.depthwise;
+    L.c = v.in_channels, L.h = v.in_height, L.w = v.in_width;
+    L.k = v.out_channels, L.ho = v.out_height, L.wo = v.out_width;
+    L.kh = v.kernel_h, L.kw = v.kernel_w, L.sx = v.stride_x, L.sy = v.stride_y;
+    L.pad_left = uint32_t(std::max(0, v.pad_left)), L.pad_top = uint32_t(std::max(0, v.pad_top));
+    L.ca = (L.c + 7) / 8 * 8;
+    L.coa = ((L.depthwise ? L.ca : L.k) + 15) / 16 * 16;
+    L.weights.assign(size_t(L.depthwise ? 1 : L.k) * L.kh * L.kw * L.ca * 2, 0);
+    return L;
+}
+
+}  // namespace
+
+TEST(Fidelity, VendorConvCaptures) {
+    const std::vector<std::string> files = capture_files();
+    if (files.empty()) GTEST_SKIP() << "no captures in " << captures_dir() << " (../shared absent)";
+    size_t total_match = 0, total_fields = 0, shapes = 0, exact_shapes = 0;
+    std::map<std::string, size_t> field_mismatch;
+    for (const std::string& f : files) {
+        SCOPED_TRACE(f);
+        const rc::Capture cap = rc::read_capture_json(captures_dir() + "/" + f);
+        const std::vector<rc::DecodedTask> vendor_all = rc::decode_capture(cap);
+        const rc::RecoveredConv v = rc::recover_conv(vendor_all);
+        ASSERT_TRUE(v.valid) << "vendor capture not recoverable";
+        ConvLayer L = layer_for(v);
+        npurun::npu::ConvTiling tiling;
+        std::string why;
+        ASSERT_TRUE(npurun::npu::plan_conv_tiling(L, &tiling, &why)) << why;
+        rc::RegcmdWriter w;
+        npurun::npu::ConvAddresses a{0x10000000u, 0x20000000u, 0x30000000u, 0};
+        npurun::npu::emit_conv_tasks(w, L, tiling, a);
+        const rc::RegcmdBuffer buf = w.finish(0x40000000u);
+        const std::vector<rc::DecodedTask> ours = rc::decode_stream(buf.qwords, buf.base_addr);
+        const rc::RecoveredConv o = rc::recover_conv(ours);
+        // Our stream computes the vendor's convolution.
+        EXPECT_TRUE(o.valid);
+        EXPECT_EQ(o.in_channels, v.in_channels);
+        EXPECT_EQ(o.in_height, v.in_height);
+        EXPECT_EQ(o.in_width, v.in_width);
+        EXPECT_EQ(o.out_channels, v.out_channels);
+        EXPECT_EQ(o.out_height, v.out_height);
+        EXPECT_EQ(o.out_width, v.out_width);
+        EXPECT_EQ(o.kernel_h, v.kernel_h);
+        EXPECT_EQ(o.kernel_w, v.kernel_w);
+        EXPECT_EQ(o.stride_x, v.stride_x);
+        EXPECT_EQ(o.depthwise, v.depthwise);
+
+        std::vector<const rc::DecodedTask*> vt, ot;
+        for (const auto& t : vendor_all)
+            if (is_conv(t)) vt.push_back(&t);
+        for (const auto& t : ours)
+            if (is_conv(t)) ot.push_back(&t);
+        size_t match = 0, fields = 0;
+        std::string diffs;
+        // Task 0 of each: the vendor buffer holds alternative task sets (1/2/3 cores) side by side, so only
+        // the first task of both streams is the same piece of work for sure.
+        for (size_t i = 0; i < std::min<size_t>(1, std::min(vt.size(), ot.size())); ++i) {
+            for (const char* name : kFields) {
+                const uint16_t off = rc::reg(name);
+                if (!vt[i]->state.written(off)) continue;
+                ++fields;
+                const uint32_t vv = vt[i]->state.get(off), ov = ot[i]->state.get(off);
+                if (vv == ov) {
+                    ++match;
+                } else {
+                    ++field_mismatch[name];
+                    if (i == 0) {
+                        char b[96];
+                        std::snprintf(b, sizeof b, " %s v=%X o=%X", name, vv, ov);
+                        diffs += b;
+                    }
+                }
+            }
+        }
+        ++shapes;
+        if (match == fields && vt.size() == ot.size()) ++exact_shapes;
+        total_match += match;
+        total_fields += fields;
+        std::printf("%-32s %-36s vendor %2zu conv tasks, ours %2zu: %3zu/%3zu fields match (%5.1f%%)%s\n", f.c_str(),
+                    v.summary().substr(0, 36).c_str(), vt.size(), ot.size(), match, fields,
+                    fields ? 100.0 * double(match) / double(fields) : 0.0, diffs.c_str());
+    }
+    std::printf("OVERALL: %zu shapes, %zu with identical task count and fields; %zu/%zu field values match (%.1f%%)\n",
+                shapes, exact_shapes, total_match, total_fields, 100.0 * double(total_match) / double(total_fields));
+    // Regression guard at the level reached (91.2% when written): the remaining differences are explained in
+    // runtime/npu/README.md (FEATURE_GRAINS rule unknown, output plane alignment, K/row tiling choices).
+    EXPECT_GE(100.0 * double(total_match) / double(total_fields), 85.0);
+    std::printf("fields differing most often:");
+    for (const auto& [name, n] : field_mismatch) std::printf(" %s:%zu", name.c_str(), n);
+    std::printf("\n");
+}

@@ -1,0 +1,243 @@
+// Small graphs built in code for the NPU backend tests: quantized / float convolutions with their
+// constants, activations, chains; plus helpers to run a model on the CPU and on the simulated NPU.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "include/npurun/npurun.hpp"
+#include "runtime/graph/graph.h"
+
+namespace npurun::npu_test {
+
+inline TensorId value(Graph& g, const std::string& name, Shape s, DataType dt, float scale = 0.0f, int32_t zp = 0) {
+    Tensor t;
+    t.name = name;
+    t.info.dtype = dt;
+    t.info.shape = s;
+    if (scale != 0.0f) t.info.quant.scales = {scale};
+    t.info.quant.offset = zp;
+    return g.add_tensor(std::move(t));
+}
+
+inline TensorId constant(Graph& g, const std::string& name, Shape s, DataType dt, const void* bytes, size_t n,
+                         std::vector<float> scales = {}, int32_t zp = 0, uint32_t axis = 0) {
+    Tensor t;
+    t.name = name;
+    t.info.dtype = dt;
+    t.info.shape = s;
+    t.info.quant.scales = std::move(scales);
+    t.info.quant.offset = zp;
+    t.info.quant.axis = axis;
+    uint8_t* d = g.allocate_owned(n);
+    std::memcpy(d, bytes, n);
+    t.data = d;
+    return g.add_tensor(std::move(t));
+}
+
+inline void node(Graph& g, OpKind op, const std::string& name, std::vector<TensorId> in, std::vector<TensorId> out,
+                 OpAttrs attrs = {}) {
+    Node n;
+    n.op = op;
+    n.name = name;
+    n.source_index = uint32_t(g.nodes.size());
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    n.attrs = std::move(attrs);
+    g.nodes.push_back(std::move(n));
+}
+
+inline void io(Graph& g, TensorId in, TensorId out) {
+    Node a;
+    a.op = OpKind::Input;
+    a.name = "input";
+    a.outputs = {in};
+    a.attrs = BindingAttrs{0};
+    g.nodes.insert(g.nodes.begin(), a);
+    g.inputs.push_back({"input", 0, in});
+    Node b;
+    b.op = OpKind::Output;
+    b.name = "output";
+    b.inputs = {out};
+    b.attrs = BindingAttrs{0};
+    b.source_index = uint32_t(g.nodes.size());
+    g.nodes.push_back(b);
+    g.outputs.push_back({"output", 0, out});
+}
+
+enum class Act { None, Relu, Relu6 };
+
+struct ConvSpec {
+    DataType dt = DataType::QAsymmU8;  // activation type: QAsymmU8, QAsymmS8 or Float32
+    bool per_channel = false;          // int8 weights QSymmS8 per output channel
+    bool depthwise = false;
+    uint32_t h = 8, w = 8, c = 16, k = 16, kh = 3, kw = 3, stride = 1, pad = 1;
+    bool bias = true;
+    Act act = Act::None;
+    bool coarse_intermediate = false;  // conv output quantized coarser than the activation's (no fusion)
+    uint32_t seed = 1;
+};
+
+inline uint32_t out_dim(uint32_t in, uint32_t k, uint32_t s, uint32_t p) { return (in + 2 * p - k) / s + 1; }
+
+// Appends one conv layer (and its activation) reading `in` ([1,h,w,c]); returns the output tensor.
+inline TensorId add_conv(Graph& g, const ConvSpec& s, TensorId in, const std::string& name) {
+    std::mt19937 rng(s.seed);
+    const TensorInfo xi = g.info(in);
+    const bool q = s.dt != DataType::Float32;
+    const uint32_t ho = out_dim(s.h, s.kh, s.stride, s.pad), wo = out_dim(s.w, s.kw, s.stride, s.pad);
+    const uint32_t k = s.depthwise ? s.c : s.k;
+    const uint32_t per_out = s.kh * s.kw * (s.depthwise ? 1 : s.c);
+    const size_t nw = size_t(k) * per_out;
+    const float sx = q ? xi.quant.scale() : 1.0f;
+    TensorId w, b = kNoTensor;
+    std::vector<float> sw(k, 0.02f);
+    if (!q) {
+        std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+        std::vector<float> v(nw);
+        for (float& x : v) x = d(rng);
+        w = constant(g, name + "_w", s.depthwise ? Shape{1, s.kh, s.kw, s.c} : Shape{s.k, s.kh, s.kw, s.c}, DataType::Float32,
+                     v.data(), v.size() * 4);
+        if (s.bias) {
+            std::vector<float> bv(k);
+            for (float& x : bv) x = d(rng);
+            b = constant(g, name + "_b", Shape{k}, DataType::Float32, bv.data(), bv.size() * 4);
+        }
+    } else if (s.per_channel) {
+        std::uniform_int_distribution<int> d(-127, 127);
+        std::vector<int8_t> v(nw);
+        for (auto& x : v) x = int8_t(d(rng));
+        for (uint32_t o = 0; o < k; ++o) sw[o] = 0.005f + 0.001f * float(o % 13);
+        w = constant(g, name + "_w", s.depthwise ? Shape{1, s.kh, s.kw, s.c} : Shape{s.k, s.kh, s.kw, s.c}, DataType::QSymmS8,
+                     v.data(), v.size(), sw, 0, s.depthwise ? 3 : 0);
+    } else {
+        std::uniform_int_distribution<int> d(0, 255);
+        std::vector<uint8_t> v(nw);
+        for (auto& x : v) x = uint8_t(d(rng));
+        const DataType wdt = s.dt == DataType::QAsymmU8 ? DataType::QAsymmU8 : DataType::QAsymmS8;
+        if (wdt == DataType::QAsymmS8)
+            for (auto& x : v) x = uint8_t(int8_t(int(x) - 128));
+        w = constant(g, name + "_w", s.depthwise ? Shape{1, s.kh, s.kw, s.c} : Shape{s.k, s.kh, s.kw, s.c}, wdt, v.data(),
+                     v.size(), {0.02f}, wdt == DataType::QAsymmU8 ? 131 : -7);
+    }
+    if (q && s.bias) {
+        std::uniform_int_distribution<int> d(-3000, 3000);
+        std::vector<int32_t> bv(k);
+        std::vector<float> bs(k);
+        for (uint32_t o = 0; o < k; ++o) bv[o] = d(rng), bs[o] = sx * sw[o];
+        b = constant(g, name + "_b", Shape{k}, DataType::Signed32, bv.data(), bv.size() * 4,
+                     s.per_channel ? bs : std::vector<float>{bs[0]}, 0);
+    }
+    // Output scale: about the spread of a sum of per_out random products.
+    float so = q ? 0.1f * std::sqrt(float(per_out)) : 0.0f;  // ~3 sigma of the sum over 128 codes
+    int32_t zo = s.dt == DataType::QAsymmU8 ? 120 : (s.dt == DataType::QAsymmS8 ? -5 : 0);
+    // With an activation the convolution's output carries the activation's quantization, as converters
+    // write it (TfLite fuses the activation; Arm NN's parser re-adds it with the same quantization).
+    const float sa = q ? (s.act == Act::Relu6 ? 6.0f / 255.0f : so) : 0.0f;
+    const int32_t za = s.dt == DataType::QAsymmU8 ? 0 : (s.dt == DataType::QAsymmS8 ? -128 : 0);
+    if (s.act != Act::None && !s.coarse_intermediate) so = sa, zo = za;
+    TensorId y = value(g, name + "_out", Shape{1, ho, wo, k}, s.dt, so, zo);
+    std::vector<TensorId> ins = {in, w};
+    if (b != kNoTensor) ins.push_back(b);
+    if (s.depthwise) {
+        DepthwiseConvolution2dAttrs a;
+        a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
+        a.stride_x = a.stride_y = s.stride;
+        a.bias_enabled = b != kNoTensor;
+        a.layout = DataLayout::NHWC;
+        node(g, OpKind::DepthwiseConvolution2d, name, ins, {y}, a);
+    } else {
+        Convolution2dAttrs a;
+        a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
+        a.stride_x = a.stride_y = s.stride;
+        a.bias_enabled = b != kNoTensor;
+        a.layout = DataLayout::NHWC;
+        node(g, OpKind::Convolution2d, name, ins, {y}, a);
+    }
+    if (s.act == Act::None) return y;
+    ActivationAttrs aa;
+    aa.function = s.act == Act::Relu ? ActivationFunction::ReLu : ActivationFunction::BoundedReLu;
+    aa.a = 6.0f;
+    aa.b = 0.0f;
+    TensorId z = value(g, name + "_act", Shape{1, ho, wo, k}, s.dt, sa, q ? za : 0);
+    node(g, OpKind::Activation, name + "_relu", {y}, {z}, aa);
+    return z;
+}
+
+inline std::shared_ptr<const Model> conv_model(const ConvSpec& s) {
+    Graph g;
+    const bool q = s.dt != DataType::Float32;
+    TensorId in = value(g, "x", Shape{1, s.h, s.w, s.c}, s.dt, q ? 0.05f : 0.0f,
+                        s.dt == DataType::QAsymmU8 ? 118 : (s.dt == DataType::QAsymmS8 ? 4 : 0));
+    TensorId out = add_conv(g, s, in, "conv");
+    io(g, in, out);
+    return std::make_shared<const Model>(std::move(g), "in-memory");
+}
+
+// Deterministic input bytes for binding 0.
+inline void fill_input(Session& s, uint32_t seed) {
+    std::mt19937 rng(seed);
+    TensorBinding& b = s.input(0);
+    const size_t n = b.info.shape.num_elements();
+    if (b.info.dtype == DataType::Float32) {
+        std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+        for (size_t i = 0; i < n; ++i) static_cast<float*>(b.data)[i] = d(rng);
+    } else {
+        std::uniform_int_distribution<int> d(0, 255);
+        for (size_t i = 0; i < n; ++i) static_cast<uint8_t*>(b.data)[i] = uint8_t(d(rng));
+    }
+}
+
+struct Compared {
+    double max_diff = 0;     // integers: max |npu - cpu|; floats: max |npu - cpu|
+    double max_ref = 0;      // floats: max |cpu|
+    size_t elements = 0;
+    std::vector<std::string> npu_layers;  // profile rows on the NPU
+    std::vector<uint32_t> npu_tasks;      // hardware tasks of each NPU row
+    std::vector<std::string> cpu_layers;
+};
+
+// Runs `model` on the CPU and on the simulated NPU with the same input; compares output 0.
+inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool fp16 = false, uint32_t seed = 7) {
+    SessionOptions co;
+    co.device = DeviceKind::Cpu;
+    Session cpu(model, co);
+    SessionOptions so;
+    so.device = DeviceKind::Sim;
+    so.profile = true;
+    so.fp16 = fp16;
+    Session sim(model, so);
+    fill_input(cpu, seed);
+    std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
+    cpu.run();
+    sim.run();
+    Compared r;
+    const TensorBinding& a = cpu.output(0);
+    const TensorBinding& b = sim.output(0);
+    r.elements = a.info.shape.num_elements();
+    for (size_t i = 0; i < r.elements; ++i) {
+        double x, y;
+        if (a.info.dtype == DataType::Float32) {
+            x = static_cast<const float*>(a.data)[i], y = static_cast<const float*>(b.data)[i];
+        } else if (a.info.dtype == DataType::QAsymmS8) {
+            x = static_cast<const int8_t*>(a.data)[i], y = static_cast<const int8_t*>(b.data)[i];
+        } else {
+            x = static_cast<const uint8_t*>(a.data)[i], y = static_cast<const uint8_t*>(b.data)[i];
+        }
+        r.max_diff = std::max(r.max_diff, std::fabs(x - y));
+        r.max_ref = std::max(r.max_ref, std::fabs(x));
+    }
+    for (const LayerProfile& p : sim.profile()) {
+        (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);
+        if (p.device == "sim") r.npu_tasks.push_back(p.tasks);
+    }
+    return r;
+}
+
+}  // namespace npurun::npu_test

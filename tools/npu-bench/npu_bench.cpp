@@ -1,0 +1,75 @@
+// npu-bench: what an NPU session costs, measured (never asserted in tests). For a model (default:
+// mobilenet_v1_0.25_128_quant from ../shared) on the simulated NPU (fake rknpu kernel + functional
+// simulator): model load time, compile time (placement, weight packing, regcmd generation, buffer and job
+// creation), regcmd bytes and tasks per model, kernel calls per inference (SUBMIT, cache syncs, from the
+// fake kernel's counters), and the wall time of an inference (simulator speed, not NPU speed).
+//
+//   npu-bench [MODEL] [--iterations N]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "drv/sim/fake_kernel.h"
+#include "include/npurun/npurun.hpp"
+#include "runtime/exec/session_factory.h"
+#include "runtime/npu/npu_backend.h"
+
+using namespace npurun;
+using Clock = std::chrono::steady_clock;
+
+static double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+int main(int argc, char** argv) {
+    std::string path = std::string(SHARED_DIR) + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn";
+    unsigned iterations = 5;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+            iterations = unsigned(std::max(1, std::atoi(argv[++i])));
+        } else {
+            path = argv[i];
+        }
+    }
+    try {
+        const auto t0 = Clock::now();
+        const auto model = Model::load(path);
+        const auto t1 = Clock::now();
+        SessionOptions so;
+        so.device = DeviceKind::Sim;
+        Session session(model, so);
+        const auto t2 = Clock::now();
+        const npu::NpuBackend* npu = SessionFactory::npu_backend(session);
+        auto* kernel = dynamic_cast<npudrv::sim::FakeKernel*>(&npu->context().device.syscalls());
+        size_t regcmd_bytes = 0, tasks = 0, layers = 0;
+        for (const auto& s : npu->segments()) {
+            regcmd_bytes += s->regcmd().size_bytes();
+            tasks += s->task_count();
+            layers += s->layers().size();
+        }
+        const TensorBinding& in = session.input(0);
+        for (size_t i = 0; i < in.info.num_bytes(); ++i) static_cast<uint8_t*>(in.data)[i] = uint8_t(i * 31 + 7);
+        session.run();  // warm-up
+        const npudrv::sim::FakeKernelStats before = kernel->stats();
+        const auto t3 = Clock::now();
+        for (unsigned i = 0; i < iterations; ++i) session.run();
+        const auto t4 = Clock::now();
+        const npudrv::sim::FakeKernelStats after = kernel->stats();
+        const double per = double(iterations);
+        std::printf("model            %s\n", path.c_str());
+        std::printf("load             %.2f ms\n", ms(t0, t1));
+        std::printf("compile (sim)    %.2f ms  (placement, weight packing, regcmd, buffers, jobs)\n", ms(t1, t2));
+        std::printf("NPU segments     %zu, layers %zu, tasks %zu\n", npu->segments().size(), layers, tasks);
+        std::printf("regcmd bytes     %zu\n", regcmd_bytes);
+        std::printf("per inference    %.1f SUBMIT ioctls, %.1f MEM_SYNC to device, %.1f MEM_SYNC from device, %.1f hw tasks\n",
+                    double(after.submits - before.submits) / per, double(after.syncs_to_device - before.syncs_to_device) / per,
+                    double(after.syncs_from_device - before.syncs_from_device) / per, double(after.hw_tasks - before.hw_tasks) / per);
+        std::printf("inference (sim)  %.2f ms wall per run over %u runs (functional simulator speed, not the NPU's)\n",
+                    ms(t3, t4) / per, iterations);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "npu-bench: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

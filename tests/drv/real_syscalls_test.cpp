@@ -24,7 +24,10 @@ TEST(RealSyscalls, ErrorsAreNegativeErrno) {
     int fd = sys->open("/dev/null", O_RDWR);
     ASSERT_GE(fd, 0);
     int dummy = 0;
-    EXPECT_EQ(sys->ioctl(fd, 0xc0086440ul, &dummy), -ENOTTY);
+    // A DRM ioctl on /dev/null: the kernel answers ENOTTY; qemu-user (make test-aarch64) does not forward
+    // ioctls it does not know and answers ENOSYS itself. Either way the seam must return -errno.
+    const int r = sys->ioctl(fd, 0xc0086440ul, &dummy);
+    EXPECT_TRUE(r == -ENOTTY || r == -ENOSYS) << r;
     int err = 0;
     EXPECT_EQ(sys->mmap(4096, PROT_READ, MAP_SHARED, -1, 0, &err), nullptr);
     EXPECT_EQ(err, EBADF);

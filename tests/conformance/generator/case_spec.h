@@ -96,6 +96,15 @@ struct CaseSpec {
     bool oracle_from_built = false;
     std::string note;
     std::function<void(Net&)> build;
+    // Optional oracle other than "the network in the file", for cases where CpuRef 20.08 has a
+    // documented bug (reference/armnn-format.md §2) and npurun follows the corrected behaviour; `note`
+    // must say why. `oracle_build`: CpuRef runs this network instead (same bindings; it gets a fresh
+    // Prng::for_case(name), so it must draw its constants in the same order as `build`), e.g. the same
+    // computation composed from layers CpuRef gets right. `hand_expected`: the expected outputs are
+    // computed by the case itself from the inputs (CpuRef still runs, and the manifest notes whether
+    // 20.08 agreed).
+    std::function<void(Net&)> oracle_build;
+    std::function<std::vector<std::vector<uint8_t>>(const std::vector<std::vector<uint8_t>>& inputs)> hand_expected;
 };
 
 // Data type names as npurun spells them (runtime/graph/types.h), which the harness compares against.
@@ -166,5 +175,10 @@ void add_activation_cases(std::vector<CaseSpec>& out);
 void add_elementwise_cases(std::vector<CaseSpec>& out);
 void add_shape_cases(std::vector<CaseSpec>& out);
 void add_norm_quant_cases(std::vector<CaseSpec>& out);
+void add_normalization_cases(std::vector<CaseSpec>& out);
+void add_prelu_logsoftmax_cases(std::vector<CaseSpec>& out);
+void add_transpose_conv_cases(std::vector<CaseSpec>& out);
+void add_detection_cases(std::vector<CaseSpec>& out);
+void add_recurrent_cases(std::vector<CaseSpec>& out);
 
 }  // namespace conformance

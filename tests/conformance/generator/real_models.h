@@ -18,5 +18,7 @@ struct RealCase {
 
 // `shared_dir` is the project's ../shared; an empty or missing folder turns every case into a skip.
 std::vector<RealCase> real_model_cases(const std::string& shared_dir);
+// The 2019-format L2Normalization and Lstm files (legacy_compute_models.cpp).
+std::vector<RealCase> legacy_compute_model_cases(const std::string& shared_dir);
 
 }  // namespace conformance

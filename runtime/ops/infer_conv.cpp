@@ -8,16 +8,19 @@ namespace {
 
 // Float inputs take weights (and bias) of the same float type. Quantized inputs take 8-bit quantized
 // weights (per-tensor or per-axis along `weight_channel_axis`) and a Signed32 bias; the output has the
-// input's type (CpuRef's rule).
+// input's type (CpuRef's rule). `s16_weights`: the layer also takes QSymmS16 weights with a QSymmS16 input
+// (CpuRef 20.08 does for TransposeConvolution2d; found by the conformance suite).
 void check_weights_and_bias(const Node& node, const Graph& g, const TensorInfo& x, const TensorInfo& w,
-                            uint32_t out_channels, uint32_t weight_channel_axis, bool bias_enabled) {
+                            uint32_t out_channels, uint32_t weight_channel_axis, bool bias_enabled,
+                            bool s16_weights = false) {
     expect_dtype(node, x, "input", kNumericTypes);
     expect_valid_quantization(node, x, "input");
     expect_valid_quantization(node, w, "weights");
     if (is_float(x.dtype)) {
         expect_same_dtype(node, w, "weights", x, "the input");
     } else {
-        expect_dtype(node, w, "weights", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8});
+        const bool s16_pair = s16_weights && x.dtype == DataType::QSymmS16 && w.dtype == DataType::QSymmS16;
+        if (!s16_pair) expect_dtype(node, w, "weights", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8});
         if (w.quant.per_axis() && w.quant.axis != weight_channel_axis)
             bad(node, "per-axis weight quantization must be along the output-channel axis " +
                           std::to_string(weight_channel_axis) + ", not " + std::to_string(w.quant.axis));
@@ -166,7 +169,7 @@ std::vector<TensorInfo> infer_transpose_convolution2d(const Node& node, const Gr
     if (wi != in.c)
         bad(node, "weights " + w.shape.str() + " expect " + std::to_string(wi) + " input channels, the input has " +
                       std::to_string(in.c));
-    check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled);
+    check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled, /*s16_weights=*/true);
     auto size = [&](uint32_t i, uint32_t k, uint32_t stride, uint32_t lo, uint32_t hi, const char* axis) {
         if (stride == 0) bad(node, std::string("stride ") + axis + " is 0");
         if (i == 0 || k == 0) bad(node, std::string("empty input or kernel along ") + axis);

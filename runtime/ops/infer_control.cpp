@@ -13,8 +13,9 @@ std::vector<TensorInfo> infer_detection_post_process(const Node& node, const Gra
     const auto& a = attrs_of<DetectionPostProcessAttrs>(node);
     expect_inputs(node, 3, 3);
     expect_outputs(node, 4);
+    // QSymmS16 as CpuRef 20.08 accepts it (found by the conformance suite, detection_post_process_s16_*).
     const std::initializer_list<DataType> types = {DataType::Float32, DataType::Float16, DataType::QAsymmU8,
-                                                   DataType::QAsymmS8};
+                                                   DataType::QAsymmS8, DataType::QSymmS16};
     static const char* const names[] = {"box encodings", "scores", "anchors"};
     for (size_t i = 0; i < 3; ++i) {
         const TensorInfo& t = input(node, graph, i);

@@ -74,6 +74,27 @@ TEST(RefDetectionPostProcess, FastNms) {
     EXPECT_EQ(d.num, (std::vector<float>{2}));
 }
 
+TEST(RefDetectionPostProcess, QSymmS16InputsDecodeLikeFloat) {
+    // The FastNms case with QSymmS16 operands (CpuRef 20.08 accepts them): encodings 0, scores at scale
+    // 0.001, anchors at scale 0.1; same detections as in float.
+    OneOp t;
+    auto e = t.tensor(info(DataType::QSymmS16, {1, 3, 4}, 1.0f / 1024, 0), std::vector<int16_t>(12, 0));
+    auto s = t.tensor(info(DataType::QSymmS16, {1, 3, 3}, 0.001f, 0),
+                      std::vector<int16_t>{0, 900, 100, 0, 800, 700, 0, 200, 600});
+    auto an = t.tensor(info(DataType::QSymmS16, {3, 4}, 0.1f, 0),
+                       std::vector<int16_t>{5, 5, 10, 10, 5, 6, 10, 10, 5, 25, 10, 10}, true);
+    auto ob = t.output(f32({1, 3, 4}));
+    auto oc = t.output(f32({1, 3}));
+    auto os = t.output(f32({1, 3}));
+    auto on = t.output(f32({1}));
+    t.op(OpKind::DetectionPostProcess, attrs(false, 2, 3, 0.5f), {e, s, an}, {ob, oc, os, on});
+    t.run();
+    EXPECT_FLOATS_NEAR(t.out<float>(0), (std::vector<float>{0, 0, 1, 1, 0, 2, 1, 3, 0, 0, 0, 0}), 1e-6);
+    EXPECT_EQ(t.out<float>(1), (std::vector<float>{0, 1, 0}));
+    EXPECT_FLOATS_NEAR(t.out<float>(2), (std::vector<float>{0.9f, 0.6f, 0}), 1e-6);
+    EXPECT_EQ(t.out<float>(3), (std::vector<float>{2}));
+}
+
 TEST(RefDetectionPostProcess, RegularNmsPerClassThenBestAcrossClasses) {
     // class 0: A .9 kept, B suppressed, C .2 kept; class 1: B .7 kept, A suppressed by B, C .6 kept.
     // Best 3 of {A c0 .9, C c0 .2, B c1 .7, C c1 .6}: A c0, B c1, C c1.

@@ -17,6 +17,14 @@
 //     FIXED: the accumulation starts from 0 (the only deterministic reading).
 //   - the scratch-buffer output holds what CpuRef leaves there: [i | g(=act(c) if act > 0) | f (1 - f with
 //     CIFG) | o * act(c)] per region of B*C (CIFG: [g | f | o]).
+// QSymmS16 Lstm (CpuRef 20.08 accepts it; found by the conformance suite): CpuRef keeps the gates, the cell state
+// and the output in its QSymmS16 output buffers and re-quantizes at EVERY write (each multiply-accumulate, each
+// peephole/layer-norm/activation step, f*c and then +i*g), so the step below rounds each such write to the
+// buffer it lives in: gates to the scratch output, the cell state to cellStateOut, the projection to output.
+// Rounding once instead differs by up to 2 in the integer (measured). Decision: each tensor is read and
+// written with its OWN quantization; CpuRef decodes outputStateIn/cellStateIn with the input's and encodes
+// every output with the scratch buffer's (a bug that only shows when those quantizations differ). Float16
+// keeps the single rounding on store.
 #include <algorithm>
 #include <cmath>
 
@@ -82,9 +90,26 @@ void mean_stddev(float* v, uint32_t n, uint32_t batches) {
     }
 }
 
+// Rounding of intermediate writes to the buffer a value lives in (QSymmS16 Lstm, see the top of the file);
+// a null info means "keep float" (Float32, Float16).
+struct Rounding {
+    const TensorInfo* gates = nullptr;  // the scratch output
+    const TensorInfo* cell = nullptr;   // cellStateOut
+    const TensorInfo* out = nullptr;    // output
+    static float apply(const TensorInfo* t, float v) {
+        if (!t) return v;
+        const float scale = t->quant.scales[0];
+        const int32_t offset = t->quant.offset;
+        return quant::dequantize(quant::quantize(v, scale, offset, t->dtype), scale, offset);
+    }
+    float g(float v) const { return apply(gates, v); }
+    float c(float v) const { return apply(cell, v); }
+    float o(float v) const { return apply(out, v); }
+};
+
 // One LSTM step. x [B*I], h [B*O] and c [B*C] are the previous state; c and out are written, h is not.
-void step(const Params& p, const LstmAttrs& at, const Sizes& s, const float* x, const float* h, float* c,
-          float* gates, float* out) {
+void step(const Params& p, const LstmAttrs& at, const Sizes& s, const Rounding& r, const float* x, const float* h,
+          float* c, float* gates, float* out) {
     const size_t bc = size_t(s.b) * s.c;
     float* gi = at.cifg ? nullptr : gates;
     float* gg = at.cifg ? gates : gates + bc;
@@ -103,66 +128,66 @@ void step(const Params& p, const LstmAttrs& at, const Sizes& s, const float* x, 
         const Reader bias = p.r(g.bias), wx = p.r(g.in_w), wh = p.r(g.rec_w);
         for (uint32_t b = 0; b < s.b; ++b)
             for (uint32_t k = 0; k < s.c; ++k) {
-                float acc = at.layer_norm ? 0.0f : bias[k];
-                for (uint32_t j = 0; j < s.i; ++j) acc += wx[size_t(k) * s.i + j] * x[size_t(b) * s.i + j];
+                float acc = at.layer_norm ? 0.0f : r.g(bias[k]);
+                for (uint32_t j = 0; j < s.i; ++j) acc = r.g(acc + wx[size_t(k) * s.i + j] * x[size_t(b) * s.i + j]);
                 g.buf[size_t(b) * s.c + k] = acc;
             }
         for (uint32_t b = 0; b < s.b; ++b)
             for (uint32_t k = 0; k < s.c; ++k) {
                 float acc = g.buf[size_t(b) * s.c + k];
-                for (uint32_t j = 0; j < s.o; ++j) acc += wh[size_t(k) * s.o + j] * h[size_t(b) * s.o + j];
+                for (uint32_t j = 0; j < s.o; ++j) acc = r.g(acc + wh[size_t(k) * s.o + j] * h[size_t(b) * s.o + j]);
                 g.buf[size_t(b) * s.c + k] = acc;
             }
     }
     auto finish_gate = [&](const Gate& g, const float* cell, bool peephole) {
         if (peephole) {
             const Reader w = p.r(g.peep);
-            for (size_t e = 0; e < bc; ++e) g.buf[e] += w[e % s.c] * cell[e];
+            for (size_t e = 0; e < bc; ++e) g.buf[e] = r.g(g.buf[e] + w[e % s.c] * cell[e]);
         }
         if (at.layer_norm) {
             mean_stddev(g.buf, s.c, s.b);
             const Reader w = p.r(g.ln), bias = p.r(g.bias);
-            for (size_t e = 0; e < bc; ++e) g.buf[e] = g.buf[e] * w[e % s.c] + bias[e % s.c];
+            for (size_t e = 0; e < bc; ++e) g.buf[e] = r.g(r.g(r.g(g.buf[e]) * w[e % s.c]) + bias[e % s.c]);
         }
     };
     // c holds c_prev on entry.
     if (gi) {
         finish_gate(all[0], c, at.peephole);
-        for (size_t e = 0; e < bc; ++e) gi[e] = sigmoid(gi[e]);
+        for (size_t e = 0; e < bc; ++e) gi[e] = r.g(sigmoid(gi[e]));
     }
     finish_gate(all[1], c, at.peephole);
-    for (size_t e = 0; e < bc; ++e) gf[e] = sigmoid(gf[e]);
+    for (size_t e = 0; e < bc; ++e) gf[e] = r.g(sigmoid(gf[e]));
     finish_gate(all[2], c, false);
-    for (size_t e = 0; e < bc; ++e) c[e] = gf[e] * c[e];
+    for (size_t e = 0; e < bc; ++e) c[e] = r.c(gf[e] * c[e]);
     if (at.activation > 0)
-        for (size_t e = 0; e < bc; ++e) gg[e] = activate(at.activation, gg[e]);
+        for (size_t e = 0; e < bc; ++e) gg[e] = r.g(activate(at.activation, gg[e]));
     if (at.cifg) {
-        for (size_t e = 0; e < bc; ++e) gf[e] = 1.0f - gf[e];
-        for (size_t e = 0; e < bc; ++e) c[e] += gg[e] * gf[e];
+        for (size_t e = 0; e < bc; ++e) gf[e] = r.g(1.0f - gf[e]);
+        for (size_t e = 0; e < bc; ++e) c[e] = r.c(c[e] + gg[e] * gf[e]);
     } else {
-        for (size_t e = 0; e < bc; ++e) c[e] += gg[e] * gi[e];
+        for (size_t e = 0; e < bc; ++e) c[e] = r.c(c[e] + gg[e] * gi[e]);
     }
     if (at.clip_cell > 0.0f)
-        for (size_t e = 0; e < bc; ++e) c[e] = std::min(at.clip_cell, std::max(-at.clip_cell, c[e]));
+        for (size_t e = 0; e < bc; ++e) c[e] = r.c(std::min(at.clip_cell, std::max(-at.clip_cell, c[e])));
     finish_gate(all[3], c, at.peephole);
-    for (size_t e = 0; e < bc; ++e) go[e] = sigmoid(go[e]);
+    for (size_t e = 0; e < bc; ++e) go[e] = r.g(sigmoid(go[e]));
     if (at.activation > 0)
-        for (size_t e = 0; e < bc; ++e) gg[e] = activate(at.activation, c[e]);
-    for (size_t e = 0; e < bc; ++e) go[e] *= gg[e];
+        for (size_t e = 0; e < bc; ++e) gg[e] = r.g(activate(at.activation, c[e]));
+    for (size_t e = 0; e < bc; ++e) go[e] = r.g(go[e] * gg[e]);
     const size_t bo = size_t(s.b) * s.o;
     if (at.projection) {
         const Reader w = p.r(kProjectionWeights);
         const bool has_bias = p.present(kProjectionBias);
         for (uint32_t b = 0; b < s.b; ++b)
             for (uint32_t k = 0; k < s.o; ++k) {
-                float acc = has_bias ? p.r(kProjectionBias)[k] : 0.0f;
-                for (uint32_t j = 0; j < s.c; ++j) acc += w[size_t(k) * s.c + j] * go[size_t(b) * s.c + j];
+                float acc = has_bias ? r.o(p.r(kProjectionBias)[k]) : 0.0f;
+                for (uint32_t j = 0; j < s.c; ++j) acc = r.o(acc + w[size_t(k) * s.c + j] * go[size_t(b) * s.c + j]);
                 out[size_t(b) * s.o + k] = acc;
             }
         if (at.clip_proj > 0.0f)
-            for (size_t e = 0; e < bo; ++e) out[e] = std::min(at.clip_proj, std::max(-at.clip_proj, out[e]));
+            for (size_t e = 0; e < bo; ++e) out[e] = r.o(std::min(at.clip_proj, std::max(-at.clip_proj, out[e])));
     } else {
-        for (size_t e = 0; e < bo; ++e) out[e] = go[e];
+        for (size_t e = 0; e < bo; ++e) out[e] = r.o(go[e]);
     }
 }
 
@@ -191,7 +216,13 @@ void run_lstm(const KernelArgs& a) {
     load_state(a, s, buf);
     const Reader x(in_info(a, kLstmInput), a.inputs[kLstmInput]);
     for (size_t e = 0; e < size_t(s.b) * s.i; ++e) buf.x[e] = x[e];
-    step(Params{a}, at, s, buf.x, buf.h, buf.c, buf.gates, buf.out);
+    Rounding r;
+    if (is_quantized(out_info(a, 0).dtype)) {
+        r.gates = &out_info(a, 0);
+        r.cell = &out_info(a, 2);
+        r.out = &out_info(a, 3);
+    }
+    step(Params{a}, at, s, r, buf.x, buf.h, buf.c, buf.gates, buf.out);
     const size_t bc = size_t(s.b) * s.c, bo = size_t(s.b) * s.o;
     const Writer scratch(out_info(a, 0), a.outputs[0]), hs(out_info(a, 1), a.outputs[1]),
         cs(out_info(a, 2), a.outputs[2]), out(out_info(a, 3), a.outputs[3]);
@@ -217,7 +248,7 @@ void run_sequence(const KernelArgs& a) {
                 const size_t src = at.time_major ? (size_t(t) * s.b + b) * s.i + j : (size_t(b) * s.steps + t) * s.i + j;
                 buf.x[size_t(b) * s.i + j] = x[src];
             }
-        step(Params{a}, at, s, buf.x, buf.h, buf.c, buf.gates, buf.out);
+        step(Params{a}, at, s, Rounding{}, buf.x, buf.h, buf.c, buf.gates, buf.out);
         for (uint32_t b = 0; b < s.b; ++b)
             for (uint32_t k = 0; k < s.o; ++k) {
                 const size_t dst = at.time_major ? (size_t(t) * s.b + b) * s.o + k : (size_t(b) * s.steps + t) * s.o + k;
@@ -234,7 +265,8 @@ void run_sequence(const KernelArgs& a) {
 
 std::string check(const Node& node, const Graph& graph) {
     const DataType t = graph.info(node.inputs[kLstmInput]).dtype;
-    if (!is_float(t)) return std::string(to_string(t)) + " input not supported (QLstm is the quantized LSTM)";
+    if (!is_float(t) && !(t == DataType::QSymmS16 && node.op == OpKind::Lstm))
+        return std::string(to_string(t)) + " input not supported (QLstm is the quantized LSTM)";
     return {};
 }
 

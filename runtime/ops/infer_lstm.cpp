@@ -89,7 +89,7 @@ std::vector<TensorInfo> infer_lstm(const Node& node, const Graph& graph) {
     expect_inputs(node, kLstmOperandCount, kLstmOperandCount);
     expect_outputs(node, 4);
     const TensorInfo& x = input(node, graph, kLstmInput);
-    expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16});
+    expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16, DataType::QSymmS16});
     expect_rank(node, x, "input", 2);
     expect_rank(node, input(node, graph, kLstmOutputStateIn), "outputStateIn", 2);
     expect_rank(node, input(node, graph, kLstmCellStateIn), "cellStateIn", 2);

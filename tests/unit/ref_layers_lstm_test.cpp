@@ -136,6 +136,41 @@ TEST(RefLstm, UnsupportedActivationCodeIsAModelError) {
 }
 
 // UnidirectionalSequenceLstm over T = 2 equals two Lstm steps chained (the Lstm kernel is verified above).
+TEST(RefLstm, QSymmS16RoundsEveryWriteLikeCpuRef) {
+    // Every tensor QSymmS16 at scale 0.25; B = I = C = O = 1, CIFG, tanh. x = 1, h = 0, c_prev = 0.75;
+    // weights 1 (input) and 0 (recurrent); biases f 0, g 0.5, o 1. Rounding each write to 0.25 as CpuRef:
+    //   f = q(sigmoid(1) = 0.731) = 0.75; g = q(tanh(1.5) = 0.905) = 1; o = q(sigmoid(2) = 0.881) = 1
+    //   c = q(0.75 * 0.75) = 0.5; 1 - f = 0.25; c = q(0.5 + 1 * 0.25) = 0.75
+    //   act(c) = q(tanh(0.75) = 0.635) = 0.75; h = q(1 * 0.75) = 0.75
+    // (rounding once would give c = q(0.792) = 0.75 but h = q(0.881 * tanh(0.792) = 0.581) = 0.5).
+    OneOp t;
+    auto s16 = [](Shape sh) { return info(DataType::QSymmS16, sh, 0.25f, 0); };
+    std::vector<TensorId> in(kLstmOperandCount, kNoTensor);
+    in[kLstmInput] = t.tensor(s16({1, 1}), std::vector<int16_t>{4});
+    in[kLstmOutputStateIn] = t.tensor(s16({1, 1}), std::vector<int16_t>{0});
+    in[kLstmCellStateIn] = t.tensor(s16({1, 1}), std::vector<int16_t>{3});
+    for (uint32_t op : {kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights})
+        in[op] = t.tensor(s16({1, 1}), std::vector<int16_t>{4}, true);
+    for (uint32_t op : {kRecurrentToForgetWeights, kRecurrentToCellWeights, kRecurrentToOutputWeights})
+        in[op] = t.tensor(s16({1, 1}), std::vector<int16_t>{0}, true);
+    in[kForgetGateBias] = t.tensor(s16({1}), std::vector<int16_t>{0}, true);
+    in[kCellBias] = t.tensor(s16({1}), std::vector<int16_t>{2}, true);
+    in[kOutputGateBias] = t.tensor(s16({1}), std::vector<int16_t>{4}, true);
+    auto scratch = t.output(s16({1, 3}));
+    auto hs = t.output(s16({1, 1}));
+    auto cs = t.output(s16({1, 1}));
+    auto out = t.output(s16({1, 1}));
+    LstmAttrs a;
+    a.cifg = true;
+    a.activation = 4;
+    t.op(OpKind::Lstm, a, in, {scratch, hs, cs, out});
+    t.run();
+    EXPECT_EQ(t.out<int16_t>(0), (std::vector<int16_t>{3, 1, 3}));  // [act(c) | 1 - f | o * act(c)]
+    EXPECT_EQ(t.out<int16_t>(1), (std::vector<int16_t>{3}));
+    EXPECT_EQ(t.out<int16_t>(2), (std::vector<int16_t>{3}));
+    EXPECT_EQ(t.out<int16_t>(3), (std::vector<int16_t>{3}));
+}
+
 TEST(RefUnidirectionalSequenceLstm, EqualsChainedLstmStepsInBothLayouts) {
     const std::vector<float> x0{1.0f, -0.5f}, x1{0.25f, 0.75f};
     LstmCase lc{attrs(false), 2, {}, {}};

@@ -53,6 +53,17 @@ public:
         return layer->GetOutputSlot(0);
     }
 
+    // Adds Input layer `inputN` whose data are exactly `values` (encoded as `info` says) instead of random,
+    // for cases whose oracle needs controlled inputs (e.g. pairwise distinct scores).
+    armnn::IOutputSlot& input_values(const armnn::TensorInfo& info, std::vector<float> values) {
+        armnn::IOutputSlot& slot = input(info);
+        presets_.resize(ranges_.size());
+        presets_.back() = std::move(values);
+        return slot;
+    }
+    // Preset values of input N (empty: random from input_ranges()[N]).
+    std::vector<float> preset(size_t n) const { return n < presets_.size() ? presets_[n] : std::vector<float>{}; }
+
     // Adds Output layer `outputN` (binding id N) fed by `slot`.
     void output(armnn::IOutputSlot& slot) {
         const std::string name = "output" + std::to_string(num_outputs_);
@@ -80,6 +91,7 @@ private:
     armnn::INetworkPtr net_;
     Prng& prng_;
     std::vector<ValueRange> ranges_;
+    std::vector<std::vector<float>> presets_;
     int num_outputs_ = 0;
     std::deque<std::vector<uint8_t>> storage_;
 };

@@ -74,13 +74,26 @@ struct Scheme {
         return ranged_info(v, TensorShape({1, boxes, 4}), -0.25f, 0.25f);
     }
     TensorInfo scores(unsigned boxes, unsigned classes) const {
-        return v.info(TensorShape({1, boxes, classes + 1}), 1.0f / 256, 0);
+        // [0, 255/256] for every type (QAsymmS8 through its offset), so distinct values stay distinct.
+        return v.info(TensorShape({1, boxes, classes + 1}), 1.0f / 256, s8() ? -128 : 0);
     }
     TensorInfo anchors(unsigned boxes) const {
         if (v.type == DataType::QSymmS16) return v.info(TensorShape({boxes, 4}), 1.0f / 16384, 0);
-        return v.info(TensorShape({boxes, 4}), 1.0f / 200, v.type == DataType::QAsymmS8 ? -128 : 0);
+        if (s8()) return TensorInfo(TensorShape({boxes, 4}), DataType::Float32);
+        return v.info(TensorShape({boxes, 4}), 1.0f / 200, 0);
     }
+    // 20.08 cannot write QAsymmS8 constants (reference/armnn-format.md §1.3): with QAsymmS8 the scores are a
+    // second network input (same distinct values) and the anchors stay Float32.
+    bool s8() const { return v.type == DataType::QAsymmS8; }
 };
+
+// The scores operand: a Constant layer, or for QAsymmS8 an input with exactly these values.
+armnn::IOutputSlot& scores_operand(Net& net, const Scheme& s, const TensorInfo& info, const std::vector<float>& values) {
+    if (s.s8()) return net.input_values(info, values);
+    auto* sc = net.net().AddConstantLayer(net.const_from(info, values), "scores");
+    sc->GetOutputSlot(0).SetTensorInfo(info);
+    return sc->GetOutputSlot(0);
+}
 
 const TypeVariant kTypes[] = {kF32, kF16, kU8, kS8, kS16};
 
@@ -154,12 +167,11 @@ void add_random_cases(std::vector<CaseSpec>& out) {
                 const TensorInfo scores_info = s.scores(n, p.classes);
                 const std::vector<float> scores = distinct_scores(scores_info.GetNumElements(), net.prng());
                 auto& enc = net.input(s.encodings(n), {-0.2f, 0.2f});
-                auto* sc = net.net().AddConstantLayer(net.const_from(scores_info, scores), "scores");
-                sc->GetOutputSlot(0).SetTensorInfo(scores_info);
+                auto& sc = scores_operand(net, s, scores_info, scores);
                 auto* layer = net.net().AddDetectionPostProcessLayer(
                     dpp_desc(p), net.const_from(s.anchors(n), anchor_values(anchors)), "detection_post_process");
                 enc.Connect(layer->GetInputSlot(0));
-                sc->GetOutputSlot(0).Connect(layer->GetInputSlot(1));
+                sc.Connect(layer->GetInputSlot(1));
                 wire_outputs(net, layer, p.max_detections);
             })));
 }
@@ -176,21 +188,19 @@ Bytes float_bytes(const std::vector<float>& v) {
 void add_chain_cases(std::vector<CaseSpec>& out) {
     const std::vector<Anchor> anchors = {{0.5f, 0.5f, 0.2f, 0.2f}, {0.5f, 0.56f, 0.2f, 0.2f}, {0.5f, 0.62f, 0.2f, 0.2f}, {0.15f, 0.15f, 0.2f, 0.2f}};
     const std::vector<float> scores = {0.0f, 0.9f, 0.0f, 0.8f, 0.0f, 0.7f, 0.0f, 0.6f};  // [background, class 0] per box
-    for (const TypeVariant& v : {kF32, kU8})
+    for (const TypeVariant& v : {kF32, kU8, kS8})
         for (bool regular : {true, false}) {
             const std::string name = std::string("detection_post_process_") + v.tag + (regular ? "_regular" : "_fast") + "_nms_chain";
             CaseSpec c = float_compared(make_case(name, "DetectionPostProcess", v, [v, regular, anchors, scores](Net& net) {
                 const Scheme s{v};
                 P p{"chain", nullptr, regular, 1, 4, 4, 1, 0.5f, 0.5f, 10, 10, 5, 5};
                 auto& enc = net.input(s.encodings(4), {0.0f, 0.0f});
-                const TensorInfo scores_info = v.info(TensorShape({1, 4, 2}), 0.01f, 0);
-                auto* sc = net.net().AddConstantLayer(net.const_from(scores_info, scores), "scores");
-                sc->GetOutputSlot(0).SetTensorInfo(scores_info);
-                const TensorInfo anchors_info = v.info(TensorShape({4, 4}), 0.01f, 0);
+                auto& sc = scores_operand(net, s, v.info(TensorShape({1, 4, 2}), 0.01f, 0), scores);
+                const TensorInfo anchors_info = s.s8() ? s.anchors(4) : v.info(TensorShape({4, 4}), 0.01f, 0);
                 auto* layer = net.net().AddDetectionPostProcessLayer(dpp_desc(p), net.const_from(anchors_info, anchor_values(anchors)),
                                                                      "detection_post_process");
                 enc.Connect(layer->GetInputSlot(0));
-                sc->GetOutputSlot(0).Connect(layer->GetInputSlot(1));
+                sc.Connect(layer->GetInputSlot(1));
                 wire_outputs(net, layer, 4);
             }));
             c.note = "NMS chain: expected values hand-computed with the corrected NMS (Arm NN 20.11, GitHub#465); 20.08 drops box C";

@@ -39,6 +39,8 @@ CaseRecord run_spec(const CaseSpec& spec, CpuRefRunner& runner) {
         throw CaseSkipped(std::string("INetwork rejects it: ") + e.what());
     }
     const std::vector<ValueRange> ranges = net.input_ranges();
+    std::vector<std::vector<float>> presets;
+    for (size_t i = 0; i < ranges.size(); ++i) presets.push_back(net.preset(i));
     armnn::INetworkPtr built = net.take();
 
     CaseRecord rec;
@@ -57,7 +59,8 @@ CaseRecord run_spec(const CaseSpec& spec, CpuRefRunner& runner) {
     if (rec.bindings.inputs.size() != ranges.size()) throw CaseSkipped("internal: inputs lost in serialization");
     for (size_t i = 0; i < rec.bindings.inputs.size(); ++i) {
         const size_t id = static_cast<size_t>(rec.bindings.inputs[i].id);
-        rec.inputs.push_back(random_tensor(rec.bindings.inputs[i].info, ranges.at(id), prng));
+        if (!presets.at(id).empty()) rec.inputs.push_back(encode_tensor(rec.bindings.inputs[i].info, presets[id]));
+        else rec.inputs.push_back(random_tensor(rec.bindings.inputs[i].info, ranges.at(id), prng));
     }
     if (spec.oracle_build) {
         // CpuRef runs a different network computing the corrected semantics (see CaseSpec).

@@ -176,6 +176,8 @@ const QLstmP kQLstm[] = {
     {"full_layer_norm_peephole", 2, 3, 4, 4, false, true, false, true, 0, 0},
     {"advanced_projection_clip", 2, 5, 4, 3, false, true, true, true, 0.5f, 0.3f},
     {"no_cifg_no_layer_norm", 1, 4, 3, 3, false, false, false, false, 0, 0},
+    {"cifg_peephole_projection", 3, 2, 5, 2, true, true, true, false, 0, 0},
+    {"layer_norm_projection_cell_clip", 2, 4, 3, 5, false, false, true, true, 0.25f, 0},
 };
 
 void add_qlstm(std::vector<CaseSpec>& out) {

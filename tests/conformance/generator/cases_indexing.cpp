@@ -330,6 +330,14 @@ void add_stack(std::vector<CaseSpec>& out) {
 
 const std::set<DataType> kGatherRefused = {DataType::Boolean};
 
+// Gather's output shape: params[:axis] + indices + params[axis+1:].
+std::vector<unsigned> gather_shape(const std::vector<unsigned>& params, const std::vector<unsigned>& indices, unsigned axis) {
+    std::vector<unsigned> od(params.begin(), params.begin() + axis);
+    od.insert(od.end(), indices.begin(), indices.end());
+    od.insert(od.end(), params.begin() + axis + 1, params.end());
+    return od;
+}
+
 void add_gather(std::vector<CaseSpec>& out) {
     struct P {
         const char* tag;
@@ -343,35 +351,59 @@ void add_gather(std::vector<CaseSpec>& out) {
         {"1d_idx5", {4}, {5}, 0, {}},
         {"4d_const_idx_repeat", {5, 3, 2, 2}, {4}, 0, {4, 0, 2, 2}},
         {"2d_const_idx2x3", {7, 3}, {2, 3}, 0, {6, 0, 1, 3, 3, 5}},
-        {"axis1", {3, 5}, {2}, 1, {}},
-        {"axis_neg1", {2, 3, 4}, {3}, -1, {}},
+        {"axis1_2d", {3, 5}, {2}, 1, {}},
+        {"axis1_3d_const_idx", {2, 4, 3}, {5}, 1, {3, 0, 0, 2, 1}},
+        {"axis_neg1_3d", {2, 3, 4}, {3}, -1, {}},
+        {"axis3_4d", {1, 2, 3, 4}, {2}, 3, {}},
     };
     for (const TypeVariant& v : all_data_types())
         for (size_t i = 0; i < std::size(params); ++i) {
-            const P p = params[i];
-            // CpuRef 20.08 gathers along axis 0 only; one float case per other axis documents its refusal.
-            if (p.axis != 0 && v.type != DataType::Float32) continue;
             if (refused(kGatherRefused, v, i)) continue;
-            out.push_back(movement_case(std::string("gather_") + v.tag + "_" + p.tag, "Gather", v, [v, p](Net& net) {
-                const unsigned rank = static_cast<unsigned>(p.params.size());
-                const unsigned axis = static_cast<unsigned>(p.axis < 0 ? p.axis + static_cast<int>(rank) : p.axis);
-                std::vector<unsigned> od(p.params.begin(), p.params.begin() + axis);
-                od.insert(od.end(), p.indices.begin(), p.indices.end());
-                od.insert(od.end(), p.params.begin() + axis + 1, p.params.end());
-                const armnn::TensorInfo idx_info(shape_of(p.indices), DataType::Signed32);
+            const P p = params[i];
+            const unsigned rank = static_cast<unsigned>(p.params.size());
+            const unsigned axis = static_cast<unsigned>(p.axis < 0 ? p.axis + static_cast<int>(rank) : p.axis);
+            const armnn::TensorInfo idx_info(shape_of(p.indices), DataType::Signed32);
+            // The indices operand: a network input with random valid values (the Signed32 code of real
+            // value x is x) or a Constant layer. Called once per network, in the same input order.
+            auto indices = [p, axis, idx_info](Net& net) -> armnn::IOutputSlot& {
+                if (p.const_indices.empty()) return net.input(idx_info, {0.0f, static_cast<float>(p.params[axis] - 1)});
+                auto* c = net.net().AddConstantLayer(net.const_from(idx_info, p.const_indices), "indices");
+                c->GetOutputSlot(0).SetTensorInfo(idx_info);
+                return c->GetOutputSlot(0);
+            };
+            CaseSpec c = movement_case(std::string("gather_") + v.tag + "_" + p.tag, "Gather", v, [v, p, axis, indices](Net& net) {
                 auto& data = net.input(io_info(v, shape_of(p.params)));
-                armnn::IOutputSlot* idx;
-                if (p.const_indices.empty()) {
-                    // Random valid indices: the Signed32 code of real value x is x (no scale).
-                    idx = &net.input(idx_info, {0.0f, static_cast<float>(p.params[axis] - 1)});
-                } else {
-                    auto* c = net.net().AddConstantLayer(net.const_from(idx_info, p.const_indices), "indices");
-                    c->GetOutputSlot(0).SetTensorInfo(idx_info);
-                    idx = &c->GetOutputSlot(0);
-                }
+                auto& idx = indices(net);
                 auto* layer = net.net().AddGatherLayer(armnn::GatherDescriptor(p.axis), "gather");
-                net.output(net.wire(layer, {&data, idx}, io_info(v, shape_of(od))));
-            }));
+                net.output(net.wire(layer, {&data, &idx}, io_info(v, shape_of(gather_shape(p.params, p.indices, axis)))));
+            });
+            // Signed32 has no substitute (CpuRef 20.08 cannot Transpose it): one case keeps CpuRef's refusal.
+            if (axis != 0 && v.type == DataType::Signed32) {
+                if (p.axis != 1 || p.params.size() != 2) continue;
+            } else if (axis != 0) {
+                // CpuRef gathers along axis 0 only until Arm NN 23.02 (IsGatherSupported: "axis not
+                // supported"); the file still carries the axis. Reference: Transpose the axis to the
+                // front, Gather on axis 0, Transpose back (1-D indices), all on CpuRef.
+                c.note = "CpuRef 20.08 gathers on axis 0 only; expected values from Transpose + Gather(axis 0) + Transpose";
+                c.oracle_build = [v, p, axis, rank, indices](Net& net) {
+                    std::vector<unsigned> front = {axis}, back(rank);
+                    for (unsigned d = 0; d < rank; ++d)
+                        if (d != axis) front.push_back(d);
+                    for (unsigned d = 0; d < rank; ++d) back[d] = d < axis ? d + 1 : d == axis ? 0 : d;
+                    std::vector<unsigned> moved(rank);
+                    for (unsigned d = 0; d < rank; ++d) moved[d] = p.params[front[d]];
+                    auto& data = net.input(io_info(v, shape_of(p.params)));
+                    auto& idx = indices(net);
+                    const armnn::TransposeDescriptor to_front(armnn::PermutationVector(front.data(), rank));
+                    const armnn::TransposeDescriptor to_back(armnn::PermutationVector(back.data(), rank));
+                    auto& t = net.wire(net.net().AddTransposeLayer(to_front, "to_front"), {&data}, io_info(v, shape_of(moved)));
+                    auto& g = net.wire(net.net().AddGatherLayer(armnn::GatherDescriptor(0), "gather"), {&t, &idx},
+                                       io_info(v, shape_of(gather_shape(moved, p.indices, 0))));
+                    net.output(net.wire(net.net().AddTransposeLayer(to_back, "to_back"), {&g},
+                                        io_info(v, shape_of(gather_shape(p.params, p.indices, axis)))));
+                };
+            }
+            out.push_back(c);
         }
 }
 

@@ -128,8 +128,8 @@ void add_equal_greater_cases(std::vector<CaseSpec>& out) {
                     const TensorShape sa({2, 3, 4}), sb = bcast ? TensorShape({1, 3, 1}) : TensorShape({2, 3, 4});
                     const bool fl = v.type == DataType::Float32 || v.type == DataType::Float16;
                     // Ties as in cases_logic.cpp: Floor for floats, a narrow range for quantized types.
-                    armnn::IOutputSlot* a = &net.input(ranged_info(v, sa, -2, 2), fl ? ValueRange{-3, 3} : ValueRange{-0.3f, 0.3f});
-                    armnn::IOutputSlot* b = &net.input(ranged_info(v, sb, -4, 4), fl ? ValueRange{-3, 3} : ValueRange{-0.3f, 0.3f});
+                    armnn::IOutputSlot* a = &net.input(ranged_info(v, sa, -2, 2), fl ? ValueRange{-3, 3} : comparison_tie_range(v));
+                    armnn::IOutputSlot* b = &net.input(ranged_info(v, sb, -4, 4), fl ? ValueRange{-3, 3} : comparison_tie_range(v));
                     if (fl) {
                         a = &net.wire(net.net().AddFloorLayer("floor_a"), {a}, v.info(sa, 0, 0));
                         b = &net.wire(net.net().AddFloorLayer("floor_b"), {b}, v.info(sb, 0, 0));

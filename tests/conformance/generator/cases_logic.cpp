@@ -105,15 +105,16 @@ TensorShape broadcast(const std::vector<unsigned>& a, const std::vector<unsigned
 
 // Comparison inputs. Ties matter (Equal, GreaterOrEqual, LessOrEqual differ from their strict forms
 // only there), so:
-// - quantized: both sides drawn from [-0.3, 0.3], the second with twice the first's scale, so many
-//   pairs dequantize to exactly the same float and the two sides still need rescaling;
+// - quantized: the second side has twice the first's scale, so the two sides need rescaling; on every
+//   other shape both are drawn from comparison_tie_range (frequent exact ties), on the rest from
+//   their whole quantized ranges;
 // - float: each side goes through Floor (an already-verified layer), giving small integers that
 //   repeat; the "_raw" variants compare the continuous values directly.
-CaseSpec comparison_case(const TypeVariant& v, const ComparisonOp& op, const ComparisonShapes& s, bool raw) {
+CaseSpec comparison_case(const TypeVariant& v, const ComparisonOp& op, const ComparisonShapes& s, bool raw, bool ties) {
     const std::string name =
         std::string("comparison_") + op.tag + "_" + v.tag + "_" + s.tag + (raw ? "_raw" : "");
-    return exact(make_case(name, "Comparison", v, [v, op, s, raw](Net& net) {
-        const ValueRange narrow{-0.3f, 0.3f};
+    return exact(make_case(name, "Comparison", v, [v, op, s, raw, ties](Net& net) {
+        const ValueRange narrow = ties ? comparison_tie_range(v) : ValueRange{};
         armnn::IOutputSlot* a;
         armnn::IOutputSlot* b;
         if (is_float(v)) {
@@ -140,8 +141,8 @@ void add_comparison(std::vector<CaseSpec>& out) {
     for (const TypeVariant& v : all_data_types())
         for (const ComparisonOp& op : kComparisons)
             for (size_t i = 0; i < std::size(kComparisonShapes); ++i) {
-                out.push_back(comparison_case(v, op, kComparisonShapes[i], false));
-                if (v.type == DataType::Float32 && i < 2) out.push_back(comparison_case(v, op, kComparisonShapes[i], true));
+                out.push_back(comparison_case(v, op, kComparisonShapes[i], false, i % 2 == 0));
+                if (v.type == DataType::Float32 && i < 2) out.push_back(comparison_case(v, op, kComparisonShapes[i], true, false));
             }
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tests/conformance/generator/case_spec.h"
+#include "tests/conformance/generator/quant_range.h"
 
 namespace conformance {
 
@@ -23,6 +24,15 @@ inline CaseSpec exact(CaseSpec c) {
     c.compare = Compare::Quantized;
     c.tolerance = 0.0f;
     return c;
+}
+
+// Comparison operands quantized over [-2, 2] and [-4, 4] (the second scale exactly twice the first)
+// drawn from this range: about +-4 codes of the first and +-2 of the second, so roughly one pair in
+// nine dequantizes to exactly the same float. Equal / GreaterOrEqual / LessOrEqual differ from
+// their strict forms only on such ties.
+inline ValueRange comparison_tie_range(const TypeVariant& v) {
+    const float r = 2.2f * qparams_for(v, -4, 4).scale;
+    return ValueRange{-r, r};
 }
 
 // NHWC / NCHW shape of an image tensor.

@@ -31,7 +31,10 @@ std::string binding_line(const char* kind, const Binding& b, const std::string& 
     s.precision(9);
     s << kind << ' ' << b.id << ' ' << dtype_name(b.info.GetDataType()) << ' ';
     const armnn::TensorShape& shape = b.info.GetShape();
-    for (unsigned d = 0; d < shape.GetNumDimensions(); ++d) s << (d ? "," : "") << shape[d];
+    // An Arm NN scalar is stored as dims [1] with dimensionality Scalar; it is a rank-0 tensor.
+    if (shape.GetDimensionality() == armnn::Dimensionality::Scalar) s << "scalar";
+    else
+        for (unsigned d = 0; d < shape.GetNumDimensions(); ++d) s << (d ? "," : "") << shape[d];
     s << ' ' << b.info.GetQuantizationScale() << ' ' << b.info.GetQuantizationOffset() << ' ' << file << ' '
       << b.name;
     return s.str();

@@ -5,7 +5,7 @@
 //   <out>/<case>/expected_<i>.bin CpuRef's output i
 //   <out>/<case>/manifest.txt     one "key value..." per line:
 //       name, layer, dtype, compare (float|quantized|top1) <tolerance>, cli 0|1, model <file>,
-//       input|output <binding id> <dtype> <dims a,b,c> <scale> <offset> <file> <binding name...>,
+//       input|output <binding id> <dtype> <dims a,b,c | scalar> <scale> <offset> <file> <binding name...>,
 //       golden_npy <path> (optional), note <text> (optional, repeatable)
 //   <index>: one line per case: "<name> ok|skipped <layer> <dtype> [reason...]"
 #pragma once

@@ -14,7 +14,7 @@ ManifestBinding parse_binding(const std::string& rest, const std::string& where)
     if (!(s >> b.id >> b.dtype >> dims >> b.scale >> b.offset >> b.file))
         throw std::runtime_error(where + ": malformed binding line '" + rest + "'");
     std::getline(s >> std::ws, b.name);
-    std::istringstream d(dims);
+    std::istringstream d(dims == "scalar" ? "" : dims);  // a scalar has no dimensions
     for (std::string part; std::getline(d, part, ',');) b.dims.push_back(static_cast<uint32_t>(std::stoul(part)));
     return b;
 }

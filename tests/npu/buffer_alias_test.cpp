@@ -165,3 +165,25 @@ TEST(NpuReshape, ChannelChangingReshapeStaysOnTheCpuWithTheReason) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(NpuViews, AViewAloneStaysOnTheCpu) {
+    // Reshape alone: nothing for the NPU to compute, it would only add layout conversions.
+    Graph g;
+    const TensorId x = input_of(g, DataType::QAsymmU8, 4, 4, 16);
+    const TensorId r = value(g, "reshaped", Shape{1, 16, 1, 16}, DataType::QAsymmU8, 0.05f, 118);
+    ReshapeAttrs ra;
+    ra.target = Shape{1, 16, 1, 16};
+    node(g, OpKind::Reshape, "reshape", {x}, {r}, ra);
+    io(g, x, r);
+    auto m = std::make_shared<const Model>(std::move(g), "reshape-alone");
+    Placement keep;
+    const NodePlacement& np = placement_of(m, OpKind::Reshape, false, &keep);
+    EXPECT_EQ(np.device, Placed::Cpu);
+    EXPECT_EQ(np.segment, -1);
+    EXPECT_TRUE(keep.segments.empty());
+    EXPECT_NE(np.reason.find("no NPU layer is next to it"), std::string::npos) << np.reason;
+}
+
+}  // namespace

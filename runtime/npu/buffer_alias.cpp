@@ -20,12 +20,26 @@ bool is_conv_like(OpKind op) {
     return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;
 }
 
-// A convolution (possibly through the activation fused into it) produces t: it writes its output in
-// 16-channel groups in both precisions (conv_layer.h coa).
-bool written_by_convolution(const Graph& g, TensorId t) {
+uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// How many channels from t's first one t's producer writes: whole C2 atoms; a convolution (possibly
+// through the activation fused into it) 16-channel groups in both precisions (conv_layer.h coa); a
+// Concat whatever its inputs' producers write at their offsets.
+uint32_t written_channels(const Graph& g, TensorId t, uint32_t c2, int depth = 0) {
+    const Shape& s = g.info(t).shape;
+    const uint32_t c = s.rank == 0 ? 0 : s[s.rank - 1];
+    uint32_t extent = align_up(c, c2);
     const Node* p = producer_of(g, t);
     if (p != nullptr && p->op == OpKind::Activation && !p->inputs.empty()) p = producer_of(g, p->inputs[0]);
-    return p != nullptr && is_conv_like(p->op);
+    if (p == nullptr) return extent;
+    if (is_conv_like(p->op)) return std::max(extent, align_up(c, 16));
+    if (p->op == OpKind::Concat && depth < 64) {
+        const auto& a = p->attr<ConcatAttrs>();
+        for (size_t j = 0; j < p->inputs.size() && j < a.view_origins.size(); ++j)
+            if (p->inputs[j] != kNoTensor && !a.view_origins[j].empty())
+                extent = std::max(extent, a.view_origins[j].back() + written_channels(g, p->inputs[j], c2, depth + 1));
+    }
+    return extent;
 }
 
 std::string reshape_refusal(const Graph& g, const Node& n, NpuDomain d) {
@@ -80,12 +94,13 @@ std::string concat_refusal(const Graph& g, const Node& n, NpuDomain d) {
     for (size_t j = 0; j < views.size(); ++j) {
         if (views[j].origin != next) return "Concat views do not tile the output channels";
         next += views[j].channels;
-        // Producers write whole atoms (fp16 convolutions: 16-channel groups): what an input writes past its
-        // channels must not land on the next input.
+        // Producers write whole atoms (fp16 convolutions: 16-channel groups, also inside a nested Concat):
+        // what an input writes past its channels must not land on the next input.
         const bool last = j + 1 == views.size();
-        if (!last && d == NpuDomain::Fp16 && views[j].channels % 16 != 0 && written_by_convolution(g, views[j].t))
-            return "Concat input of " + std::to_string(views[j].channels) +
-                   " channels from an fp16 convolution, which writes 16-channel groups over the next input";
+        if (!last && written_channels(g, views[j].t, c2) > views[j].channels)
+            return "Concat input of " + std::to_string(views[j].channels) + " channels is written in " +
+                   std::to_string(written_channels(g, views[j].t, c2)) +
+                   " channels (an fp16 convolution writes 16-channel groups), over the next input";
     }
     if (next != out.c) return "Concat views do not tile the output channels";
     return {};

@@ -394,6 +394,8 @@ TEST_P(NpuConformance, SimulatorMatchesCpu) {
     // that the NPU's own results are compared, not only what CPU layers after it make of them.
     int npu_layers = 0;
     for (size_t i = 0; i < g.nodes.size(); ++i) npu_layers += p.nodes[i].device == npurun::Placed::Npu && !is_view(g.nodes[i].op);
+    // The model as the user runs it (its own memory plan), then with the NPU's results bound as outputs.
+    ASSERT_NO_FATAL_FAILURE(compare_sessions(c, ProbeModel{model, model, model->graph().outputs.size()}, nc.fp16_option, p, npu_layers));
     auto probe = probe_model(model, p);
     ASSERT_NO_FATAL_FAILURE(compare_sessions(c, probe, nc.fp16_option, p, npu_layers));
     if (npu_layers > 1) {

@@ -20,10 +20,23 @@ const char* to_string(DeviceKind d) {
 
 namespace {
 
-// Auto runs on the CPU (choosing a board's NPU automatically is not done yet); npu and sim get the NPU
-// backend, and fail with Error(Device) when the device cannot be opened — never silently the CPU.
-DeviceKind resolve_device(DeviceKind requested) {
-    return requested == DeviceKind::Auto ? DeviceKind::Cpu : requested;
+// npu and sim get the NPU backend and fail with Error(Device) when the device cannot be opened (never
+// silently the CPU). Auto takes the board's NPU when a device node is present and opens, and otherwise
+// the CPU; it never picks the simulator, which is only ever chosen by name.
+DeviceKind resolve_device(DeviceKind requested, const Graph& g, bool fp16, std::unique_ptr<npu::NpuBackend>* backend) {
+    if (requested == DeviceKind::Npu || requested == DeviceKind::Sim) {
+        *backend = std::make_unique<npu::NpuBackend>(g, requested, fp16);
+        return requested;
+    }
+    if (requested == DeviceKind::Auto) {
+        try {
+            *backend = std::make_unique<npu::NpuBackend>(g, DeviceKind::Npu, fp16);
+            return DeviceKind::Npu;
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Device) throw;  // a device that opened but failed otherwise is an error
+        }
+    }
+    return DeviceKind::Cpu;
 }
 
 TensorBinding bind(const Graph& g, exec::Executor& ex, const Binding& b) {
@@ -42,10 +55,8 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
                                                 const exec::KernelSelector& select) {
     if (!model) fail(ErrorKind::Internal, "session created without a model");
     if (options.threads == 0) fail(ErrorKind::BadInput, "the number of threads must be at least 1");
-    const DeviceKind device = resolve_device(options.device);
     std::unique_ptr<npu::NpuBackend> backend;
-    if (device == DeviceKind::Npu || device == DeviceKind::Sim)
-        backend = std::make_unique<npu::NpuBackend>(model->graph(), device, options.fp16);
+    const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, &backend);
     auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend));
     const Graph& g = impl->model->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));

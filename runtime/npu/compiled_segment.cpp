@@ -1,9 +1,11 @@
 #include "runtime/npu/compiled_segment.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "drv/sim/npu_simulator.h"
 #include "runtime/graph/error.h"
+#include "runtime/npu/buffer_alias.h"
 #include "runtime/npu/eltwise_layer.h"
 #include "runtime/npu/pool_layer.h"
 
@@ -21,6 +23,7 @@ bool is_conv_like(OpKind op) {
 }  // namespace
 
 std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
+    if (is_buffer_alias(n.op)) return buffer_alias_refusal(g, n, d);
     if (n.op == OpKind::Pooling2d) {
         PoolLayer P;
         std::string why;
@@ -48,6 +51,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     // 1. Layers: every NPU node with the activation fused into it.
     struct Prepared {
         bool is_pool = false, is_eltwise = false;
+        bool is_view = false;  // Reshape / Concat: a view of other buffers, no task (buffer_alias.h)
         PoolLayer pool;
         EltwiseLayer eltwise;
         TensorId in2 = kNoTensor;
@@ -57,9 +61,24 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         uint64_t weights_off = 0, bs_off = 0;
     };
     std::vector<Prepared> prepared;
+    AliasMap aliases;
     for (uint32_t i : seg.nodes) {
         if (p.nodes[i].device != Placed::Npu) continue;
         const Node& n = g.nodes[i];
+        if (is_buffer_alias(n.op)) {
+            add_buffer_alias(g, n, &aliases);
+            Prepared pr;
+            pr.is_view = true;
+            pr.in = n.inputs[0];
+            pr.out = n.outputs[0];
+            NpuLayerStats st;
+            st.node = i;
+            st.name = n.name.empty() ? n.describe() : n.name;
+            st.type = to_string(n.op);
+            layers_.push_back(st);
+            prepared.push_back(std::move(pr));
+            continue;
+        }
         const Node* act = nullptr;
         for (uint32_t j : seg.nodes)
             if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i)) act = &g.nodes[j];
@@ -87,26 +106,64 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         layers_.push_back(st);
         prepared.push_back(std::move(pr));
     }
-    if (prepared.empty()) fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer");
+    if (std::all_of(prepared.begin(), prepared.end(), [](const Prepared& x) { return x.is_view; }))
+        fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
 
-    // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain.
-    std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
-    uint64_t feature_bytes = 0;
-    auto region = [&](TensorId t) {
-        auto it = regions.find(t);
-        if (it != regions.end()) return it->second;
+    // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a
+    // view (Reshape output, Concat input) lies inside the region of the tensor that owns its storage, at
+    // its channel planes. A region spans everything its members write (a producer writes whole atoms).
+    std::vector<TensorId> touched;
+    for (uint32_t i : seg.nodes) {
+        if (p.nodes[i].device != Placed::Npu) continue;
+        const Node& n = g.nodes[i];
+        if (is_buffer_alias(n.op)) touched.insert(touched.end(), n.inputs.begin(), n.inputs.end());
+    }
+    for (const Prepared& pr : prepared) {
+        touched.push_back(pr.in);
+        if (pr.in2 != kNoTensor) touched.push_back(pr.in2);
+        touched.push_back(pr.out);
+    }
+    touched.insert(touched.end(), seg.inputs.begin(), seg.inputs.end());
+    touched.insert(touched.end(), seg.outputs.begin(), seg.outputs.end());
+    std::map<TensorId, FeatureGeometry> geoms;
+    std::map<TensorId, uint64_t> root_extent;
+    std::vector<TensorId> roots;  // in first-use order, so the layout does not depend on tensor ids
+    for (TensorId t : touched) {
+        if (geoms.count(t)) continue;
         FeatureGeometry geom;
         std::string why;
         if (!feature_geometry(g.info(t), seg.domain, &geom, &why)) fail(ErrorKind::Unsupported, "NPU segment tensor '" + g.tensor(t).name + "': " + why);
-        regions[t] = {feature_bytes, geom};
-        feature_bytes = align_up(feature_bytes + geom.alloc_bytes());
-        return regions[t];
-    };
-    for (const Prepared& pr : prepared) {
-        region(pr.in);
-        if (pr.in2 != kNoTensor) region(pr.in2);
-        region(pr.out);
+        geoms[t] = geom;
     }
+    for (const auto& [t, geom] : geoms) {
+        uint32_t ch = 0;
+        const TensorId root = alias_root(aliases, t, &ch);
+        if (!geoms.count(root)) fail(ErrorKind::Internal, "NPU buffer view of '" + g.tensor(t).name + "' has no owner in the segment");
+        const uint64_t extent = uint64_t{ch / geom.c2()} * geom.plane_bytes() + geom.alloc_bytes();
+        root_extent[root] = std::max(root_extent[root], extent);
+    }
+    for (TensorId t : touched) {
+        uint32_t ch = 0;
+        const TensorId root = alias_root(aliases, t, &ch);
+        if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
+    }
+    std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
+    std::map<TensorId, uint64_t> root_offset;
+    uint64_t feature_bytes = 0;
+    for (TensorId r : roots) {
+        root_offset[r] = feature_bytes;
+        feature_bytes = align_up(feature_bytes + root_extent[r]);
+    }
+    for (const auto& [t, geom] : geoms) {
+        uint32_t ch = 0;
+        const TensorId root = alias_root(aliases, t, &ch);
+        regions[t] = {root_offset[root] + uint64_t{ch / geom.c2()} * geom.plane_bytes(), geom};
+    }
+    auto region = [&](TensorId t) {
+        auto it = regions.find(t);
+        if (it == regions.end()) fail(ErrorKind::Internal, "NPU segment tensor '" + g.tensor(t).name + "' has no region");
+        return it->second;
+    };
     uint64_t constant_bytes = 0;
     for (Prepared& pr : prepared) {
         pr.weights_off = constant_bytes;
@@ -132,6 +189,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         for (size_t l = 0; l < prepared.size(); ++l) {
             const Prepared& pr = prepared[l];
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
+            if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
             if (pr.is_eltwise) {
                 emit_eltwise_task(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
                                   static_cast<uint32_t>(features_.dma_addr() + regions[pr.in2].first),

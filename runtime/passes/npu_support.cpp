@@ -357,16 +357,25 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             std::string why;
             NpuDomain d;
             if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
-            // An NC1HWC2 buffer can be reinterpreted only when the reshape keeps channels innermost and
-            // the spatial extent 1x1 (e.g. [1,1,1,C] <-> [1,C]); anything else moves data.
+            // An NC1HWC2 buffer is reinterpreted without moving data when the reshape keeps the channel
+            // count innermost and the number of pixels: [1,H,W,C] / [1,C] shapes with equal C and H*W
+            // (element (c, pixel) keeps its place, see runtime/npu/buffer_alias.h); anything else moves data.
             const Shape& i = g.info(n.inputs[0]).shape;
             const Shape& o = g.info(n.outputs[0]).shape;
-            auto channels_only = [](const Shape& s) {
-                for (uint32_t k = 0; k + 1 < s.rank; ++k)
-                    if (s[k] != 1) return false;
-                return true;
+            auto pixels_channels = [](const Shape& s, uint64_t* pixels, uint32_t* c) {
+                if (s.rank == 4 && s[0] == 1) {
+                    *pixels = uint64_t{s[1]} * s[2], *c = s[3];
+                    return true;
+                }
+                if (s.rank == 2 && s[0] == 1) {
+                    *pixels = 1, *c = s[1];
+                    return true;
+                }
+                return false;
             };
-            if (channels_only(i) && channels_only(o)) return NpuVerdict::yes(d);
+            uint64_t pi = 0, po = 0;
+            uint32_t ci = 0, co = 0;
+            if (pixels_channels(i, &pi, &ci) && pixels_channels(o, &po, &co) && pi == po && ci == co) return NpuVerdict::yes(d);
             return NpuVerdict::no("Reshape " + i.str() + " -> " + o.str() + " moves data in the NC1HWC2 layout");
         }
         case OpKind::Activation: {

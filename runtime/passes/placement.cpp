@@ -121,6 +121,26 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
         p.segments[current].nodes.push_back(i);
     }
 
+    // A segment of only Reshape / Concat would compute nothing: on the NPU they are views of other
+    // layers' buffers (runtime/npu/buffer_alias.h); alone they would only add layout conversions.
+    for (size_t s = 0; s < p.segments.size();) {
+        const bool only_views = std::all_of(p.segments[s].nodes.begin(), p.segments[s].nodes.end(), [&](uint32_t i) {
+            return g.nodes[i].op == OpKind::Reshape || g.nodes[i].op == OpKind::Concat;
+        });
+        if (!only_views) {
+            ++s;
+            continue;
+        }
+        for (uint32_t i : p.segments[s].nodes) {
+            p.nodes[i].device = Placed::Cpu;
+            p.nodes[i].segment = -1;
+            p.nodes[i].reason = std::string(to_string(g.nodes[i].op)) + " is a view of NPU buffers and no NPU layer is next to it";
+        }
+        p.segments.erase(p.segments.begin() + static_cast<long>(s));
+        for (NodePlacement& np : p.nodes)
+            if (np.segment > int(s)) --np.segment;
+    }
+
     // Segment boundaries: what crosses them needs a layout/quantization conversion.
     for (Segment& s : p.segments) {
         std::set<TensorId> produced;

@@ -1,0 +1,38 @@
+// Layers that move no data on the NPU: they become views of other tensors' NC1HWC2 buffers and get no
+// task (no DMA copy either).
+//
+//  Reshape: NC1HWC2 stores element (c, pixel p) at (c / C2) * H*W*16 + p * 16 + (c % C2) * bytes, where p
+//    is the NHWC pixel index. A reshape between [1,H,W,C] / [1,C] shapes with the same C and the same
+//    H*W keeps every (c, p), so the output IS the input buffer.
+//  Concat along channels: input j at channel offset o_j lives in the output buffer at plane o_j / C2 with
+//    the same plane pitch (equal H and W), so when every o_j is a multiple of C2 (16 int8, 8 fp16 channels)
+//    each producer writes its output straight into the concat buffer. Producers write whole planes (an
+//    fp16 convolution even 16-channel groups), so an input that is not the last must end on that boundary.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "runtime/graph/graph.h"
+#include "runtime/passes/npu_support.h"
+
+namespace npurun::npu {
+
+// Reshape and Concat.
+bool is_buffer_alias(OpKind op);
+
+// Why `n` (a Reshape or Concat the checker accepted) cannot be a view in the NPU layout; empty if it can.
+std::string buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d);
+
+// Child tensor -> (tensor whose buffer holds it, channel offset in that tensor).
+using AliasMap = std::map<TensorId, std::pair<TensorId, uint32_t>>;
+
+// Records the views `n` creates (n must have passed buffer_alias_refusal). Throws Error(Internal) if a
+// tensor would live in two places.
+void add_buffer_alias(const Graph& g, const Node& n, AliasMap* map);
+
+// The tensor that owns t's storage and t's channel offset in it (t itself and 0 when t is no view).
+TensorId alias_root(const AliasMap& map, TensorId t, uint32_t* channel_offset);
+
+}  // namespace npurun::npu

@@ -353,8 +353,10 @@ def main():
 def c_compiler_for(cxx):
     """The C compiler that pairs with the project's C++ compiler (g++ -> gcc, clang++ -> clang, c++ -> cc)."""
     cc = list(cxx)
-    cc[0] = re.sub(r'clang\+\+$|g\+\+$|c\+\+$',
-                   lambda m: {'clang++': 'clang', 'g++': 'gcc', 'c++': 'cc'}[m.group(0)], cc[0])
+    # The compiler is the first word after a launcher (`ccache c++` when ccache is configured).
+    i = next((k for k, w in enumerate(cc) if os.path.basename(w) not in ('ccache', 'sccache')), 0)
+    cc[i] = re.sub(r'clang\+\+$|g\+\+$|c\+\+$',
+                   lambda m: {'clang++': 'clang', 'g++': 'gcc', 'c++': 'cc'}[m.group(0)], cc[i])
     return cc
 
 

@@ -122,6 +122,12 @@ def main():
             print(f'--device all: npu not present, reported on {len(per_case)} case lines, exit {code}')
         else:
             print(f'--device all: npu state {npu["state"]} (a board?); exit {code}')
+    if rep and rep['environment']['npu']['state'] == 'not present':
+        code, out, err = run([selftest, '--device', 'npu', '--filter', 'fc-u8'])
+        line = [l for l in out.splitlines() if l.startswith('fc-u8')]
+        if code != 0 or len(line) != 2 or any(' SKIP ' not in l or 'npu: not present' not in l for l in line) \
+                or '2 skipped' not in out:
+            fail(f'--device npu without an NPU: exit {code}, expected a SKIP line with "npu: not present": {out}')
     code, out, err = run([selftest, '--device', 'all', '--filter', 'fc-u8', '--require-npu'])
     if rep and rep['environment']['npu']['state'] == 'not present' and code != 1:
         fail(f'--require-npu without an NPU exits {code}, expected 1')

@@ -26,6 +26,10 @@ std::string pad(std::string s, size_t n) {
 
 const char* bool_text(bool b) { return b ? "true" : "false"; }
 
+// SKIP: the case is fine but no device ran it (no NPU and no simulator): nothing was compared.
+bool skipped(const CaseResult& r) { return r.pass && r.runs.empty(); }
+const char* result_word(const CaseResult& r) { return skipped(r) ? "SKIP" : r.pass ? "PASS" : "FAIL"; }
+
 std::string json_number(double v) {
     if (!std::isfinite(v)) return "null";
     return fmt("%.9g", v);
@@ -63,7 +67,7 @@ std::string case_line(const CaseResult& r, const Environment& env) {
     const std::string shape = r.built.input_shape.empty() ? "-" : r.built.input_shape + " -> " + r.built.output_shape;
     std::string line = pad(c.name, 26) + " " + pad(r.built.ops.empty() ? "-" : r.built.ops, 30) + " " + pad(shape, 28) + " " +
                        pad(devices, 34) + " " + pad("maxdiff " + (diffs.empty() ? std::string("-") : diffs), 22) + " " +
-                       (r.pass ? "PASS" : "FAIL") + " " + fmt("%8.1f ms", r.total_ms);
+                       result_word(r) + " " + fmt("%8.1f ms", r.total_ms);
     if (!r.pass && !reason.empty()) line += ": " + reason;
     return line;
 }
@@ -71,7 +75,7 @@ std::string case_line(const CaseResult& r, const Environment& env) {
 Summary summarize(const std::vector<CaseResult>& results, const Environment& env, double seconds) {
     Summary s;
     s.cases = results.size();
-    for (const CaseResult& r : results) (r.pass ? s.passed : s.failed) += 1;
+    for (const CaseResult& r : results) (skipped(r) ? s.skipped : r.pass ? s.passed : s.failed) += 1;
     s.seconds = seconds;
     s.device_error = (env.sim.selected && env.sim.state == "error") || (env.npu.selected && env.npu.state == "error");
     return s;
@@ -80,6 +84,7 @@ Summary summarize(const std::vector<CaseResult>& results, const Environment& env
 std::string summary_line(const Summary& s, const Environment& env) {
     std::string line = "summary: " + std::to_string(s.cases) + " cases, " + std::to_string(s.passed) + " passed, " +
                        std::to_string(s.failed) + " failed";
+    if (s.skipped) line += ", " + std::to_string(s.skipped) + " skipped (no device to compare with)";
     if (env.sim.selected) line += "; sim: " + device_text(env.sim);
     if (env.npu.selected) line += "; npu: " + device_text(env.npu);
     line += fmt("; %.1f s", s.seconds);
@@ -139,7 +144,7 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
         o += "{\"name\": " + json_string(c.name) + ", \"precision\": " + json_string(to_string(c.precision)) +
              ", \"ops\": " + json_string(r.built.ops) + ", \"input_shape\": " + json_string(r.built.input_shape) +
              ", \"output_shape\": " + json_string(r.built.output_shape) + ", \"macs\": " + std::to_string(r.built.macs) +
-             ", \"result\": " + json_string(r.pass ? "pass" : "fail") + ", \"error\": " +
+             ", \"result\": " + json_string(skipped(r) ? "skip" : r.pass ? "pass" : "fail") + ", \"error\": " +
              (r.error.empty() ? std::string("null") : json_string(r.error)) + ", \"cpu_ms\": " + json_number(r.cpu_ms) +
              ", \"total_ms\": " + json_number(r.total_ms) + ", \"runs\": [";
         for (size_t i = 0; i < r.runs.size(); ++i) {
@@ -155,7 +160,7 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
     }
     o += "\n  ],\n";
     o += "  \"summary\": {\"cases\": " + std::to_string(s.cases) + ", \"passed\": " + std::to_string(s.passed) +
-         ", \"failed\": " + std::to_string(s.failed) + ", \"device_error\": " + bool_text(s.device_error) +
+         ", \"failed\": " + std::to_string(s.failed) + ", \"skipped\": " + std::to_string(s.skipped) + ", \"device_error\": " + bool_text(s.device_error) +
          ", \"seconds\": " + json_number(s.seconds) + ", \"result\": " + json_string(s.ok() ? "pass" : "fail") + "}\n}\n";
     return o;
 }

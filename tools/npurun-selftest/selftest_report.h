@@ -8,12 +8,13 @@
 
 namespace npurun::selftest {
 
-// One line (no newline): name, ops, shapes, devices, max difference and tolerance, PASS/FAIL, time; a
-// failure ends with ": <reason>".
+// One line (no newline): name, ops, shapes, devices, max difference and tolerance, PASS/FAIL/SKIP, time;
+// a failure ends with ": <reason>". SKIP: no device was available to compare with the CPU reference.
 std::string case_line(const CaseResult& r, const Environment& env);
 
 struct Summary {
     size_t cases = 0, passed = 0, failed = 0;
+    size_t skipped = 0;         // no device ran the case (no NPU, no simulator): nothing compared
     double seconds = 0.0;
     bool device_error = false;  // a selected device exists but cannot be used
     bool ok() const { return failed == 0 && !device_error; }

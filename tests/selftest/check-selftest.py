@@ -146,7 +146,8 @@ def main():
     # 5. Bad command lines: exit 2, one line on stderr.
     for args, text in ((['--device', 'gpu'], "unknown device 'gpu'"), (['--bogus'], "unknown option '--bogus'"),
                        (['--filter', 'no-such-case'], 'no case matches'), (['--json'], '--json needs a value'),
-                       (['model.armnn'], 'unexpected argument')):
+                       (['model.armnn'], 'unexpected argument'),
+                       (['--json', os.path.join(workdir, 'no-such-dir', 'r.json')], 'cannot write --json file')):
         code, out, err = run([selftest] + args)
         if code != 2 or len(err.strip().splitlines()) != 1 or text not in err or out:
             fail(f'{args}: exit {code}, stderr {err.strip()!r}, stdout {out.strip()!r}')

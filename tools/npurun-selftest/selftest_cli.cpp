@@ -159,6 +159,16 @@ void write_atomically(const std::string& path, const std::string& text) {
     }
 }
 
+// A --json path that cannot be written is a command-line error before anything runs, not after minutes of
+// cases: the temporary file the report will go through is created and removed once.
+void check_writable(const std::string& path) {
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(errno));
+    std::fclose(f);
+    std::remove(tmp.c_str());
+}
+
 int list_cases(const Options& o, const char* prog) {
     size_t n = 0;
     for (const Case& c : all_cases()) {
@@ -200,6 +210,7 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
         for (const Case& c : all_cases())
             if (matches(c.name, o.filters)) selected.push_back(&c);
         if (selected.empty()) fail(ErrorKind::BadInput, "no case matches the --filter patterns (see --list)");
+        if (!o.json.empty() && o.json != "-") check_writable(o.json);
 
         const auto t0 = std::chrono::steady_clock::now();
         const Environment env = probe_environment(o.device);

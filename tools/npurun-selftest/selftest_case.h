@@ -72,7 +72,7 @@ struct Case {
     std::vector<LayerSpec> layers;
     std::string note;    // what the case covers, for --list
     // NPU cores the case must run on; 0 = the backend's choice. Forcing a count needs the multi-core
-    // split (branch npucore); until then every case uses 0 (see selftest_runner.cpp, forced_cores()).
+    // split (branch npucore); until then every case uses 0 and run_case() refuses any other value.
     unsigned cores = 0;
 };
 

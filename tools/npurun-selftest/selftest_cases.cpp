@@ -11,6 +11,18 @@
 // Pad, Concat, average pooling that excludes padding.
 //
 // Adding a case: one line. Names are unique; a case's data is seeded from its name.
+//
+// When the multi-core split and K tiling land (branch npucore):
+//  1. run_case() (selftest_runner.cpp) refuses Case::cores != 0 today: set the forced core count in the
+//     SessionOptions of the sim/npu sessions instead, and report the cores used per run (JSON "runs").
+//  2. Add multi-core lines with the last field, e.g.
+//       {"mc-conv-u8-3cores", U8, hwc(28, 28, 64), {conv(64, 3).pad(1)}, "split over 3 cores", 3},
+//     and the same for depthwise, fp16, a tiled layer and a network; plus cores 1 vs 2 vs 3 of one model,
+//     which must give identical bytes (the runner compares each device with the CPU; compare them with
+//     each other too).
+//  3. Add K-tiling lines: layers the placement refuses today ("one output row needs ... more than N CBUF
+//     data banks", "one kernel ... exceeds 11 CBUF banks"), marked .must_tile(); the large-conv-* cases
+//     below then also run split.
 #include <set>
 
 #include "runtime/graph/error.h"

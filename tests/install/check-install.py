@@ -7,7 +7,7 @@ What it checks, each failure one line naming the file:
   1. `meson install --destdir` succeeds and installs exactly the contract below, no more:
      libnpurun.so (+ soname and versioned names), libnpurun.a, npurun.pc, every header in include/npurun/
      (byte-identical), the graph IR headers the public one includes, the man pages, and every tool that
-     the build defines (npurun, npu-info, regcmd-dump, ...) in bindir. Internal libraries and test
+     the build defines (npurun, npu-info, regcmd-dump, npurun-selftest, ...) in bindir. Internal libraries and test
      binaries must not be installed (unless -Dinstall_tests=true, then into libexecdir/npurun/tests).
   2. `pkg-config --modversion/--cflags/--libs [--static] npurun` against the staging dir
      (PKG_CONFIG_PATH + PKG_CONFIG_SYSROOT_DIR, as Buildroot and Yocto use it) names paths inside it.
@@ -31,8 +31,8 @@ import shutil
 import subprocess
 import sys
 
-TOOLS = ['npurun', 'npu-info', 'regcmd-dump']
-MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1']
+TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest']
+MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1']
 GRAPH_HEADERS = ['error.h', 'graph.h', 'ops.h', 'types.h']
 
 ALLOWED_NEEDED = [
@@ -330,6 +330,16 @@ def main():
         else:
             print(f'-Dsimulator=false: npu-info --device sim -> exit {code}: {out.strip()}')
 
+    selftest = os.path.join(staging, bindir, 'npurun-selftest')
+    if not opts.get('simulator', True) and not cross and os.path.exists(selftest):
+        code, out = run([selftest, '--device', 'sim'],
+                        env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(staging, libdir)))
+        if code != 2 or 'simulator' not in out or len(out.strip().splitlines()) != 1:
+            fail(f'-Dsimulator=false: npurun-selftest --device sim should exit 2 with one line naming the '
+                 f'simulator, got exit {code}: {out.strip()}')
+        else:
+            print(f'-Dsimulator=false: npurun-selftest --device sim -> exit {code}: {out.strip()}')
+
     print(f'tools installed: {", ".join(tools_installed) or "(none defined yet)"}; '
           f'options: simulator={opts.get("simulator")} tests={opts.get("tests")} '
           f'static_stdlibcpp={opts.get("static_stdlibcpp")} host={host_cpu}{" (cross)" if cross else ""}')
@@ -343,8 +353,10 @@ def main():
 def c_compiler_for(cxx):
     """The C compiler that pairs with the project's C++ compiler (g++ -> gcc, clang++ -> clang, c++ -> cc)."""
     cc = list(cxx)
-    cc[0] = re.sub(r'clang\+\+$|g\+\+$|c\+\+$',
-                   lambda m: {'clang++': 'clang', 'g++': 'gcc', 'c++': 'cc'}[m.group(0)], cc[0])
+    # The compiler is the first word after a launcher (`ccache c++` when ccache is configured).
+    i = next((k for k, w in enumerate(cc) if os.path.basename(w) not in ('ccache', 'sccache')), 0)
+    cc[i] = re.sub(r'clang\+\+$|g\+\+$|c\+\+$',
+                   lambda m: {'clang++': 'clang', 'g++': 'gcc', 'c++': 'cc'}[m.group(0)], cc[i])
     return cc
 
 

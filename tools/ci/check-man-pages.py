@@ -4,7 +4,7 @@
     check-man-pages.py --build-dir BUILD --source-dir SRC
 
 1. Every man page renders without groff warnings (groff -man -ww -z).
-2. For every tool with a man page that this build defines (npurun, npu-info, regcmd-dump), the long
+2. For every tool with a man page that this build defines (npurun, npu-info, regcmd-dump, npurun-selftest), the long
    options its --help prints and the long options its man page documents are the same set: an option
    missing from the page is undocumented, one missing from --help is stale. Cross builds skip this part
    (the tools cannot run here without the exe wrapper).

@@ -24,6 +24,7 @@
 #include "tools/npurun/files.h"
 #include "tools/npurun/options.h"
 #include "tools/npurun/report.h"
+#include "tools/npurun-selftest/selftest_cli.h"
 
 using namespace npurun;
 using namespace npurun::cli;
@@ -196,6 +197,10 @@ int run_command(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `npurun --selftest [options]` is npurun-selftest (the bring-up self-test), for images that ship
+    // only npurun; everything after the flag is the self-test's own command line.
+    if (argc >= 2 && std::strcmp(argv[1], "--selftest") == 0)
+        return selftest::selftest_main(std::vector<std::string>(argv + 2, argv + argc), "npurun --selftest");
     try {
         const Options o = parse_options(argc, argv);
         if (o.help) {

@@ -59,6 +59,8 @@ const char* usage() {
            "      --version      print the version\n"
            "      --list-layers  print, per layer type and data type, whether the CPU and the NPU run it\n"
            "                     (and why not); needs no model\n"
+           "      --selftest [OPTIONS]  run the bring-up self-test (npurun-selftest; must be the first\n"
+           "                     argument, the rest are its options: npurun --selftest --help)\n"
            "\n"
            "Without -o, a short summary of every output is printed.\n"
            "Exit status: 0 success; 2 bad model, input or option; 1 device or runtime failure.\n";
@@ -132,6 +134,8 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--list-layers") {
             no_value();
             o.list_layers = true;
+        } else if (name == "--selftest") {
+            bad_flag("--selftest must be the first argument (npurun --selftest [self-test options])");
         } else {
             bad_flag("unknown option '" + name + "'");
         }

@@ -1,7 +1,8 @@
 SUMMARY = "Userspace driver and runtime for the Rockchip RK3588 NPU"
 DESCRIPTION = "Runs Arm NN serialized models (.armnn) on the RK3588 NPU through the \
 vendor rknpu or the mainline rocket kernel driver, and on the CPU for the layers the \
-NPU cannot run. Tools: npurun, npu-info, regcmd-dump."
+NPU cannot run. Tools: npurun, npu-info, regcmd-dump; the bring-up self-test \
+npurun-selftest is in npurun-tests (npurun --selftest runs the same)."
 SECTION = "libs"
 LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://LICENSE;md5=373926f6dad1bd8bc2a121ebd30738a6"

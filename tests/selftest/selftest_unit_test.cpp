@@ -1,0 +1,230 @@
+// npurun-selftest internals: the comparison that decides PASS/FAIL, the option parser, the case table's
+// coverage of the NPU backend's ops, the determinism of the generated models, and a corrupted result
+// turning a case into a failure.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "runtime/graph/error.h"
+#include "tools/npurun-selftest/selftest_cli.h"
+#include "tools/npurun-selftest/selftest_compare.h"
+#include "tools/npurun-selftest/selftest_model.h"
+#include "tools/npurun-selftest/selftest_runner.h"
+
+using namespace npurun;
+using namespace npurun::selftest;
+
+namespace {
+
+TensorInfo info(DataType dt, uint32_t n) {
+    TensorInfo t;
+    t.dtype = dt;
+    t.shape = Shape{1, n};
+    return t;
+}
+
+std::string parse_error(std::vector<std::string> args) {
+    try {
+        parse_options(args);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+const Case* find_case(const std::string& name) {
+    for (const Case& c : all_cases())
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(SelftestCompare, Uint8WithinOneCodeAndNotTwo) {
+    const uint8_t ref[4] = {0, 100, 200, 255};
+    const uint8_t one[4] = {1, 99, 200, 254};
+    const uint8_t two[4] = {0, 100, 202, 255};
+    Comparison a = compare_to_reference(info(DataType::QAsymmU8, 4), ref, one, 1.0);
+    EXPECT_TRUE(a.within);
+    EXPECT_EQ(a.max_diff, 1.0);
+    Comparison b = compare_to_reference(info(DataType::QAsymmU8, 4), ref, two, 1.0);
+    EXPECT_FALSE(b.within);
+    EXPECT_EQ(b.max_diff, 2.0);
+    EXPECT_EQ(b.worst, 2u);
+}
+
+TEST(SelftestCompare, Int8IsSigned) {
+    // -128 vs 127 is 255 codes apart, not 1 (bytes 0x80 and 0x7f).
+    const int8_t ref[2] = {-128, 5};
+    const int8_t got[2] = {127, 5};
+    Comparison c = compare_to_reference(info(DataType::QAsymmS8, 2), ref, got, 1.0);
+    EXPECT_FALSE(c.within);
+    EXPECT_EQ(c.max_diff, 255.0);
+}
+
+TEST(SelftestCompare, FloatNanAndInfinityFail) {
+    const float ref[3] = {1.0f, 2.0f, -3.0f};
+    const float nan[3] = {1.0f, std::nanf(""), -3.0f};
+    const float inf[3] = {1.0f, 2.0f, -INFINITY};
+    EXPECT_FALSE(compare_to_reference(info(DataType::Float32, 3), ref, nan, 1e9).within);
+    EXPECT_FALSE(compare_to_reference(info(DataType::Float32, 3), ref, inf, 1e9).within);
+    const float close[3] = {1.001f, 2.0f, -3.0f};
+    Comparison c = compare_to_reference(info(DataType::Float32, 3), ref, close, 0.002);
+    EXPECT_TRUE(c.within);
+    EXPECT_NEAR(c.max_diff, 0.001, 1e-6);
+    EXPECT_EQ(c.max_ref, 3.0);
+}
+
+TEST(SelftestCompare, UncomparableTypeIsAnError) {
+    const int32_t a[1] = {1};
+    Comparison c = compare_to_reference(info(DataType::Signed32, 1), a, a, 1.0);
+    EXPECT_FALSE(c.within);
+    EXPECT_NE(c.error.find("Signed32"), std::string::npos);
+}
+
+TEST(SelftestCompare, Fp16Tolerance) {
+    EXPECT_DOUBLE_EQ(fp16_tolerance(0.5, 1), 1.0 / 256);       // at least relative to 1
+    EXPECT_DOUBLE_EQ(fp16_tolerance(8.0, 1), 8.0 / 256);
+    EXPECT_DOUBLE_EQ(fp16_tolerance(2.0, 3), 3 * 2.0 / 256);   // per rounding layer
+}
+
+TEST(SelftestCompare, BytesNpuAgainstSim) {
+    const uint8_t a[5] = {1, 2, 3, 4, 5};
+    const uint8_t b[5] = {1, 2, 9, 4, 0};
+    EXPECT_TRUE(compare_bytes(a, a, 5).identical);
+    const ByteComparison d = compare_bytes(a, b, 5);
+    EXPECT_FALSE(d.identical);
+    EXPECT_EQ(d.differing, 2u);
+    EXPECT_EQ(d.first, 2u);
+}
+
+TEST(SelftestOptions, DefaultsAndValues) {
+    Options o = parse_options({});
+    EXPECT_EQ(o.device, DeviceSelection::All);
+    o = parse_options({"--device", "sim", "--filter", "conv-*", "--filter=fc", "--json=-"});
+    EXPECT_EQ(o.device, DeviceSelection::Sim);
+    EXPECT_EQ(o.filters, (std::vector<std::string>{"conv-*", "fc"}));
+    EXPECT_EQ(o.json, "-");
+}
+
+TEST(SelftestOptions, BadFlagsAreOneLineErrors) {
+    EXPECT_NE(parse_error({"--device", "gpu"}).find("unknown device 'gpu'"), std::string::npos);
+    EXPECT_NE(parse_error({"--device"}).find("--device needs a value"), std::string::npos);
+    EXPECT_NE(parse_error({"--json"}).find("--json needs a value"), std::string::npos);
+    EXPECT_NE(parse_error({"--frobnicate"}).find("unknown option '--frobnicate'"), std::string::npos);
+    EXPECT_NE(parse_error({"model.armnn"}).find("unexpected argument"), std::string::npos);
+    EXPECT_NE(parse_error({"--list=yes"}).find("--list takes no value"), std::string::npos);
+    EXPECT_NE(parse_error({"--filter", ""}).find("non-empty"), std::string::npos);
+    EXPECT_NE(parse_error({"--device", "sim", "--require-npu"}).find("--require-npu"), std::string::npos);
+    EXPECT_NE(parse_error({"--test-corrupt", "gpu"}).find("--test-corrupt"), std::string::npos);
+    for (const char* bad : {"--device=gpu", "--bogus", "x"}) {
+        const std::string m = parse_error({bad});
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+}
+
+TEST(SelftestOptions, FilterIsGlobOrSubstring) {
+    EXPECT_TRUE(matches("conv-u8-k3-p1", {}));
+    EXPECT_TRUE(matches("conv-u8-k3-p1", {"u8-k3"}));
+    EXPECT_TRUE(matches("conv-u8-k3-p1", {"conv-*"}));
+    EXPECT_FALSE(matches("conv-u8-k3-p1", {"u8*"}));  // a glob matches the whole name
+    EXPECT_TRUE(matches("fc-u8", {"nothing", "fc-?8"}));
+}
+
+TEST(SelftestCases, NamesUniqueAndDuplicatesRejected) {
+    std::set<std::string> names;
+    for (const Case& c : all_cases()) EXPECT_TRUE(names.insert(c.name).second) << c.name;
+    std::vector<Case> dup = {all_cases()[0], all_cases()[0]};
+    EXPECT_THROW(validate_cases(dup), Error);
+}
+
+// Every op the NPU backend lowers (runtime/npu lowering_refusal) in every precision it supports, tiling,
+// per-channel weights, fused activations and multi-layer networks: removing a case that is the only one
+// of its kind fails here.
+TEST(SelftestCases, CoverEveryLoweredOp) {
+    std::set<std::pair<int, int>> kind_precision;
+    bool per_channel_conv = false, per_channel_dw = false, tiled_conv = false, tiled_dw = false, multi = false;
+    bool relu = false, relu6 = false, same_padding = false, residual = false;
+    for (const Case& c : all_cases()) {
+        multi = multi || c.layers.size() > 1;
+        for (const LayerSpec& l : c.layers) {
+            kind_precision.insert({int(l.kind), int(c.precision)});
+            per_channel_conv = per_channel_conv || (l.per_channel && l.kind == LayerKind::Conv);
+            per_channel_dw = per_channel_dw || (l.per_channel && l.kind == LayerKind::Depthwise);
+            tiled_conv = tiled_conv || (l.tiled && l.kind == LayerKind::Conv);
+            tiled_dw = tiled_dw || (l.tiled && l.kind == LayerKind::Depthwise);
+            relu = relu || l.act == Act::Relu;
+            relu6 = relu6 || l.act == Act::Relu6;
+            same_padding = same_padding || l.pad_top != l.pad_bottom;
+            residual = residual || (is_binary(l.kind) && l.operand >= 0);
+        }
+    }
+    const LayerKind all_precisions[] = {LayerKind::Conv, LayerKind::Depthwise, LayerKind::FullyConnected,
+                                        LayerKind::MaxPool, LayerKind::AvgPool, LayerKind::GlobalAvgPool};
+    for (LayerKind k : all_precisions)
+        for (Precision p : {Precision::U8, Precision::S8, Precision::Fp16})
+            EXPECT_TRUE(kind_precision.count({int(k), int(p)})) << layer_name(k) << " " << to_string(p);
+    for (LayerKind k : {LayerKind::Add, LayerKind::Sub, LayerKind::Max, LayerKind::Min}) {
+        EXPECT_TRUE(kind_precision.count({int(k), int(Precision::Fp16)})) << layer_name(k);
+        EXPECT_TRUE(kind_precision.count({int(k), int(Precision::U8)}) || kind_precision.count({int(k), int(Precision::S8)}))
+            << layer_name(k);
+    }
+    EXPECT_TRUE(kind_precision.count({int(LayerKind::Mul), int(Precision::Fp16)}));
+    EXPECT_TRUE(kind_precision.count({int(LayerKind::Div), int(Precision::Fp16)}));
+    EXPECT_TRUE(per_channel_conv && per_channel_dw && tiled_conv && tiled_dw && multi && relu && relu6 && same_padding && residual);
+}
+
+TEST(SelftestModels, SameCaseSameBytes) {
+    for (const char* name : {"conv-s8-perch", "net-u8-classifier", "div-f16"}) {
+        const Case* c = find_case(name);
+        ASSERT_NE(c, nullptr) << name;
+        EXPECT_EQ(build_case(*c).armnn, build_case(*c).armnn) << name;
+    }
+    EXPECT_EQ(case_seed("abc"), 0x1a47e90bu);  // FNV-1a: the data of a case never depends on the table
+}
+
+TEST(SelftestModels, ImpossibleCasesAreErrors) {
+    Case c{"bad-int8-mul", Precision::U8, {4, 4, 16, false}, {eltwise(LayerKind::Mul)}, "", 0};
+    EXPECT_THROW(build_case(c), Error);
+    Case k{"bad-kernel", Precision::U8, {2, 2, 16, false}, {conv(8, 5)}, "", 0};
+    EXPECT_THROW(build_case(k), Error);
+}
+
+TEST(SelftestRun, CorruptedResultFailsTheCase) {
+    const Environment env = probe_environment(DeviceSelection::Sim);
+    if (!env.sim.available) GTEST_SKIP() << "built without the simulator: " << env.sim.message;
+    const Case* c = find_case("conv-u8-k3-p1");
+    ASSERT_NE(c, nullptr);
+    CaseResult good = run_case(*c, env, {});
+    EXPECT_TRUE(good.pass) << good.error;
+    ASSERT_EQ(good.runs.size(), 1u);
+    EXPECT_LE(good.runs[0].max_diff, 1.0);
+    for (const char* device : {"sim", "cpu"}) {
+        RunOptions o;
+        o.corrupt_device = device;
+        CaseResult bad = run_case(*c, env, o);
+        EXPECT_FALSE(bad.pass) << device;
+        ASSERT_EQ(bad.runs.size(), 1u);
+        EXPECT_NE(bad.runs[0].error.find("differs from the CPU reference"), std::string::npos) << bad.runs[0].error;
+    }
+}
+
+TEST(SelftestRun, CaseThatCannotBeBuiltFails) {
+    const Environment env = probe_environment(DeviceSelection::Sim);
+    Case c{"bad-int8-div", Precision::S8, {4, 4, 16, false}, {eltwise(LayerKind::Div)}, "", 0};
+    CaseResult r = run_case(c, env, {});
+    EXPECT_FALSE(r.pass);
+    EXPECT_NE(r.error.find("bad-int8-div"), std::string::npos) << r.error;
+}
+
+TEST(SelftestRun, ForcedCoreCountIsRefusedUntilTheBackendCanDoIt) {
+    const Environment env = probe_environment(DeviceSelection::Sim);
+    Case c = *find_case("conv-u8-k1");
+    c.cores = 2;
+    CaseResult r = run_case(c, env, {});
+    EXPECT_FALSE(r.pass);
+    EXPECT_NE(r.error.find("core count"), std::string::npos) << r.error;
+}

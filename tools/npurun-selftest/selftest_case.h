@@ -1,0 +1,85 @@
+// The bring-up self-test's cases: small models described by a chain of layers, each written as a real
+// .armnn file by the model writer (tools/modelwriter) and loaded like any user model.
+//
+// A case is one line of the table in selftest_cases.cpp, e.g.
+//   {"conv-u8-k3-s2", U8, {17, 15, 8}, {conv(24, 3).stride(2).pad(1)}, "odd sizes, stride 2"},
+// Layer i reads the output of layer i-1 (layer 0 reads model input 0); a binary element-wise layer's
+// second operand is a second model input of the same shape, or the output of an earlier layer (.with(k)).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npurun::selftest {
+
+// The arithmetic a case runs in. U8 / S8: QAsymmU8 / QAsymmS8 activations (the NPU computes int8).
+// Fp16: a Float32 model run with float16 allowed on the NPU (npurun --fp16); the CPU reference stays fp32.
+enum class Precision { U8, S8, Fp16 };
+const char* to_string(Precision p);
+
+enum class Act { None, Relu, Relu6 };
+
+enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Add, Sub, Mul, Div, Max, Min };
+// Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
+const char* layer_name(LayerKind k);
+bool is_binary(LayerKind k);
+
+struct LayerSpec {
+    LayerKind kind = LayerKind::Conv;
+    uint32_t out_c = 0;  // Conv / FullyConnected: output channels
+    uint32_t kh = 1, kw = 1, sy = 1, sx = 1;
+    uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+    bool per_channel = false;  // int8 weights QSymmS8 with one scale per output channel
+    bool bias = true;
+    Act act = Act::None;       // an Activation layer after this one (the NPU fuses it)
+    int operand = -1;          // binary ops: -1 = the next model input, k >= 0 = output of layer k
+    bool tiled = false;        // the layer must be split into more than one NPU task (checked)
+
+    LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
+    LayerSpec& stride(uint32_t y, uint32_t x) { sy = y, sx = x; return *this; }
+    LayerSpec& pad(uint32_t p) { pad_top = pad_bottom = pad_left = pad_right = p; return *this; }
+    LayerSpec& pad(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right) {
+        pad_top = top, pad_bottom = bottom, pad_left = left, pad_right = right;
+        return *this;
+    }
+    LayerSpec& relu() { act = Act::Relu; return *this; }
+    LayerSpec& relu6() { act = Act::Relu6; return *this; }
+    LayerSpec& per_ch() { per_channel = true; return *this; }
+    LayerSpec& no_bias() { bias = false; return *this; }
+    LayerSpec& with(int layer) { operand = layer; return *this; }
+    LayerSpec& must_tile() { tiled = true; return *this; }
+};
+
+LayerSpec conv(uint32_t out_c, uint32_t k);
+LayerSpec conv(uint32_t out_c, uint32_t kh, uint32_t kw);
+LayerSpec dw(uint32_t k);
+LayerSpec fc(uint32_t out_c);
+LayerSpec maxpool(uint32_t k);
+LayerSpec avgpool(uint32_t k);
+LayerSpec global_avgpool();
+LayerSpec eltwise(LayerKind k);
+
+struct InputShape {
+    uint32_t h = 1, w = 1, c = 1;
+    bool flat = false;  // [1, C] instead of [1, H, W, C] (fully connected models)
+};
+
+struct Case {
+    std::string name;
+    Precision precision = Precision::U8;
+    InputShape input;
+    std::vector<LayerSpec> layers;
+    std::string note;    // what the case covers, for --list
+    // NPU cores the case must run on; 0 = the backend's choice. Forcing a count needs the multi-core
+    // split (branch npucore); until then every case uses 0 and run_case() refuses any other value.
+    unsigned cores = 0;
+};
+
+// Every case, in table order. Names are unique (checked once at startup by validate_cases()).
+const std::vector<Case>& all_cases();
+
+// Throws npurun::Error(Internal) naming the first duplicate name or impossible geometry.
+void validate_cases(const std::vector<Case>& cases);
+
+}  // namespace npurun::selftest

@@ -1,0 +1,215 @@
+// The self-test's case table: one line per case. It covers every op runtime/npu lowers today
+// (compiled_segment.cpp lowering_refusal(): Convolution2d, DepthwiseConvolution2d, FullyConnected,
+// Pooling2d max/average/global, same-shape element-wise Add/Sub/Maximum/Minimum in int8 and also
+// Mul/Div in fp16, and the ReLu / BoundedReLu(0, a) activations fused into them), in uint8, int8
+// (per-tensor and per-channel weights) and fp16, with strides, padding (symmetric and SAME-style
+// asymmetric), non-square kernels, row tiling and depthwise channel tiling (inputs larger than the CBUF),
+// large weights, and small multi-layer networks (one NPU segment each).
+//
+// Not covered because runtime/npu does not lower them yet (they run on the CPU, so there is nothing of
+// the NPU to test): dilation, depth multiplier != 1, NCHW, broadcasting element-wise ops, int8 Mul/Div,
+// Pad, Concat, average pooling that excludes padding.
+//
+// Adding a case: one line. Names are unique; a case's data is seeded from its name.
+//
+// When the multi-core split and K tiling land (branch npucore):
+//  1. run_case() (selftest_runner.cpp) refuses Case::cores != 0 today: set the forced core count in the
+//     SessionOptions of the sim/npu sessions instead, and report the cores used per run (JSON "runs").
+//  2. Add multi-core lines with the last field, e.g.
+//       {"mc-conv-u8-3cores", U8, hwc(28, 28, 64), {conv(64, 3).pad(1)}, "split over 3 cores", 3},
+//     and the same for depthwise, fp16, a tiled layer and a network; plus cores 1 vs 2 vs 3 of one model,
+//     which must give identical bytes (the runner compares each device with the CPU; compare them with
+//     each other too).
+//  3. Add K-tiling lines: layers the placement refuses today ("one output row needs ... more than N CBUF
+//     data banks", "one kernel ... exceeds 11 CBUF banks"), marked .must_tile(); the large-conv-* cases
+//     below then also run split.
+#include <set>
+
+#include "runtime/graph/error.h"
+#include "tools/npurun-selftest/selftest_case.h"
+
+namespace npurun::selftest {
+
+const char* to_string(Precision p) {
+    switch (p) {
+        case Precision::U8: return "uint8";
+        case Precision::S8: return "int8";
+        case Precision::Fp16: return "fp16";
+    }
+    return "?";
+}
+
+const char* layer_name(LayerKind k) {
+    switch (k) {
+        case LayerKind::Conv: return "Conv2d";
+        case LayerKind::Depthwise: return "DepthwiseConv2d";
+        case LayerKind::FullyConnected: return "FullyConnected";
+        case LayerKind::MaxPool: return "MaxPool2d";
+        case LayerKind::AvgPool: return "AvgPool2d";
+        case LayerKind::GlobalAvgPool: return "GlobalAvgPool2d";
+        case LayerKind::Add: return "Add";
+        case LayerKind::Sub: return "Sub";
+        case LayerKind::Mul: return "Mul";
+        case LayerKind::Div: return "Div";
+        case LayerKind::Max: return "Maximum";
+        case LayerKind::Min: return "Minimum";
+    }
+    return "?";
+}
+
+bool is_binary(LayerKind k) { return k >= LayerKind::Add; }
+
+LayerSpec conv(uint32_t out_c, uint32_t k) { return conv(out_c, k, k); }
+LayerSpec conv(uint32_t out_c, uint32_t kh, uint32_t kw) {
+    LayerSpec s;
+    s.kind = LayerKind::Conv, s.out_c = out_c, s.kh = kh, s.kw = kw;
+    return s;
+}
+LayerSpec dw(uint32_t k) {
+    LayerSpec s;
+    s.kind = LayerKind::Depthwise, s.kh = s.kw = k;
+    return s;
+}
+LayerSpec fc(uint32_t out_c) {
+    LayerSpec s;
+    s.kind = LayerKind::FullyConnected, s.out_c = out_c;
+    return s;
+}
+LayerSpec maxpool(uint32_t k) {
+    LayerSpec s;
+    s.kind = LayerKind::MaxPool, s.kh = s.kw = k;
+    return s;
+}
+LayerSpec avgpool(uint32_t k) {
+    LayerSpec s;
+    s.kind = LayerKind::AvgPool, s.kh = s.kw = k;
+    return s;
+}
+LayerSpec global_avgpool() {
+    LayerSpec s;
+    s.kind = LayerKind::GlobalAvgPool;
+    return s;
+}
+LayerSpec eltwise(LayerKind k) {
+    LayerSpec s;
+    s.kind = k;
+    return s;
+}
+
+namespace {
+
+constexpr Precision U8 = Precision::U8, S8 = Precision::S8, F16 = Precision::Fp16;
+const LayerSpec add = eltwise(LayerKind::Add), sub = eltwise(LayerKind::Sub), mul = eltwise(LayerKind::Mul),
+                div_ = eltwise(LayerKind::Div), max_ = eltwise(LayerKind::Max), min_ = eltwise(LayerKind::Min);
+InputShape hwc(uint32_t h, uint32_t w, uint32_t c) { return {h, w, c, false}; }
+InputShape flat(uint32_t c) { return {1, 1, c, true}; }
+LayerSpec L(LayerSpec s) { return s; }  // a copy to modify: L(add).relu()
+
+std::vector<Case> make_cases() {
+    return {
+        // Convolution2d: uint8 (QAsymmU8 weights), int8 (QAsymmS8 per-tensor, QSymmS8 per-channel), fp16.
+        {"conv-u8-k3-p1", U8, hwc(16, 16, 16), {conv(32, 3).pad(1)}, "3x3, padding 1"},
+        {"conv-u8-k1", U8, hwc(12, 10, 40), {conv(24, 1)}, "1x1 (pointwise)"},
+        {"conv-u8-k3-s2-c3", U8, hwc(17, 15, 3), {conv(8, 3).stride(2).pad(1)}, "3 input channels, odd sizes, stride 2"},
+        {"conv-u8-k5-p2", U8, hwc(9, 9, 16), {conv(48, 5).pad(2)}, "5x5, padding 2"},
+        {"conv-u8-k3-s2-same", U8, hwc(16, 16, 8), {conv(16, 3).stride(2).pad(0, 1, 0, 1)}, "asymmetric (SAME) padding"},
+        {"conv-u8-k3x1", U8, hwc(10, 12, 16), {conv(16, 3, 1).pad(1, 1, 0, 0)}, "non-square kernel"},
+        {"conv-u8-s2x1", U8, hwc(12, 12, 16), {conv(16, 3).stride(2, 1).pad(1)}, "different strides per axis"},
+        {"conv-u8-nobias", U8, hwc(8, 8, 16), {conv(16, 3).pad(1).no_bias()}, "no bias"},
+        {"conv-u8-relu", U8, hwc(12, 12, 16), {conv(32, 3).pad(1).relu()}, "fused ReLu"},
+        {"conv-u8-relu6", U8, hwc(12, 12, 16), {conv(32, 3).pad(1).relu6()}, "fused ReLu6"},
+        {"conv-u8-perch", U8, hwc(9, 9, 16), {conv(48, 5).pad(2).per_ch()}, "uint8 model, per-channel weights"},
+        {"conv-s8-k3-p1", S8, hwc(16, 16, 16), {conv(32, 3).pad(1)}, "int8 per-tensor weights"},
+        {"conv-s8-k1-c20", S8, hwc(8, 8, 20), {conv(40, 1)}, "int8 1x1, channels not a multiple of 16"},
+        {"conv-s8-perch", S8, hwc(12, 12, 24), {conv(33, 3).pad(1).per_ch()}, "int8 per-channel weights"},
+        {"conv-s8-perch-relu6", S8, hwc(16, 16, 16), {conv(40, 3).stride(2).pad(1).per_ch().relu6()}, "per-channel, stride 2, ReLu6"},
+        {"conv-s8-k3-s3", S8, hwc(20, 20, 8), {conv(16, 3).stride(3)}, "stride 3, no padding"},
+        {"conv-s8-k7-s2-p3", S8, hwc(24, 24, 3), {conv(16, 7).stride(2).pad(3)}, "7x7 stem, stride 2"},
+        {"conv-f16-k3-p1", F16, hwc(16, 16, 16), {conv(32, 3).pad(1)}, "fp16"},
+        {"conv-f16-s2-relu6", F16, hwc(17, 10, 5), {conv(21, 3).stride(2).pad(1).relu6()}, "fp16 odd channels, stride 2, ReLu6"},
+        {"conv-f16-k1-relu", F16, hwc(8, 8, 64), {conv(32, 1).relu()}, "fp16 1x1, ReLu"},
+        {"conv-f16-nobias", F16, hwc(8, 8, 16), {conv(16, 3).pad(1).no_bias()}, "fp16 without bias"},
+
+        // DepthwiseConvolution2d (depth multiplier 1).
+        {"dw-u8-k3-p1", U8, hwc(16, 16, 40), {dw(3).pad(1)}, "depthwise 3x3"},
+        {"dw-u8-k3-s2-relu6", U8, hwc(15, 15, 32), {dw(3).stride(2).pad(1).relu6()}, "depthwise stride 2, ReLu6"},
+        {"dw-u8-k5-p2", U8, hwc(12, 12, 24), {dw(5).pad(2)}, "depthwise 5x5"},
+        {"dw-s8-perch", S8, hwc(8, 8, 72), {dw(3).pad(1).per_ch()}, "depthwise int8 per-channel"},
+        {"dw-f16-relu", F16, hwc(16, 16, 40), {dw(3).pad(1).relu()}, "depthwise fp16, ReLu"},
+
+        // FullyConnected (a 1x1 convolution over one pixel).
+        {"fc-u8", U8, flat(200), {fc(10)}, "fully connected"},
+        {"fc-u8-relu6", U8, flat(100), {fc(32).relu6()}, "fully connected, ReLu6"},
+        {"fc-s8", S8, flat(256), {fc(64)}, "fully connected int8"},
+        {"fc-f16-relu", F16, flat(128), {fc(40).relu()}, "fully connected fp16, ReLu"},
+
+        // Pooling2d: max, average (padding counted), global average.
+        {"maxpool-u8-k3-s2-p1", U8, hwc(15, 15, 24), {maxpool(3).stride(2).pad(1)}, "max 3x3 stride 2, padding"},
+        {"maxpool-s8-k2-s2", S8, hwc(16, 16, 32), {maxpool(2).stride(2)}, "max 2x2 stride 2"},
+        {"avgpool-u8-k2-s2", U8, hwc(8, 8, 20), {avgpool(2).stride(2)}, "average 2x2 stride 2"},
+        {"avgpool-u8-k3-p1", U8, hwc(9, 9, 16), {avgpool(3).pad(1)}, "average 3x3, padding counted"},
+        {"avgpool-s8-k3-s2", S8, hwc(13, 13, 40), {avgpool(3).stride(2)}, "average int8 stride 2"},
+        {"gavgpool-u8", U8, hwc(4, 4, 64), {global_avgpool()}, "global average"},
+        {"gavgpool-s8-7x7", S8, hwc(7, 7, 32), {global_avgpool()}, "global average 7x7"},
+        {"maxpool-f16-k2-s2", F16, hwc(10, 10, 12), {maxpool(2).stride(2)}, "max fp16"},
+        {"avgpool-f16-k5-p2", F16, hwc(10, 10, 12), {avgpool(5).pad(2)}, "average fp16 5x5"},
+        {"gavgpool-f16", F16, hwc(7, 7, 48), {global_avgpool()}, "global average fp16"},
+
+        // Element-wise binary ops on two run-time tensors of the same shape.
+        {"add-u8", U8, hwc(6, 7, 24), {add}, "two inputs on different quantization grids"},
+        {"sub-s8", S8, hwc(6, 7, 24), {sub}, "int8 subtraction"},
+        {"max-u8", U8, hwc(6, 7, 24), {max_}, "maximum"},
+        {"min-s8", S8, hwc(6, 7, 24), {min_}, "minimum"},
+        {"add-u8-relu", U8, hwc(9, 5, 33), {L(add).relu()}, "add with fused ReLu"},
+        {"add-f16", F16, hwc(6, 7, 24), {add}, "fp16 add"},
+        {"sub-f16", F16, hwc(6, 7, 24), {sub}, "fp16 sub"},
+        {"mul-f16-relu", F16, hwc(6, 7, 24), {L(mul).relu()}, "fp16 mul, ReLu"},
+        {"div-f16", F16, hwc(6, 7, 24), {div_}, "fp16 div (divisor in [0.5, 1.5))"},
+        {"max-f16", F16, hwc(6, 7, 24), {max_}, "fp16 maximum"},
+        {"min-f16-relu6", F16, hwc(6, 7, 24), {L(min_).relu6()}, "fp16 minimum, ReLu6"},
+
+        // Row tiling: inputs larger than the 11 CBUF data banks (352 KiB) are split into tasks by output rows;
+        // depthwise layers first into channel groups.
+        {"tile-conv-u8-rows", U8, hwc(72, 80, 64), {conv(8, 3).pad(1).relu6().must_tile()}, "row tiling (360 KiB input)"},
+        {"tile-conv-s8-rows-s2", S8, hwc(75, 80, 64), {conv(16, 3).stride(2).pad(1).must_tile()}, "row tiling, stride 2"},
+        {"tile-conv-f16-rows", F16, hwc(48, 64, 64), {conv(8, 3).pad(1).must_tile()}, "fp16 row tiling"},
+        {"tile-dw-u8-channels", U8, hwc(48, 48, 224), {dw(3).pad(1).relu6().must_tile()}, "depthwise channel tiling"},
+        {"tile-dw-f16-rows", F16, hwc(96, 96, 40), {dw(3).stride(2).pad(1).must_tile()}, "depthwise fp16 channel and row tiling"},
+
+        // Large convolutions: weights larger than the CBUF (streamed), many output channels. With the
+        // multi-core split and K tiling (branch npucore) these are the cases that exercise them.
+        {"large-conv-u8-w576k", U8, hwc(7, 7, 256), {conv(256, 3).pad(1)}, "576 KiB of weights"},
+        {"large-conv-s8-perch", S8, hwc(10, 10, 128), {conv(256, 3).pad(1).per_ch().relu()}, "288 KiB of weights, 256 outputs"},
+        {"large-conv-f16-k1", F16, hwc(14, 14, 256), {conv(256, 1)}, "fp16 1x1, 256 -> 256"},
+        {"large-conv-u8-rows-w", U8, hwc(48, 80, 96), {conv(8, 3).pad(1).must_tile()}, "row tiling of a 96-channel input"},
+
+        // Small networks: every layer in one NPU segment, intermediates stay in the NPU layout.
+        {"net-u8-mobilenet-block", U8, hwc(16, 16, 8), {conv(24, 3).stride(2).pad(1).relu6(), dw(3).pad(1).relu6(), conv(12, 1)}, "conv > depthwise > pointwise"},
+        {"net-s8-residual", S8, hwc(12, 12, 16), {conv(16, 3).pad(1).relu(), conv(16, 3).pad(1), L(add).with(0).relu()}, "residual block"},
+        {"net-u8-classifier", U8, hwc(14, 14, 8), {conv(32, 3).stride(2).pad(1).relu6(), dw(3).pad(1).relu6(), global_avgpool(), fc(10)}, "conv > depthwise > global pool > fully connected"},
+        {"net-f16-pools", F16, hwc(16, 16, 8), {conv(16, 3).pad(1).relu(), maxpool(2).stride(2), conv(32, 3).pad(1).relu6(), avgpool(2).stride(2)}, "fp16 conv/pool stack"},
+        {"net-f16-gated", F16, hwc(10, 10, 16), {conv(16, 1).relu(), conv(16, 3).pad(1), L(mul).with(0)}, "fp16 product of two branches"},
+    };
+}
+
+}  // namespace
+
+const std::vector<Case>& all_cases() {
+    static const std::vector<Case> cases = [] {
+        std::vector<Case> c = make_cases();
+        validate_cases(c);
+        return c;
+    }();
+    return cases;
+}
+
+void validate_cases(const std::vector<Case>& cases) {
+    std::set<std::string> names;
+    for (const Case& c : cases) {
+        if (c.name.empty() || !names.insert(c.name).second)
+            fail(ErrorKind::Internal, "self-test case name '" + c.name + "' is empty or used twice");
+        if (c.layers.empty()) fail(ErrorKind::Internal, "self-test case '" + c.name + "' has no layer");
+    }
+}
+
+}  // namespace npurun::selftest

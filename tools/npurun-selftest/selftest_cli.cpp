@@ -1,0 +1,260 @@
+#include "tools/npurun-selftest/selftest_cli.h"
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/graph/error.h"
+#include "runtime/npurun_version.h"
+#include "tools/npurun-selftest/selftest_report.h"
+
+namespace npurun::selftest {
+
+const char* usage() {
+    return "usage: npurun-selftest [--device sim|npu|all] [--filter PATTERN]... [--json FILE|-] [--require-npu]\n"
+           "       npurun-selftest --list [--filter PATTERN]...\n"
+           "       (also: npurun --selftest [options])\n"
+           "\n"
+           "Bring-up self-test of the RK3588 NPU stack: runs a fixed set of small models generated in code\n"
+           "(every op the NPU backend lowers: Convolution2d, DepthwiseConvolution2d, FullyConnected, Pooling2d\n"
+           "max/average/global, element-wise Add/Sub/Maximum/Minimum and fp16 Mul/Div, fused ReLu/ReLu6; in\n"
+           "uint8, int8 with per-tensor and per-channel weights, and fp16; row- and channel-tiled layers, large\n"
+           "weights, small multi-layer networks) on the CPU reference kernels, the simulator and the NPU, and\n"
+           "compares them. fp16 cases are Float32 models run as npurun --fp16 runs them. Each model is a real\n"
+           ".armnn file loaded like a user's; inputs come from a fixed PRNG seeded by the case name, so every\n"
+           "run computes the same bytes.\n"
+           "\n"
+           "Judgement per case: the simulator and the NPU against the CPU reference (uint8/int8: at most 1 code\n"
+           "per rounding layer on the path, i.e. 1 for single-layer cases; fp16: 2^-8 * max(1, max|reference|)\n"
+           "per rounding layer), every layer must have run on the device (not fallen back to the CPU), cases\n"
+           "marked as tiled must have been split into several tasks, and the NPU must equal the simulator byte\n"
+           "for byte.\n"
+           "\n"
+           "options:\n"
+           "  --device sim|npu|all  devices to test against the CPU reference (default all):\n"
+           "                        sim  the fake kernel with the functional NPU simulator\n"
+           "                        npu  the board's NPU (rknpu or rocket driver, found like npu-info does)\n"
+           "                        all  both; a missing NPU or a build without the simulator is reported,\n"
+           "                             not a failure\n"
+           "                        Without an NPU, every case reports \"npu: not present\" and does not fail.\n"
+           "  --require-npu         a missing NPU is a failure (board farms: a board that lost its NPU fails)\n"
+           "  --filter PATTERN      run only cases whose name matches: a glob (*, ?, [...]) on the whole name,\n"
+           "                        otherwise a substring; may be repeated (a case matching any runs)\n"
+           "  --list                list the cases (name, precision, ops, input -> output shape, what it covers)\n"
+           "                        and exit\n"
+           "  --json FILE|-         also write a JSON report (environment: kernel, machine, each device's node,\n"
+           "                        driver name, version, description and date, hardware version, IOMMU; per\n"
+           "                        case: ops, shapes, result, per device max difference, tolerance, tasks,\n"
+           "                        time; summary). \"-\" writes it to stdout and moves the text lines to\n"
+           "                        stderr. The file is replaced atomically.\n"
+           "  -h, --help            this text\n"
+           "  --version             print the version\n"
+           "\n"
+           "output: one line per case:\n"
+           "  NAME  OPS  INPUT -> OUTPUT  DEVICES  maxdiff DEV DIFF/TOLERANCE... [npu==sim]  RESULT  TIME\n"
+           "DEVICES lists cpu and each device that ran, with its NPU task count. RESULT is PASS, FAIL (the line\n"
+           "ends with the reason) or SKIP (no device to compare with: no NPU and no simulator; not a failure).\n"
+           "Then one summary line: cases, passed, failed, skipped, each device's driver and node, time, verdict.\n"
+           "\n"
+           "exit status: 0 every case passed; 1 a case failed, or a selected device is present but unusable\n"
+           "(permission denied, unsupported driver version); 2 bad command line, or --device sim in a build\n"
+           "without the simulator.\n"
+           "\n"
+           "first steps on a new board: npu-info (node, driver, IOMMU, buffers), then npurun-selftest; if it\n"
+           "fails, rerun the failing case alone with --filter NAME and keep the --json report.\n";
+}
+
+namespace {
+
+[[noreturn]] void bad(const std::string& m) { fail(ErrorKind::BadInput, m); }
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args) {
+    Options o;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string name = a, value;
+        bool has_inline = false;
+        if (a.compare(0, 2, "--") == 0) {
+            const size_t eq = a.find('=');
+            if (eq != std::string::npos) name = a.substr(0, eq), value = a.substr(eq + 1), has_inline = true;
+        }
+        auto take = [&]() -> std::string {
+            if (has_inline) return value;
+            if (i + 1 >= args.size()) bad(name + " needs a value");
+            return args[++i];
+        };
+        auto no_value = [&] {
+            if (has_inline) bad(name + " takes no value");
+        };
+        if (name == "-h" || name == "--help") {
+            no_value();
+            o.help = true;
+        } else if (name == "--version") {
+            no_value();
+            o.version = true;
+        } else if (name == "--list") {
+            no_value();
+            o.list = true;
+        } else if (name == "--require-npu") {
+            no_value();
+            o.require_npu = true;
+        } else if (name == "--device") {
+            const std::string v = take();
+            if (v == "sim") o.device = DeviceSelection::Sim;
+            else if (v == "npu") o.device = DeviceSelection::Npu;
+            else if (v == "all") o.device = DeviceSelection::All;
+            else bad("unknown device '" + v + "' for --device (use sim, npu or all)");
+        } else if (name == "--filter") {
+            const std::string v = take();
+            if (v.empty()) bad("--filter needs a non-empty pattern");
+            o.filters.push_back(v);
+        } else if (name == "--json") {
+            o.json = take();
+            if (o.json.empty()) bad("--json needs a file name or -");
+        } else if (name == "--test-corrupt") {
+            // Test-only (not in --help): corrupts one output value of the first case on this device, so
+            // that tests can show a mismatch makes the tool fail.
+            const std::string v = take();
+            if (v != "cpu" && v != "sim" && v != "npu") bad("unknown device '" + v + "' for --test-corrupt (use cpu, sim or npu)");
+            o.corrupt_device = v;
+        } else if (a.size() > 1 && a[0] == '-') {
+            bad("unknown option '" + a + "'");
+        } else {
+            bad("unexpected argument '" + a + "' (npurun-selftest takes no file; see --help)");
+        }
+    }
+    if (o.require_npu && o.device == DeviceSelection::Sim) bad("--require-npu cannot be used with --device sim");
+    return o;
+}
+
+bool matches(const std::string& name, const std::vector<std::string>& filters) {
+    if (filters.empty()) return true;
+    for (const std::string& f : filters) {
+        const bool glob = f.find_first_of("*?[") != std::string::npos;
+        if (glob ? ::fnmatch(f.c_str(), name.c_str(), 0) == 0 : name.find(f) != std::string::npos) return true;
+    }
+    return false;
+}
+
+namespace {
+
+// Writes the report to `path` through a temporary file in the same directory, then rename(): a reader
+// sees the old file or the complete new one.
+void write_atomically(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(errno));
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const bool closed = std::fclose(f) == 0;
+    if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        std::remove(tmp.c_str());
+        fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(e));
+    }
+}
+
+// A --json path that cannot be written is a command-line error before anything runs, not after minutes of
+// cases: the temporary file the report will go through is created and removed once.
+void check_writable(const std::string& path) {
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(errno));
+    std::fclose(f);
+    std::remove(tmp.c_str());
+}
+
+int list_cases(const Options& o, const char* prog) {
+    size_t n = 0;
+    for (const Case& c : all_cases()) {
+        if (!matches(c.name, o.filters)) continue;
+        const BuiltCase b = build_case(c);
+        std::printf("%-26s %-5s %-60s %s -> %s  (%s)\n", c.name.c_str(), to_string(c.precision), b.ops.c_str(),
+                    b.input_shape.c_str(), b.output_shape.c_str(), c.note.c_str());
+        ++n;
+    }
+    if (n == 0) {
+        std::fprintf(stderr, "%s: error: no case matches the --filter patterns (see --list)\n", prog);
+        return 2;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int selftest_main(const std::vector<std::string>& args, const char* prog) {
+    Options o;
+    try {
+        o = parse_options(args);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "%s: error: %s (see --help)\n", prog, e.what());
+        return 2;
+    }
+    if (o.help) {
+        std::fputs(usage(), stdout);
+        return 0;
+    }
+    if (o.version) {
+        std::printf("npurun-selftest %s\n", NPURUN_VERSION);
+        return 0;
+    }
+    try {
+        if (o.list) return list_cases(o, prog);
+
+        std::vector<const Case*> selected;
+        for (const Case& c : all_cases())
+            if (matches(c.name, o.filters)) selected.push_back(&c);
+        if (selected.empty()) fail(ErrorKind::BadInput, "no case matches the --filter patterns (see --list)");
+        if (!o.json.empty() && o.json != "-") check_writable(o.json);
+
+        const auto t0 = std::chrono::steady_clock::now();
+        const Environment env = probe_environment(o.device);
+        if (o.device == DeviceSelection::Sim && env.sim.state == "not built")
+            fail(ErrorKind::Unsupported, "--device sim: this build has no simulator (built with -Dsimulator=false)");
+        // With the JSON on stdout, the human-readable lines go to stderr.
+        std::FILE* text = o.json == "-" ? stderr : stdout;
+        std::fprintf(text, "npurun-selftest %s: %zu cases; kernel %s (%s)\n", NPURUN_VERSION, selected.size(),
+                     env.kernel.c_str(), env.machine.c_str());
+        if (env.sim.selected) std::fprintf(text, "sim: %s\n", device_text(env.sim).c_str());
+        if (env.npu.selected) std::fprintf(text, "npu: %s\n", device_text(env.npu).c_str());
+        std::fflush(text);
+
+        RunOptions ro;
+        std::vector<CaseResult> results;
+        for (const Case* c : selected) {
+            ro.corrupt_device = results.empty() ? o.corrupt_device : std::string();
+            results.push_back(run_case(*c, env, ro));
+            std::fprintf(text, "%s\n", case_line(results.back(), env).c_str());
+            std::fflush(text);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        Summary s = summarize(results, env, seconds);
+        if (o.require_npu && !env.npu.available) s.device_error = true;
+        std::fprintf(text, "%s\n", summary_line(s, env).c_str());
+        if (o.require_npu && !env.npu.available)
+            std::fprintf(text, "%s: --require-npu: npu %s\n", prog, device_text(env.npu).c_str());
+        if (!o.json.empty()) {
+            const std::string report = json_report(results, env, s);
+            if (o.json == "-") {
+                std::fputs(report.c_str(), stdout);
+                std::fflush(stdout);
+            } else {
+                write_atomically(o.json, report);
+            }
+        }
+        return s.ok() ? 0 : 1;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
+        return exit_code(e.kind());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: internal error: %s\n", prog, e.what());
+        return 1;
+    }
+}
+
+}  // namespace npurun::selftest

@@ -1,0 +1,292 @@
+#include "tools/npurun-selftest/selftest_model.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "runtime/graph/error.h"
+#include "tools/modelwriter/model_writer.h"
+#include "tools/npurun-selftest/selftest_prng.h"
+
+namespace npurun::selftest {
+
+namespace mw = npurun::modelwriter;
+namespace fb = armnnSerializer;
+
+namespace {
+
+// A run-time tensor of the chain: where it comes from and how it is quantized.
+struct Value {
+    mw::Port port;
+    uint32_t h = 1, w = 1, c = 1;
+    bool flat = false;
+    float scale = 0.0f;
+    int32_t zp = 0;
+};
+
+struct Builder {
+    const Case& c;
+    Prng rng;
+    mw::ModelWriter w;
+    BuiltCase out;
+    int32_t next_input = 0;
+
+    bool q() const { return c.precision != Precision::Fp16; }
+    fb::DataType act_type() const {
+        switch (c.precision) {
+            case Precision::U8: return fb::DataType::QAsymmU8;
+            case Precision::S8: return fb::DataType::QAsymmS8;
+            case Precision::Fp16: return fb::DataType::Float32;
+        }
+        return fb::DataType::Float32;
+    }
+    int32_t type_min() const { return c.precision == Precision::U8 ? 0 : -128; }
+
+    std::vector<uint32_t> dims(const Value& v) const {
+        return v.flat ? std::vector<uint32_t>{1, v.c} : std::vector<uint32_t>{1, v.h, v.w, v.c};
+    }
+    mw::TensorDesc desc(const Value& v) const { return mw::tensor(dims(v), act_type(), v.scale, v.zp); }
+
+    [[noreturn]] void bad(size_t layer, const std::string& what) const {
+        fail(ErrorKind::Internal, "self-test case '" + c.name + "' layer " + std::to_string(layer) + ": " + what);
+    }
+
+    Value model_input(uint32_t h, uint32_t w_, uint32_t ch, bool flat, int which) {
+        Value v;
+        v.h = h, v.w = w_, v.c = ch, v.flat = flat;
+        // Two different quantizations, so that binary ops see operands on different grids.
+        if (q()) {
+            v.scale = which == 0 ? 0.05f : 0.07f;
+            v.zp = c.precision == Precision::U8 ? (which == 0 ? 118 : 100) : (which == 0 ? 4 : -9);
+        }
+        const int32_t id = next_input++;
+        v.port = mw::Port(w.add_input("input" + std::to_string(id), desc(v), id));
+        return v;
+    }
+
+    // Output quantization of a requantizing layer whose accumulator has `terms` products of inputs at
+    // scale sx and weights at scale sw: about 55 codes of standard deviation for uniform codes.
+    void conv_output_quant(Value* y, float sx, float sw, uint64_t terms, Act act) const {
+        if (!q()) return;
+        y->scale = sx * sw * 100.0f * std::sqrt(static_cast<float>(terms));
+        y->zp = c.precision == Precision::U8 ? 120 : -5;
+        if (act == Act::Relu) y->zp = type_min();
+        if (act == Act::Relu6) y->scale = 6.0f / 255.0f, y->zp = type_min();
+    }
+
+    // With an activation the layer's own output carries the activation's quantization, as converters write
+    // it; the Activation layer then follows (the NPU fuses it).
+    Value add_activation(const Value& y, Act act, const std::string& name) {
+        if (act == Act::None) return y;
+        Value z = y;
+        const fb::ActivationFunction f = act == Act::Relu ? fb::ActivationFunction::ReLu : fb::ActivationFunction::BoundedReLu;
+        z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, act == Act::Relu6 ? 6.0f : 0.0f, 0.0f));
+        return z;
+    }
+
+    Value conv_like(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        const bool depthwise = L.kind == LayerKind::Depthwise, fully = L.kind == LayerKind::FullyConnected;
+        Value y;
+        uint32_t taps = 1, in_c = x.c, out_c = L.out_c;
+        if (fully) {
+            if (x.h != 1 || x.w != 1) bad(i, "fully connected input is not one pixel");
+            y.flat = true, y.c = out_c;
+        } else {
+            if (x.flat) bad(i, "a convolution needs a [1,H,W,C] input");
+            if (depthwise) out_c = x.c;
+            const uint64_t ph = uint64_t{x.h} + L.pad_top + L.pad_bottom, pw = uint64_t{x.w} + L.pad_left + L.pad_right;
+            if (ph < L.kh || pw < L.kw || L.sy == 0 || L.sx == 0) bad(i, "kernel larger than the padded input");
+            y.h = static_cast<uint32_t>((ph - L.kh) / L.sy + 1), y.w = static_cast<uint32_t>((pw - L.kw) / L.sx + 1);
+            y.c = out_c;
+            taps = L.kh * L.kw;
+        }
+        if (out_c == 0) bad(i, "no output channels");
+        const uint64_t terms = uint64_t{taps} * (depthwise ? 1 : in_c);
+        out.macs += terms * out_c * y.h * y.w;
+
+        std::vector<uint32_t> wdims;
+        if (fully) wdims = {out_c, in_c};  // transposed: [out, in]
+        else if (depthwise) wdims = {1, L.kh, L.kw, in_c};
+        else wdims = {out_c, L.kh, L.kw, in_c};
+        size_t nw = 1;
+        for (uint32_t d : wdims) nw *= d;
+        const uint32_t axis = depthwise ? 3 : 0;  // the output-channel axis of the weights
+
+        mw::ConstDesc weights;
+        std::vector<float> sw(out_c, 0.02f);
+        float sw_ref = 0.02f;
+        if (!q()) {
+            const float a = std::sqrt(3.0f / static_cast<float>(terms));  // unit gain: values stay O(1) in chains
+            std::vector<float> v(nw);
+            for (float& f : v) f = rng.uniform(-a, a);
+            weights = mw::const_f32(wdims, v);
+        } else if (L.per_channel) {
+            std::vector<int8_t> v(nw);
+            for (auto& b : v) b = static_cast<int8_t>(rng.range(-127, 127));
+            for (uint32_t o = 0; o < out_c; ++o) sw[o] = 0.005f + 0.001f * static_cast<float>(o % 13);
+            sw_ref = 0.011f;
+            weights = mw::const_i8(wdims, v, 0.0f, 0, fb::DataType::QSymmS8);
+            weights.info.scales = sw;
+            weights.info.axis = axis;
+        } else if (c.precision == Precision::U8) {
+            std::vector<uint8_t> v(nw);
+            for (auto& b : v) b = static_cast<uint8_t>(rng.range(0, 255));
+            weights = mw::const_u8(wdims, v, 0.02f, 131);
+        } else {
+            std::vector<int8_t> v(nw);
+            for (auto& b : v) b = static_cast<int8_t>(rng.range(-128, 127));
+            weights = mw::const_i8(wdims, v, 0.02f, -7);
+        }
+        std::optional<mw::ConstDesc> bias;
+        if (L.bias) {
+            if (!q()) {
+                std::vector<float> v(out_c);
+                for (float& f : v) f = rng.uniform(-0.5f, 0.5f);
+                bias = mw::const_f32({out_c}, v);
+            } else {
+                std::vector<int32_t> v(out_c);
+                std::vector<float> bs(out_c);
+                for (uint32_t o = 0; o < out_c; ++o) v[o] = rng.range(-3000, 3000), bs[o] = x.scale * sw[o];
+                bias = mw::const_i32({out_c}, v, bs[0]);
+                if (L.per_channel) bias->info.scales = bs, bias->info.axis = 0;
+            }
+        }
+        conv_output_quant(&y, x.scale, sw_ref, terms, L.act);
+        const mw::TensorDesc yd = desc(y);
+        if (fully) {
+            y.port = mw::Port(w.add_fully_connected(name, x.port, yd, weights, bias, /*transpose_weights=*/true,
+                                                    mw::WeightsPlacement::ConstantLayers));
+        } else {
+            mw::Conv2dParams p;
+            p.pad_left = L.pad_left, p.pad_right = L.pad_right, p.pad_top = L.pad_top, p.pad_bottom = L.pad_bottom;
+            p.stride_x = L.sx, p.stride_y = L.sy;
+            const uint32_t id = depthwise ? w.add_depthwise_convolution2d(name, x.port, yd, p, weights, bias, mw::WeightsPlacement::ConstantLayers)
+                                          : w.add_convolution2d(name, x.port, yd, p, weights, bias, mw::WeightsPlacement::ConstantLayers);
+            y.port = mw::Port(id);
+        }
+        return add_activation(y, L.act, name);
+    }
+
+    Value pool(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat) bad(i, "pooling needs a [1,H,W,C] input");
+        const bool global = L.kind == LayerKind::GlobalAvgPool;
+        const uint32_t kh = global ? x.h : L.kh, kw = global ? x.w : L.kw;
+        const uint32_t sy = global ? 0 : L.sy, sx = global ? 0 : L.sx;
+        Value y = x;  // the PPU does not requantize: same quantization
+        if (global) {
+            y.h = y.w = 1;
+        } else {
+            const uint64_t ph = uint64_t{x.h} + L.pad_top + L.pad_bottom, pw = uint64_t{x.w} + L.pad_left + L.pad_right;
+            if (ph < kh || pw < kw || sy == 0 || sx == 0) bad(i, "pooling window larger than the padded input");
+            y.h = static_cast<uint32_t>((ph - kh) / sy + 1), y.w = static_cast<uint32_t>((pw - kw) / sx + 1);
+        }
+        const fb::PoolingAlgorithm alg = L.kind == LayerKind::MaxPool ? fb::PoolingAlgorithm::Max : fb::PoolingAlgorithm::Average;
+        const uint32_t pl = L.pad_left, pr = L.pad_right, pt = L.pad_top, pb = L.pad_bottom;
+        y.port = mw::Port(w.add_layer(fb::Layer::Pooling2dLayer, fb::LayerType::Pooling2d, name, {x.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          // Padding counted in the average's divisor (what the PPU does).
+                                          auto d = fb::CreatePooling2dDescriptor(b, alg, pl, pr, pt, pb, kw, kh, sx, sy,
+                                                                                 fb::OutputShapeRounding::Floor,
+                                                                                 fb::PaddingMethod::IgnoreValue,
+                                                                                 fb::DataLayout::NHWC);
+                                          return fb::CreatePooling2dLayer(b, base, d).Union();
+                                      }));
+        if (L.kind != LayerKind::MaxPool) ++out.rounding_steps;
+        return y;
+    }
+
+    Value binary(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
+        Value b;
+        if (L.operand < 0) {
+            if (L.kind == LayerKind::Div) divisor_inputs.push_back(next_input);
+            b = model_input(a.h, a.w, a.c, a.flat, 1);
+        } else {
+            if (static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "operand names a later layer");
+            if (L.kind == LayerKind::Div) bad(i, "a divisor must be a model input (kept away from 0)");
+            b = earlier[static_cast<size_t>(L.operand)];
+        }
+        if (b.h != a.h || b.w != a.w || b.c != a.c || b.flat != a.flat) bad(i, "operands of different shapes");
+        if (q() && (L.kind == LayerKind::Mul || L.kind == LayerKind::Div)) bad(i, "int8 Mul/Div are not lowered");
+        Value y = a;
+        if (q()) {
+            const float smax = std::max(a.scale, b.scale);
+            y.scale = (L.kind == LayerKind::Add || L.kind == LayerKind::Sub) ? 2.0f * smax : smax;
+            y.zp = c.precision == Precision::U8 ? 128 : 3;
+            if (L.act != Act::None) y.zp = type_min();
+            if (L.act == Act::Relu6) y.scale = 6.0f / 255.0f;
+        }
+        fb::Layer u;
+        fb::LayerType t;
+        switch (L.kind) {
+            case LayerKind::Add: u = fb::Layer::AdditionLayer, t = fb::LayerType::Addition; break;
+            case LayerKind::Sub: u = fb::Layer::SubtractionLayer, t = fb::LayerType::Subtraction; break;
+            case LayerKind::Mul: u = fb::Layer::MultiplicationLayer, t = fb::LayerType::Multiplication; break;
+            case LayerKind::Div: u = fb::Layer::DivisionLayer, t = fb::LayerType::Division; break;
+            case LayerKind::Max: u = fb::Layer::MaximumLayer, t = fb::LayerType::Maximum; break;
+            case LayerKind::Min: u = fb::Layer::MinimumLayer, t = fb::LayerType::Minimum; break;
+            default: bad(i, "not a binary op");
+        }
+        y.port = mw::Port(w.add_plain(u, t, name, {a.port, b.port}, {desc(y)}));
+        ++out.rounding_steps;
+        return add_activation(y, L.act, name);
+    }
+
+    std::vector<int32_t> divisor_inputs;
+};
+
+std::string shape_text(const Value& v) {
+    return v.flat ? "1x" + std::to_string(v.c)
+                  : "1x" + std::to_string(v.h) + "x" + std::to_string(v.w) + "x" + std::to_string(v.c);
+}
+
+const char* act_suffix(Act a) { return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : ""; }
+
+}  // namespace
+
+uint32_t case_seed(const std::string& name) {
+    uint32_t h = 2166136261u;  // FNV-1a
+    for (unsigned char ch : name) h = (h ^ ch) * 16777619u;
+    return h;
+}
+
+BuiltCase build_case(const Case& c) {
+    Builder B{c, Prng(case_seed(c.name)), {}, {}, 0, {}};
+    if (c.layers.empty()) fail(ErrorKind::Internal, "self-test case '" + c.name + "' has no layer");
+    Value x = B.model_input(c.input.h, c.input.w, c.input.c, c.input.flat, 0);
+    B.out.input_shape = shape_text(x);
+    B.out.rounding_steps = 0;
+    std::vector<Value> outputs;
+    for (size_t i = 0; i < c.layers.size(); ++i) {
+        const LayerSpec& L = c.layers[i];
+        const std::string name = "l" + std::to_string(i);
+        switch (L.kind) {
+            case LayerKind::Conv:
+            case LayerKind::Depthwise:
+            case LayerKind::FullyConnected:
+                x = B.conv_like(i, L, x, name);
+                ++B.out.rounding_steps;
+                break;
+            case LayerKind::MaxPool:
+            case LayerKind::AvgPool:
+            case LayerKind::GlobalAvgPool:
+                x = B.pool(i, L, x, name);
+                break;
+            default:
+                x = B.binary(i, L, x, outputs, name);
+                break;
+        }
+        outputs.push_back(x);
+        B.out.layer_names.push_back(name);
+        B.out.must_tile.push_back(L.tiled);
+        B.out.ops += (i ? " > " : "") + std::string(layer_name(L.kind)) + act_suffix(L.act);
+    }
+    B.w.add_output("output", x.port, 0);
+    B.out.output_shape = shape_text(x);
+    B.out.divisor_inputs = B.divisor_inputs;
+    if (B.out.rounding_steps == 0) B.out.rounding_steps = 1;
+    mw::WriteOptions o;
+    o.features = mw::Features::Current;
+    B.out.armnn = B.w.finish(o);
+    return std::move(B.out);
+}
+
+}  // namespace npurun::selftest

@@ -1,0 +1,233 @@
+#include "tools/npurun-selftest/selftest_runner.h"
+
+#include <sys/utsname.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "drv/device_factory.h"
+#include "drv/error.h"
+#include "drv/sim/recording_hardware.h"
+#include "include/npurun/npurun.hpp"
+#include "kernels/ref/registry.h"
+#include "runtime/exec/session_factory.h"
+#include "runtime/npu/npu_backend.h"
+#include "runtime/npurun_version.h"
+#include "runtime/passes/placement.h"
+#include "tools/npurun-selftest/selftest_compare.h"
+#include "tools/npurun-selftest/selftest_prng.h"
+
+namespace npurun::selftest {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void probe_device(bool sim, DeviceStatus* st) {
+    st->selected = true;
+    try {
+        npudrv::DeviceRequest r;
+        if (sim) {
+            // Only the driver path is opened here; the sessions bring their own functional simulator.
+            r.kind = npudrv::DeviceKind::Sim;
+            r.hardware = std::make_unique<npudrv::sim::RecordingHardware>();
+        } else {
+            r.kind = npudrv::DeviceKind::Npu;
+        }
+        npudrv::Device d = npudrv::open_device(std::move(r));
+        st->info = d.info();
+        st->available = true;
+        st->state = "ok";
+    } catch (const npudrv::DriverError& e) {
+        st->message = e.what();
+        // No node of either driver: the board has no (bound) NPU. Anything else (permission denied, an
+        // unsupported driver version, a failing ioctl) is a device that exists but does not work.
+        if (sim) st->state = e.kind() == ErrorKind::Unsupported ? "not built" : "error";
+        else st->state = e.error_number() == ENODEV ? "not present" : "error";
+    } catch (const Error& e) {
+        st->message = e.what();
+        st->state = sim && e.kind() == ErrorKind::Unsupported ? "not built" : "error";
+    }
+}
+
+// The CPU reference: kernels/ref for every node, never the NEON kernels (the oracle, as in the tests).
+std::unique_ptr<Session> reference_session(const std::shared_ptr<const Model>& model) {
+    SessionOptions o;
+    o.device = DeviceKind::Cpu;
+    return SessionFactory::create(model, o, [](const Node& n, const Graph&) { return kernels::ref_kernel(n.op); });
+}
+
+void fill_inputs(Session& s, const BuiltCase& b, uint32_t seed) {
+    for (size_t i = 0; i < s.num_inputs(); ++i) {
+        TensorBinding& in = s.input(i);
+        Prng rng(uint64_t{seed} * 1000003u + i + 1);
+        const size_t n = in.info.shape.num_elements();
+        if (in.info.dtype == DataType::Float32) {
+            bool divisor = false;
+            for (int32_t d : b.divisor_inputs) divisor = divisor || d == int32_t(i);
+            auto* p = static_cast<float*>(in.data);
+            for (size_t k = 0; k < n; ++k) p[k] = divisor ? rng.uniform(0.5f, 1.5f) : rng.uniform(-1.0f, 1.0f);
+        } else {
+            auto* p = static_cast<uint8_t*>(in.data);
+            for (size_t k = 0; k < in.info.num_bytes(); ++k) p[k] = static_cast<uint8_t>(rng.range(0, 255));
+        }
+    }
+}
+
+// Every computing layer of the model must be placed on the NPU (or fused into an NPU layer): otherwise the
+// case would compare the CPU with itself. Returns the first layer that is not, with the placement's reason.
+std::string placement_problem(const Model& m, bool fp16) {
+    const Graph& g = m.graph();
+    const Placement p = place(g, npu::npu_placement_options(fp16));
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        if (n.op == OpKind::Input || n.op == OpKind::Output || n.op == OpKind::Constant) continue;
+        if (p.nodes[i].device == Placed::Cpu)
+            return "layer '" + n.name + "' (" + to_string(n.op) + ") is not placed on the NPU: " + p.nodes[i].reason;
+    }
+    return {};
+}
+
+void corrupt_output(Session& s) {
+    const TensorBinding& o = s.output(0);  // the binding is const, the bytes it points to are not
+    if (o.info.dtype == DataType::Float32) {
+        static_cast<float*>(o.data)[0] += 1.0f;
+    } else {
+        static_cast<uint8_t*>(o.data)[0] ^= 0x40;  // 64 codes away in either int8 type
+    }
+}
+
+bool same_outputs_size(const Session& a, const Session& b) {
+    if (a.num_outputs() != b.num_outputs()) return false;
+    for (size_t i = 0; i < a.num_outputs(); ++i)
+        if (a.output(i).info.num_bytes() != b.output(i).info.num_bytes()) return false;
+    return true;
+}
+
+DeviceRun run_device(const std::string& device, const std::shared_ptr<const Model>& model, const Case& c,
+                     const BuiltCase& b, Session& ref, const RunOptions& options, std::unique_ptr<Session>* kept) {
+    DeviceRun r;
+    r.device = device;
+    try {
+        SessionOptions o;
+        o.device = device == "sim" ? DeviceKind::Sim : DeviceKind::Npu;
+        o.fp16 = c.precision == Precision::Fp16;
+        o.profile = true;
+        auto s = std::make_unique<Session>(model, o);
+        fill_inputs(*s, b, case_seed(c.name));
+        const auto t0 = Clock::now();
+        s->run();
+        r.ms = ms_since(t0);
+        r.ran = true;
+        if (options.corrupt_device == device) corrupt_output(*s);
+
+        // The profile names the device of every layer: all of them must have run there.
+        for (const LayerProfile& row : s->profile()) {
+            for (size_t l = 0; l < b.layer_names.size(); ++l) {
+                if (row.name != b.layer_names[l]) continue;
+                if (row.device != device) {
+                    r.error = "layer " + row.name + " ran on " + row.device;
+                } else {
+                    r.tasks += row.tasks;
+                    if (b.must_tile[l] && row.tasks < 2 && r.error.empty())
+                        r.error = "layer " + row.name + " was not tiled (" + std::to_string(row.tasks) + " task)";
+                }
+            }
+        }
+        if (!same_outputs_size(ref, *s)) {
+            r.error = "outputs differ in number or size from the CPU reference";
+        } else {
+            for (size_t i = 0; i < s->num_outputs(); ++i) {
+                const TensorInfo& info = ref.output(i).info;
+                // The tolerance needs the reference's magnitude first (fp16); int8: codes.
+                Comparison cmp = compare_to_reference(info, ref.output(i).data, s->output(i).data, 0.0);
+                r.tolerance = c.precision == Precision::Fp16 ? fp16_tolerance(cmp.max_ref, b.rounding_steps)
+                                                             : static_cast<double>(b.rounding_steps);
+                cmp.within = cmp.error.empty() && cmp.max_diff <= r.tolerance;
+                r.max_diff = std::max(r.max_diff, cmp.max_diff);
+                if (!cmp.error.empty() && r.error.empty()) r.error = cmp.error;
+                if (!cmp.within && r.error.empty()) {
+                    char buf[160];
+                    std::snprintf(buf, sizeof buf, "output %zu element %zu differs from the CPU reference by %g (tolerance %g)",
+                                  i, cmp.worst, cmp.max_diff, r.tolerance);
+                    r.error = buf;
+                }
+            }
+        }
+        r.pass = r.error.empty();
+        *kept = std::move(s);
+    } catch (const std::exception& e) {
+        r.pass = false;
+        r.error = e.what();
+    }
+    return r;
+}
+
+}  // namespace
+
+Environment probe_environment(DeviceSelection selection) {
+    Environment env;
+    env.tool_version = NPURUN_VERSION;
+    struct utsname u {};
+    if (::uname(&u) == 0) {
+        env.kernel = std::string(u.sysname) + " " + u.release + " " + u.version;
+        env.machine = u.machine;
+    }
+    if (selection != DeviceSelection::Npu) probe_device(true, &env.sim);
+    if (selection != DeviceSelection::Sim) probe_device(false, &env.npu);
+    return env;
+}
+
+CaseResult run_case(const Case& c, const Environment& env, const RunOptions& options) {
+    CaseResult r;
+    r.spec = &c;
+    const auto t0 = Clock::now();
+    try {
+        if (c.cores != 0) {
+            // Needs SessionOptions to carry a core count (branch npucore); fail loudly rather than run the
+            // case on whatever the backend picks.
+            fail(ErrorKind::Unsupported, "this build cannot force the NPU core count (" + std::to_string(c.cores) + ")");
+        }
+        r.built = build_case(c);
+        auto model = Model::load_from_memory(r.built.armnn.data(), r.built.armnn.size(), "self-test case " + c.name);
+        const std::string misplaced = placement_problem(*model, c.precision == Precision::Fp16);
+        if (!misplaced.empty()) fail(ErrorKind::Unsupported, misplaced);
+
+        std::unique_ptr<Session> ref = reference_session(model);
+        fill_inputs(*ref, r.built, case_seed(c.name));
+        const auto tc = Clock::now();
+        ref->run();
+        r.cpu_ms = ms_since(tc);
+        if (options.corrupt_device == "cpu") corrupt_output(*ref);
+
+        std::unique_ptr<Session> sim, npu;
+        if (env.sim.available) r.runs.push_back(run_device("sim", model, c, r.built, *ref, options, &sim));
+        if (env.npu.available) r.runs.push_back(run_device("npu", model, c, r.built, *ref, options, &npu));
+        if (sim && npu && same_outputs_size(*sim, *npu)) {
+            r.npu_vs_sim = true;
+            r.npu_sim_identical = true;
+            for (size_t i = 0; i < npu->num_outputs(); ++i) {
+                const ByteComparison bc = compare_bytes(sim->output(i).data, npu->output(i).data, sim->output(i).info.num_bytes());
+                if (!bc.identical && r.npu_sim_identical) {
+                    r.npu_sim_identical = false;
+                    r.npu_sim_detail = "npu differs from sim in " + std::to_string(bc.differing) + " bytes of output " +
+                                       std::to_string(i) + ", first at byte " + std::to_string(bc.first);
+                }
+            }
+        }
+        r.pass = r.npu_vs_sim ? r.npu_sim_identical : true;
+        for (const DeviceRun& d : r.runs) r.pass = r.pass && d.pass;
+    } catch (const std::exception& e) {
+        r.pass = false;
+        r.error = e.what();
+    }
+    r.total_ms = ms_since(t0);
+    return r;
+}
+
+}  // namespace npurun::selftest

@@ -1,0 +1,32 @@
+// Pad (constant mode) on the NPU: the border is constant, so it is written once at load into the output's
+// region of the segment buffer (the pad value as the CPU kernel stores it: Arm NN's raw value, no
+// requantization), and each inference copies the input into the interior with DPU flying tasks (identity
+// BS/EW/output converter, reference §5): one task when only rows are added (the interior is then contiguous
+// per plane), else one task per input row (the write DMA has no documented line stride).
+// Refused: reflect and symmetric modes, padding along the batch or channel axes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "drv/regcmd/regcmd_writer.h"
+#include "runtime/graph/graph.h"
+#include "runtime/passes/npu_support.h"
+
+namespace npurun::npu {
+
+struct PadLayer {
+    NpuDomain domain = NpuDomain::Int8;
+    uint32_t c = 0, h = 0, w = 0;  // input
+    uint32_t ho = 0, wo = 0;       // output
+    uint32_t top = 0, left = 0;
+    std::vector<uint8_t> border;   // the whole output region in the NPU layout, filled with the pad value
+};
+
+bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out, std::string* why);
+
+// The copy tasks (the border is written at load from PadLayer::border). Returns the number of tasks.
+uint32_t emit_pad_tasks(npudrv::regcmd::RegcmdWriter& w, const PadLayer& L, uint32_t input, uint32_t output);
+
+}  // namespace npurun::npu

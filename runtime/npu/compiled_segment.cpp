@@ -145,7 +145,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         uint8_t* fmap = features_.map();
         // Pad borders: constant, written once here; the pad tasks only write the interior.
         for (const Prepared& pr : prepared)
-            if (pr.is_pad) std::memcpy(fmap + regions[pr.out].first, pr.pad.border.data(), pr.pad.border.size());
+            if (pr.is_pad) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
         // 4. The chained regcmd of the whole segment.
         npudrv::regcmd::RegcmdWriter w;

@@ -45,6 +45,10 @@ struct DpuFlyingTask {
 
 void emit_dpu_flying_task(npudrv::regcmd::RegcmdWriter& w, const DpuFlyingTask& t);
 
+// Layers lowered as one task per row (broadcast rows / columns, Pad) emit at most this many tasks (about
+// 3 MiB of regcmd); beyond it they stay on the CPU with the count in the reason.
+constexpr uint64_t kMaxFlyingTasksPerLayer = 8192;
+
 // Output-converter (or EW-converter) scale and shift with scale / 2^shift ~ m, scale a 15-bit mantissa in
 // [2^14, 2^15] as the OUT_CVT_SCALE field holds it (reference §4.5). False when m is not representable.
 bool cvt_scale_shift(double m, uint32_t* scale, uint32_t* shift);

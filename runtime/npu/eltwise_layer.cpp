@@ -97,6 +97,14 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
         *why = "cube above 8192 (13-bit fields)";
         return false;
     }
+    uint64_t tasks = 1;
+    if (L.broadcast == Broadcast::Rows) tasks = L.h;
+    if (L.broadcast == Broadcast::Columns) tasks = uint64_t{L.h} * ((L.c + gy.c2() - 1) / gy.c2());
+    if (tasks > kMaxFlyingTasksPerLayer) {
+        *why = "broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " + std::to_string(tasks) +
+               " tasks (one per output row and channel group), above " + std::to_string(kMaxFlyingTasksPerLayer);
+        return false;
+    }
     if (constant[oi]) {
         const Tensor& t = g.tensor(node.inputs[oi]);
         if (d == NpuDomain::Int8 && t.info.quant.per_axis()) {
@@ -133,6 +141,10 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
     }
     L.zm = signed_zero_point(*in[mi]), L.ze = signed_zero_point(*in[oi]), L.out_offset = signed_zero_point(yi);
     const double sm = in[mi]->quant.scale(), se = in[oi]->quant.scale(), so = yi.quant.scale();
+    if (!(sm > 0.0) || !(se > 0.0) || !(so > 0.0) || !std::isfinite(sm * se / so)) {
+        *why = "quantization scales must be positive and finite";
+        return false;
+    }
     double unit;  // real value of one integer unit after the EW stage
     if (L.op == BinaryOp::Mul) {
         L.mm = L.me = 1;

@@ -11,21 +11,15 @@ namespace npurun::npu {
 
 namespace {
 
-// The pad value as one element of type t, as the CPU kernel writes it: the float for float types; for
-// quantized types Arm NN's raw value (truncated toward zero, saturated to the type's range, NaN -> 0).
-void encode_pad_value(DataType t, float v, uint8_t* out) {
-    if (t == DataType::Float32) {
-        std::memcpy(out, &v, 4);
-        return;
-    }
-    if (t == DataType::Float16) {
-        const uint16_t h = quant::fp32_to_fp16(v);
-        std::memcpy(out, &h, 2);
-        return;
-    }
+// The pad value as one NPU-domain element, as the CPU kernel stores it in type t: the float for float types
+// (fp16 on the NPU); for quantized types Arm NN's raw value (truncated toward zero, saturated to the type's
+// range, NaN -> 0), moved into the signed domain for uint8.
+uint16_t npu_pad_element(DataType t, float v) {
+    if (t == DataType::Float32 || t == DataType::Float16) return quant::fp32_to_fp16(v);
     double d = std::isnan(v) ? 0.0 : std::trunc(double(v));
     d = std::fmax(double(quant::type_min(t)), std::fmin(double(quant::type_max(t)), d));
-    out[0] = static_cast<uint8_t>(static_cast<int32_t>(d));
+    const auto raw = static_cast<uint8_t>(static_cast<int32_t>(d));
+    return t == DataType::QAsymmU8 ? static_cast<uint8_t>(raw ^ 0x80u) : raw;
 }
 
 }  // namespace
@@ -75,17 +69,19 @@ bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* 
         *why = "cube above 8192 (13-bit fields)";
         return false;
     }
-    // The border: the output tensor full of the pad value, packed like any tensor entering the segment.
-    const size_t es = xi.dtype == DataType::Float32 ? 4 : xi.dtype == DataType::Float16 ? 2 : 1;
-    uint8_t fill[4] = {};
-    encode_pad_value(yi.dtype, a.value, fill);
-    const size_t n = yi.shape.num_elements();
-    std::vector<uint8_t> host(n * es);
-    for (size_t i = 0; i < n; ++i) std::memcpy(host.data() + i * es, fill, es);
-    L.border.assign(gy.alloc_bytes(), 0);
-    pack_feature(yi, host.data(), gy, L.border.data());
+    L.fill = npu_pad_element(yi.dtype, a.value);
     *out = std::move(L);
     return true;
+}
+
+void write_pad_border(const PadLayer& L, uint8_t* region) {
+    const uint32_t eb = L.domain == NpuDomain::Int8 ? 1 : 2, c2 = 16 / eb;
+    const uint8_t bytes[2] = {static_cast<uint8_t>(L.fill), static_cast<uint8_t>(L.fill >> 8)};
+    const size_t pixels = size_t{L.ho} * L.wo;
+    for (uint32_t c = 0; c < L.c; ++c) {
+        uint8_t* plane = region + size_t{c / c2} * pixels * 16 + size_t{c % c2} * eb;
+        for (size_t p = 0; p < pixels; ++p) std::memcpy(plane + p * 16, bytes, eb);
+    }
 }
 
 uint32_t emit_pad_tasks(npudrv::regcmd::RegcmdWriter& w, const PadLayer& L, uint32_t input, uint32_t output) {

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "drv/regcmd/regcmd_writer.h"
 #include "runtime/graph/graph.h"
@@ -21,12 +20,16 @@ struct PadLayer {
     uint32_t c = 0, h = 0, w = 0;  // input
     uint32_t ho = 0, wo = 0;       // output
     uint32_t top = 0, left = 0;
-    std::vector<uint8_t> border;   // the whole output region in the NPU layout, filled with the pad value
+    uint16_t fill = 0;             // the pad value as one NPU-domain element (int8 byte or fp16 bits)
 };
 
 bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out, std::string* why);
 
-// The copy tasks (the border is written at load from PadLayer::border). Returns the number of tasks.
+// Writes the pad value into every real channel of every pixel of the output's region (NC1HWC2, plane pitch
+// ho*wo*16); the tasks then overwrite the interior. Called once at load.
+void write_pad_border(const PadLayer& L, uint8_t* region);
+
+// The copy tasks. Returns the number of tasks.
 uint32_t emit_pad_tasks(npudrv::regcmd::RegcmdWriter& w, const PadLayer& L, uint32_t input, uint32_t output);
 
 }  // namespace npurun::npu

@@ -424,3 +424,19 @@ TEST(NpuPadPlacement, RefusalsNameTheMode) {
                    "NPU lowering: Pad along the channel axis");
     EXPECT_EQ(placed(pad_model(DataType::Float32, {{0, 0}, {1, 0}, {0, 2}, {0, 0}}, 0.0f), "pad", true).device, Placed::Npu);
 }
+
+TEST(NpuPlacement, PerRowLoweringsCapTheirTaskCount) {
+    // (A Pad has at most 8192 rows, the cube limit, so at most 8192 tasks.)
+    // A [1,H,1,C] operand: one task per output row and 16-channel group (4096 * 3).
+    {
+        Graph g;
+        TensorId x = value(g, "x", Shape{1, 4096, 2, 48}, DataType::QAsymmS8, 0.05f, 0);
+        TensorId c = value(g, "c", Shape{1, 4096, 1, 48}, DataType::QAsymmS8, 0.05f, 0);
+        TensorId o = value(g, "o", Shape{1, 4096, 2, 48}, DataType::QAsymmS8, 0.1f, 0);
+        ElementwiseBinaryAttrs ea;
+        ea.op = BinaryOp::Add;
+        node(g, OpKind::ElementwiseBinary, "ew", {x, c}, {o}, ea);
+        bind(g, {x, c}, o);
+        expect_refused(placed(std::make_shared<const Model>(std::move(g), "big-columns"), "ew"), "needs 12288 tasks");
+    }
+}

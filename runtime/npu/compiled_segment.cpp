@@ -145,7 +145,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         uint8_t* fmap = features_.map();
         // Pad borders: constant, written once here; the pad tasks only write the interior.
         for (const Prepared& pr : prepared)
-            if (pr.is_pad) write_pad_border(pr.pad, fmap + regions[pr.out].first);
+            if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
         // 4. The chained regcmd of the whole segment.
         npudrv::regcmd::RegcmdWriter w;

@@ -336,6 +336,24 @@ TEST(NpuPad, AllSidesOneTaskPerRow) {
     }
 }
 
+TEST(NpuPad, ReflectMirrorsColumnsThenRows) {
+    for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8, DataType::Float32}) {
+        const bool fp16 = dt == DataType::Float32;
+        const Result r = compare(pad_model(dt, {{0, 0}, {2, 1}, {1, 3}, {0, 0}}, 0.0f, PaddingMode::Reflect), fp16);
+        ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(dt);
+        // 5 interior rows + 5 rows x 4 mirrored pixels + 3 mirrored rows.
+        EXPECT_EQ(r.npu_tasks[0], kH + kH * 4 + 3);
+        EXPECT_LE(r.max_diff, fp16 ? 1e-3 : 0.0) << to_string(dt);
+        std::printf("[ pad reflect %s ] %zu outputs, %u tasks, max |npu-cpu| = %.5f\n", to_string(dt), r.elements,
+                    r.npu_tasks[0], r.max_diff);
+    }
+    // Rows only: one interior task + 2 mirrored rows.
+    const Result r = compare(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {0, 0}, {0, 0}}, 0.0f, PaddingMode::Reflect), false);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.npu_tasks[0], 3u);
+    EXPECT_EQ(r.max_diff, 0.0);
+}
+
 TEST(NpuPad, FeedsAConvolutionInTheSameSegment) {
     // Explicit "SAME" padding before a valid 3x3 convolution (TfLite's Pad + Conv), pad value = zero point.
     Graph g;
@@ -416,8 +434,10 @@ TEST(NpuEltwisePlacement, RefusalsNameThePattern) {
 }
 
 TEST(NpuPadPlacement, RefusalsNameTheMode) {
-    expect_refused(placed(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {1, 1}, {0, 0}}, 0.0f, PaddingMode::Reflect), "pad"),
-                   "NPU lowering: Pad mode reflect is not lowered");
+    EXPECT_EQ(placed(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {1, 1}, {0, 0}}, 0.0f, PaddingMode::Reflect), "pad").device,
+              Placed::Npu);
+    expect_refused(placed(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {0, kW}, {0, 0}}, 0.0f, PaddingMode::Reflect), "pad"),
+                   "NPU lowering: Pad reflect of 6 elements on a side of a 5x6 map (at most size - 1)");
     expect_refused(placed(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {1, 1}, {0, 0}}, 0.0f, PaddingMode::Symmetric), "pad"),
                    "symmetric");
     expect_refused(placed(pad_model(DataType::QAsymmU8, {{0, 0}, {0, 0}, {0, 0}, {0, 8}}, 0.0f), "pad"),

@@ -80,6 +80,11 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
     // With both full, a constant goes to the EW operand side (MRDMA reads the segment's run-time tensor).
     if (full0 && full1 && constant[0]) L.main_input = 1;
     const uint32_t mi = L.main_input, oi = L.operand_input();
+    if (constant[mi]) {
+        *why = "the full-size operand is constant and the other broadcast (MRDMA reads the main input from the "
+               "segment's feature maps)";
+        return false;
+    }
     if (mi == 1) {
         if (L.op == BinaryOp::Div) {
             *why = "Div whose dividend is broadcast or constant (the EW ALU divides the main input by the operand)";

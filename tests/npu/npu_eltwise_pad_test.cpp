@@ -431,6 +431,20 @@ TEST(NpuEltwisePlacement, RefusalsNameThePattern) {
     // Div: fp16 only; the dividend must be the full-size operand.
     expect_refused(placed(shapes_model(DataType::QAsymmS8, BinaryOp::Div, full, full), "ew"), "Div runs on the NPU only in float16");
     expect_refused(placed(shapes_model(DataType::Float32, BinaryOp::Div, {1, 1, 1, kC}, full), "ew", true), "dividend");
+    // A constant full-size operand with a broadcast run-time one: the constant would have to be the main input.
+    {
+        Graph g;
+        std::vector<uint8_t> bytes(size_t(kH) * kW * kC, 7);
+        TensorId k = constant(g, "k", full, DataType::QAsymmU8, bytes.data(), bytes.size(), {0.05f}, 0);
+        TensorId y = value(g, "y", Shape{1, 1, 1, kC}, DataType::QAsymmU8, 0.05f, 0);
+        TensorId o = value(g, "o", full, DataType::QAsymmU8, 0.1f, 0);
+        ElementwiseBinaryAttrs ea;
+        ea.op = BinaryOp::Add;
+        node(g, OpKind::ElementwiseBinary, "ew", {k, y}, {o}, ea);
+        bind(g, {y}, o);
+        expect_refused(placed(std::make_shared<const Model>(std::move(g), "const-main"), "ew"),
+                       "the full-size operand is constant and the other broadcast");
+    }
 }
 
 TEST(NpuPadPlacement, RefusalsNameTheMode) {

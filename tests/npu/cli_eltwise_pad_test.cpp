@@ -121,3 +121,17 @@ TEST_F(NpuCliEltwisePad, SimMatchesTheCpuWithinOne) {
     // The profile lists the fused MulRelu and the Pad's per-row copy tasks.
     EXPECT_NE(sim.out.find("ElementwiseBinary+ReLu"), std::string::npos) << sim.out;
 }
+
+TEST_F(NpuCliEltwisePad, DumpRegcmdListsTheDpuFlyingTasks) {
+    const Result r = run("--device sim --dump-regcmd " + dir_ + "/dump " + inputs());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const std::string txt = read_file(dir_ + "/dump/seg0.txt");
+    std::printf("%s", txt.c_str());
+    // MulRelu: 1 task; Pad with left/right padding: one task per input row (5).
+    EXPECT_NE(txt.find("6 tasks"), std::string::npos) << txt;
+    size_t flying = 0;
+    for (size_t at = txt.find("op_en 0x18"); at != std::string::npos; at = txt.find("op_en 0x18", at + 1)) ++flying;
+    EXPECT_EQ(flying, 6u) << txt;
+    EXPECT_NE(txt.find("dpu ew mul per-channel tensor, 16x5x6 int8 -> int8"), std::string::npos) << txt;
+    EXPECT_NE(txt.find("dpu copy, 16x1x6 int8 -> int8"), std::string::npos) << txt;
+}

@@ -7,6 +7,7 @@
 #include "runtime/npu/eltwise_layer.h"
 #include "runtime/npu/pad_layer.h"
 #include "runtime/npu/pool_layer.h"
+#include "runtime/passes/pad_folding.h"
 
 namespace npurun::npu {
 
@@ -69,8 +70,10 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         if (p.nodes[i].device != Placed::Npu) continue;
         const Node& n = g.nodes[i];
         const Node* act = nullptr;
+        const Node* pad = nullptr;  // a Pad folded into this convolution's padding (pad_folding.h)
         for (uint32_t j : seg.nodes)
-            if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i)) act = &g.nodes[j];
+            if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i))
+                (g.nodes[j].op == OpKind::Pad ? pad : act) = &g.nodes[j];
         Prepared pr;
         std::string why;
         pr.in = n.inputs[0];
@@ -88,14 +91,20 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             pr.is_pool = true;
             if (act != nullptr || !prepare_pool_layer(g, n, seg.domain, &pr.pool, &why))
                 fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
-        } else if (!prepare_conv_layer(g, n, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why)) {
-            fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        } else {
+            Node folded;
+            if (pad != nullptr && !fold_pad_into_conv(g, *pad, n, &folded, &why))
+                fail(ErrorKind::Internal, n.describe() + ": the Pad placed into it does not fold: " + why);
+            const Node& conv = pad != nullptr ? folded : n;
+            pr.in = conv.inputs[0];
+            if (!prepare_conv_layer(g, conv, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
         }
         pr.out = act ? act->outputs[0] : n.outputs[0];
         NpuLayerStats st;
         st.node = i;
         st.name = n.name.empty() ? n.describe() : n.name;
-        st.type = std::string(to_string(n.op)) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
+        st.type = std::string(pad ? "Pad+" : "") + to_string(n.op) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
         st.macs = (pr.is_pool || pr.is_eltwise || pr.is_pad) ? 0 : pr.layer.macs();
         layers_.push_back(st);
         prepared.push_back(std::move(pr));

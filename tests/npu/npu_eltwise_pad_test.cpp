@@ -354,24 +354,6 @@ TEST(NpuPad, ReflectMirrorsColumnsThenRows) {
     EXPECT_EQ(r.max_diff, 0.0);
 }
 
-TEST(NpuPad, FeedsAConvolutionInTheSameSegment) {
-    // Explicit "SAME" padding before a valid 3x3 convolution (TfLite's Pad + Conv), pad value = zero point.
-    Graph g;
-    TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
-    TensorId p = value(g, "p", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.05f, 118);
-    PadAttrs pa;
-    pa.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
-    pa.value = 118.0f;
-    node(g, OpKind::Pad, "pad", {x}, {p}, pa);
-    ConvSpec s;
-    s.h = s.w = 10, s.c = 16, s.k = 16, s.pad = 0;
-    TensorId y = add_conv(g, s, p, "conv");
-    bind(g, {x}, y);
-    const Result r = compare(std::make_shared<const Model>(std::move(g), "pad-conv"), false);
-    EXPECT_EQ(r.npu_layers.size(), 2u);
-    EXPECT_LE(r.max_diff, 1.0);
-}
-
 // ---- accept / refuse, with the reason `npurun --explain` prints ----
 
 namespace {
@@ -473,4 +455,49 @@ TEST(NpuPlacement, PerRowLoweringsCapTheirTaskCount) {
         bind(g, {x, c}, o);
         expect_refused(placed(std::make_shared<const Model>(std::move(g), "big-columns"), "ew"), "needs 12288 tasks");
     }
+}
+
+// ---- Pad before a convolution ----
+
+namespace {
+
+// x [1,8,8,16] -> Pad (1,2 rows / 2,1 columns) -> 3x3 convolution or depthwise without padding of its own.
+std::shared_ptr<const Model> pad_conv_model(float pad_value, bool depthwise) {
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
+    TensorId p = value(g, "p", Shape{1, 11, 11, 16}, DataType::QAsymmU8, 0.05f, 118);
+    PadAttrs pa;
+    pa.pads = {{0, 0}, {1, 2}, {2, 1}, {0, 0}};
+    pa.value = pad_value;
+    node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+    ConvSpec s;
+    s.h = s.w = 11, s.c = 16, s.k = 24, s.pad = 0, s.depthwise = depthwise;
+    TensorId y = add_conv(g, s, p, "conv");
+    bind(g, {x}, y);
+    return std::make_shared<const Model>(std::move(g), "pad-conv");
+}
+
+}  // namespace
+
+TEST(NpuPad, ZeroPointPadFoldsIntoTheConvolution) {
+    for (bool dw : {false, true}) {
+        // The TfLite pattern: explicit padding with the zero point (raw 118), then a "VALID" convolution.
+        const auto m = pad_conv_model(118.0f, dw);
+        EXPECT_EQ(placed(m, "pad").device, Placed::Fused);
+        const Result r = compare(m, false);
+        ASSERT_EQ(r.npu_layers.size(), 1u);
+        EXPECT_EQ(r.npu_layers[0], dw ? "Pad+DepthwiseConvolution2d" : "Pad+Convolution2d");
+        EXPECT_LE(r.max_diff, 1.0);
+        std::printf("[ pad folded into %s ] max |npu-cpu| = %.0f\n", dw ? "depthwise" : "conv", r.max_diff);
+    }
+}
+
+TEST(NpuPad, OtherPadValueRunsAsItsOwnTasksBeforeTheConvolution) {
+    const auto m = pad_conv_model(3.0f, false);  // not the zero point: the convolution must see 3s
+    EXPECT_EQ(placed(m, "pad").device, Placed::Npu);
+    const Result r = compare(m, false);
+    ASSERT_EQ(r.npu_layers.size(), 2u);
+    EXPECT_EQ(r.npu_layers[0], "Pad");
+    EXPECT_EQ(r.npu_tasks[0], 8u);  // one per input row (left/right padding)
+    EXPECT_LE(r.max_diff, 1.0);
 }

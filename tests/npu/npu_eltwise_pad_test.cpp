@@ -501,3 +501,64 @@ TEST(NpuPad, OtherPadValueRunsAsItsOwnTasksBeforeTheConvolution) {
     EXPECT_EQ(r.npu_tasks[0], 8u);  // one per input row (left/right padding)
     EXPECT_LE(r.max_diff, 1.0);
 }
+
+TEST(NpuPad, FoldingNeedsTheSameResult) {
+    // Pad output also read by another layer: the Pad must exist, so it is not folded.
+    {
+        Graph g;
+        TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
+        TensorId p = value(g, "p", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.05f, 118);
+        PadAttrs pa;
+        pa.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
+        pa.value = 118.0f;
+        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+        ConvSpec s;
+        s.h = s.w = 10, s.c = 16, s.k = 16, s.pad = 0;
+        TensorId y = add_conv(g, s, p, "conv");
+        TensorId m = value(g, "m", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.05f, 118);
+        Pooling2dAttrs pool;
+        pool.algorithm = PoolingAlgorithm::Max;
+        pool.pool_width = pool.pool_height = 1;
+        pool.stride_x = pool.stride_y = 1;
+        pool.layout = DataLayout::NHWC;
+        node(g, OpKind::Pooling2d, "pool", {p}, {m}, pool);
+        (void)y;
+        bind(g, {x}, m);
+        EXPECT_EQ(placed(std::make_shared<const Model>(std::move(g), "two-readers"), "pad").device, Placed::Npu);
+    }
+    // Pad output quantized differently from its input (the CPU copies raw codes): not folded.
+    {
+        Graph g;
+        TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
+        TensorId p = value(g, "p", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.1f, 118);
+        PadAttrs pa;
+        pa.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
+        pa.value = 118.0f;
+        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+        ConvSpec s;
+        s.h = s.w = 10, s.c = 16, s.k = 16, s.pad = 0;
+        TensorId y = add_conv(g, s, p, "conv");
+        bind(g, {x}, y);
+        const auto model = std::make_shared<const Model>(std::move(g), "requant-pad");
+        EXPECT_EQ(placed(model, "pad").device, Placed::Npu);
+        EXPECT_LE(compare(model, false).max_diff, 1.0);
+    }
+    // Folded padding beyond the CNA's 15 on top: the Pad stays its own tasks.
+    {
+        const Shape xs{1, 4, 4, 16};
+        Graph g;
+        TensorId x = value(g, "x", xs, DataType::QAsymmU8, 0.05f, 118);
+        TensorId p = value(g, "p", Shape{1, 20, 4, 16}, DataType::QAsymmU8, 0.05f, 118);
+        PadAttrs pa;
+        pa.pads = {{0, 0}, {16, 0}, {0, 0}, {0, 0}};
+        pa.value = 118.0f;
+        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+        ConvSpec s;
+        s.h = 20, s.w = 4, s.c = 16, s.k = 16, s.pad = 0;
+        TensorId y = add_conv(g, s, p, "conv");
+        bind(g, {x}, y);
+        const auto model = std::make_shared<const Model>(std::move(g), "deep-pad");
+        EXPECT_EQ(placed(model, "pad").device, Placed::Npu);
+        EXPECT_LE(compare(model, false).max_diff, 1.0);
+    }
+}

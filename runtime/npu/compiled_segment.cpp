@@ -152,7 +152,8 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             if (!pr.layer.bs_stream.empty()) std::memcpy(cmap + pr.bs_off, pr.layer.bs_stream.data(), pr.layer.bs_stream.size());
         }
         uint8_t* fmap = features_.map();
-        // Pad borders: constant, written once here; the pad tasks only write the interior.
+        // Pad borders: constant, written once here; the pad tasks only write the interior. This relies on nothing
+        // else writing the Pad output's region (regions are not reused across tensors).
         for (const Prepared& pr : prepared)
             if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 

@@ -236,7 +236,10 @@ std::string dpu_flying_description(const RegisterState& s) {
     } else {
         os << "ew " << ew_algo_name(s.get(f::DPU_EW_ALU_ALGO));
     }
-    os << (s.get(f::DPU_EW_OP_SRC) ? " tensor" : " const");
+    if (!s.get(f::DPU_EW_BYPASS)) {
+        if (!s.get(f::DPU_EW_OP_SRC)) os << " const";
+        else os << (s.get(f::RDMA_ERDMA_DATA_MODE) == 0 ? " per-channel tensor" : " tensor");
+    }
     os << ", " << (s.get(f::DPU_CHANNEL) + 1) << "x" << (s.get(f::DPU_HEIGHT) + 1) << "x" << (s.get(f::DPU_WIDTH) + 1)
        << " " << precision_name(s.get(f::RDMA_IN_PRECISION)) << " -> " << precision_name(s.get(f::DPU_OUT_PRECISION))
        << ", a@" << hex(s.get(f::RDMA_SRC_BASE)) << " b@" << hex(s.get(f::RDMA_EW_BASE)) << " out@"

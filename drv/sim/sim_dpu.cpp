@@ -269,8 +269,9 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
             if (t.get(f::DPU_EW_OP_SRC)) {
                 if (!rdma) t.invalid("EW operand from memory but DPU_RDMA is not enabled");
                 if (t.get(f::RDMA_ERDMA_DISABLE)) t.invalid("EW operand from memory but ERDMA_DISABLE is set");
-                t.require(f::RDMA_ERDMA_DATA_MODE, {1}, "only per-pixel EW operands are modelled");
-                t.require(f::DPU_EW_DATA_MODE, {1}, "only per-pixel EW operands are modelled");
+                t.require(f::RDMA_ERDMA_DATA_MODE, {0, 1}, "only per-channel and per-pixel EW operands are modelled");
+                if (t.get(f::DPU_EW_DATA_MODE) != t.get(f::RDMA_ERDMA_DATA_MODE)) t.invalid("EW_DATA_MODE differs from ERDMA_DATA_MODE");
+                const bool per_channel = t.get(f::RDMA_ERDMA_DATA_MODE) == 0;
                 const uint32_t size = t.get(f::RDMA_ERDMA_DATA_SIZE);
                 if (t.get(f::DPU_EDATA_SIZE) != size) t.invalid("EDATA_SIZE differs from ERDMA_DATA_SIZE");
                 uint32_t eprec = 0;
@@ -279,8 +280,20 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
                 else if (!fl && size == 2) eprec = kInt16;
                 else t.unmodelled("EW operand size code " + std::to_string(size) + " on this pipeline");
                 const uint32_t stride_atoms = t.get(f::RDMA_EW_SURF_STRIDE);
-                const uint64_t pitch = stride_atoms ? uint64_t{stride_atoms} * 16 : uint64_t{W} * H * 16;
-                read_cube(t, e, t.get(f::RDMA_EW_BASE), pitch, eprec, "ERDMA EW operand");
+                if (per_channel) {
+                    // CHOICE: one value per channel stored as a 1x1 NC1HWC2 map with plane pitch EW_SURF_STRIDE
+                    // atoms; the TRM's EW_SURF_STRIDE = 1 for per-channel operands makes it C contiguous elements.
+                    Cube pc;
+                    pc.resize(Ch, 1, 1, fl);
+                    read_cube(t, pc, t.get(f::RDMA_EW_BASE), uint64_t{stride_atoms} * 16, eprec, "ERDMA per-channel EW operand");
+                    for (uint32_t c = 0; c < Ch; ++c)
+                        for (size_t i = 0; i < size_t{H} * W; ++i) {
+                            if (fl) e.f[c * size_t{H} * W + i] = pc.f[c]; else e.i[c * size_t{H} * W + i] = pc.i[c];
+                        }
+                } else {
+                    const uint64_t pitch = stride_atoms ? uint64_t{stride_atoms} * 16 : uint64_t{W} * H * 16;
+                    read_cube(t, e, t.get(f::RDMA_EW_BASE), pitch, eprec, "ERDMA EW operand");
+                }
             } else {
                 const uint32_t v = t.get(f::DPU_EW_OPERAND_0);
                 for (size_t i = 0; i < (fl ? e.f.size() : e.i.size()); ++i) {

@@ -7,7 +7,9 @@
 #include "runtime/graph/error.h"
 #include "runtime/npu/buffer_alias.h"
 #include "runtime/npu/eltwise_layer.h"
+#include "runtime/npu/pad_layer.h"
 #include "runtime/npu/pool_layer.h"
+#include "runtime/passes/pad_folding.h"
 
 namespace npurun::npu {
 
@@ -34,6 +36,11 @@ std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
         std::string why;
         return prepare_eltwise_layer(g, n, nullptr, d, &E, &why) ? std::string() : why;
     }
+    if (n.op == OpKind::Pad) {
+        PadLayer P;
+        std::string why;
+        return prepare_pad_layer(g, n, d, &P, &why) ? std::string() : why;
+    }
     if (!is_conv_like(n.op)) return std::string(to_string(n.op)) + " has no NPU lowering yet";
     ConvLayer L;
     std::string why;
@@ -50,11 +57,13 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
 
     // 1. Layers: every NPU node with the activation fused into it.
     struct Prepared {
-        bool is_pool = false, is_eltwise = false;
+        bool is_pool = false, is_eltwise = false, is_pad = false;
         bool is_view = false;  // Reshape / Concat: a view of other buffers, no task (buffer_alias.h)
         PoolLayer pool;
         EltwiseLayer eltwise;
-        TensorId in2 = kNoTensor;
+        PadLayer pad;
+        TensorId in2 = kNoTensor;     // element-wise: the run-time EW operand (kNoTensor when constant)
+        uint64_t operand_off = 0;     // element-wise: a constant EW operand in the constants buffer
         ConvLayer layer;
         ConvTiling tiling;
         TensorId in, out;
@@ -80,29 +89,42 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             continue;
         }
         const Node* act = nullptr;
+        const Node* pad = nullptr;  // a Pad folded into this convolution's padding (pad_folding.h)
         for (uint32_t j : seg.nodes)
-            if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i)) act = &g.nodes[j];
+            if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i))
+                (g.nodes[j].op == OpKind::Pad ? pad : act) = &g.nodes[j];
         Prepared pr;
         std::string why;
+        pr.in = n.inputs[0];
         if (n.op == OpKind::ElementwiseBinary) {
             pr.is_eltwise = true;
-            pr.in2 = n.inputs[1];
             if (!prepare_eltwise_layer(g, n, act, seg.domain, &pr.eltwise, &why))
                 fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+            pr.in = n.inputs[pr.eltwise.main_input];
+            if (pr.eltwise.operand_constant.empty()) pr.in2 = n.inputs[pr.eltwise.operand_input()];
+        } else if (n.op == OpKind::Pad) {
+            pr.is_pad = true;
+            if (act != nullptr || !prepare_pad_layer(g, n, seg.domain, &pr.pad, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
         } else if (n.op == OpKind::Pooling2d) {
             pr.is_pool = true;
             if (act != nullptr || !prepare_pool_layer(g, n, seg.domain, &pr.pool, &why))
                 fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
-        } else if (!prepare_conv_layer(g, n, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why)) {
-            fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
+        } else {
+            Node folded;
+            if (pad != nullptr && !fold_pad_into_conv(g, *pad, n, &folded, &why))
+                fail(ErrorKind::Internal, n.describe() + ": the Pad placed into it does not fold: " + why);
+            const Node& conv = pad != nullptr ? folded : n;
+            pr.in = conv.inputs[0];
+            if (!prepare_conv_layer(g, conv, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why))
+                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
         }
-        pr.in = n.inputs[0];
         pr.out = act ? act->outputs[0] : n.outputs[0];
         NpuLayerStats st;
         st.node = i;
         st.name = n.name.empty() ? n.describe() : n.name;
-        st.type = std::string(to_string(n.op)) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
-        st.macs = (pr.is_pool || pr.is_eltwise) ? 0 : pr.layer.macs();
+        st.type = std::string(pad ? "Pad+" : "") + to_string(n.op) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
+        st.macs = (pr.is_pool || pr.is_eltwise || pr.is_pad) ? 0 : pr.layer.macs();
         layers_.push_back(st);
         prepared.push_back(std::move(pr));
     }
@@ -170,6 +192,8 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         constant_bytes = align_up(constant_bytes + pr.layer.weights.size());
         pr.bs_off = constant_bytes;
         constant_bytes = align_up(constant_bytes + pr.layer.bs_stream.size());
+        pr.operand_off = constant_bytes;
+        constant_bytes = align_up(constant_bytes + pr.eltwise.operand_constant.size());
     }
 
     // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite).
@@ -178,11 +202,17 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
         uint8_t* cmap = constants_.map();
         for (const Prepared& pr : prepared) {
-            if (pr.layer.weights.empty()) continue;  // pooling / element-wise: no constants
+            if (!pr.eltwise.operand_constant.empty())
+                std::memcpy(cmap + pr.operand_off, pr.eltwise.operand_constant.data(), pr.eltwise.operand_constant.size());
+            if (pr.layer.weights.empty()) continue;  // pooling / element-wise / pad: no weights
             std::memcpy(cmap + pr.weights_off, pr.layer.weights.data(), pr.layer.weights.size());
             if (!pr.layer.bs_stream.empty()) std::memcpy(cmap + pr.bs_off, pr.layer.bs_stream.data(), pr.layer.bs_stream.size());
         }
-        features_.map();
+        uint8_t* fmap = features_.map();
+        // Pad borders: constant, written once here; the pad tasks only write the interior. This relies on nothing
+        // else writing the Pad output's region (regions are not reused across tensors).
+        for (const Prepared& pr : prepared)
+            if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
         // 4. The chained regcmd of the whole segment.
         npudrv::regcmd::RegcmdWriter w;
@@ -191,10 +221,16 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
             if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
             if (pr.is_eltwise) {
-                emit_eltwise_task(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
-                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.in2].first),
-                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
-                layers_[l].tasks = 1;
+                const uint64_t operand = pr.in2 != kNoTensor ? features_.dma_addr() + regions[pr.in2].first
+                                                             : constants_.dma_addr() + pr.operand_off;
+                layers_[l].tasks = emit_eltwise_tasks(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                                                      static_cast<uint32_t>(operand),
+                                                      static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                continue;
+            }
+            if (pr.is_pad) {
+                layers_[l].tasks = emit_pad_tasks(w, pr.pad, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
                 continue;
             }
             if (pr.is_pool) {

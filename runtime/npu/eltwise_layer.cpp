@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/util/quantization.h"
 
@@ -11,48 +12,114 @@ namespace npurun::npu {
 
 namespace {
 
-bool out_convert(double m, uint32_t* scale, uint32_t* shift) {
-    if (!(m > 0.0) || !std::isfinite(m)) return false;
-    int sh = 0;
-    while (m * std::ldexp(1.0, sh) < 16384.0 && sh < 62) ++sh;
-    const double s = std::round(m * std::ldexp(1.0, sh));
-    if (s > 32768.0 || sh >= 62) return false;
-    *scale = static_cast<uint32_t>(s);
-    *shift = static_cast<uint32_t>(sh);
+using Broadcast = EltwiseLayer::Broadcast;
+
+// How operand shape s reaches output shape o (both NHWC), or a reason it cannot on the DPU.
+bool classify_broadcast(const Shape& s, const Shape& o, Broadcast* b, std::string* why) {
+    if (s == o) {
+        *b = Broadcast::None;
+        return true;
+    }
+    if (s.rank != 4 || o.rank != 4 || s[0] != 1 || o[0] != 1) {
+        *why = "broadcast " + s.str() + " -> " + o.str() + " is not between [1,H,W,C] maps";
+        return false;
+    }
+    if (s[3] != o[3]) {
+        const std::string pattern = std::string("[b,1,") + (s[1] == 1 ? "1" : "h") + "," + (s[2] == 1 ? "1" : "w") + "]";
+        *why = "broadcast " + s.str() + " -> " + o.str() + " (" + pattern +
+               " -> [b,c,h,w]) across channels is not lowered (DPU_RDMA reads an EW operand per pixel or per channel, "
+               "never one value for all channels)";
+        return false;
+    }
+    if (s[1] == 1 && s[2] == 1) {
+        *b = Broadcast::PerChannel;
+    } else if (s[1] == 1 && s[2] == o[2]) {
+        *b = Broadcast::Rows;
+    } else if (s[1] == o[1] && s[2] == 1) {
+        *b = Broadcast::Columns;
+    } else {
+        *why = "shapes " + s.str() + " and " + o.str() + " do not broadcast";
+        return false;
+    }
     return true;
+}
+
+int32_t signed_zero_point(const TensorInfo& t) {
+    return t.dtype == DataType::QAsymmU8 ? t.quant.offset - 128 : t.quant.offset;
 }
 
 }  // namespace
 
 bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out,
                            std::string* why) {
-    if (node.op != OpKind::ElementwiseBinary || node.inputs.size() != 2) {
+    if (node.op != OpKind::ElementwiseBinary || node.inputs.size() != 2 || node.outputs.size() != 1) {
         *why = "not a binary element-wise op";
         return false;
     }
     EltwiseLayer L;
     L.domain = d;
     L.op = node.attr<ElementwiseBinaryAttrs>().op;
-    const TensorInfo& ai = g.info(node.inputs[0]);
-    const TensorInfo& bi = g.info(node.inputs[1]);
     const TensorId out_id = act ? act->outputs[0] : node.outputs[0];
     const TensorInfo& yi = g.info(out_id);
-    if (g.tensor(node.inputs[0]).is_constant() || g.tensor(node.inputs[1]).is_constant()) {
-        *why = "constant operand (only two run-time tensors are lowered)";
+    const Shape& os = g.info(node.outputs[0]).shape;
+    const TensorInfo* in[2] = {&g.info(node.inputs[0]), &g.info(node.inputs[1])};
+    const bool constant[2] = {g.tensor(node.inputs[0]).is_constant(), g.tensor(node.inputs[1]).is_constant()};
+    if (constant[0] && constant[1]) {
+        *why = "both operands are constant";
         return false;
     }
-    if (ai.shape != bi.shape || ai.shape != yi.shape) {
-        *why = "broadcasting is not lowered (operands of shape " + ai.shape.str() + " and " + bi.shape.str() + ")";
+
+    // The full-size operand is the main input; the other is the EW operand (possibly broadcast).
+    const bool full0 = in[0]->shape == os, full1 = in[1]->shape == os;
+    if (!full0 && !full1) {
+        *why = "both operands are broadcast (" + in[0]->shape.str() + " and " + in[1]->shape.str() + " -> " + os.str() +
+               "); the DPU broadcasts only its EW operand";
         return false;
     }
-    FeatureGeometry ga, gb, gy;
-    if (!feature_geometry(ai, d, &ga, why) || !feature_geometry(bi, d, &gb, why) || !feature_geometry(yi, d, &gy, why))
+    L.main_input = full0 ? 0 : 1;
+    // With both full, a constant goes to the EW operand side (MRDMA reads the segment's run-time tensor).
+    if (full0 && full1 && constant[0]) L.main_input = 1;
+    const uint32_t mi = L.main_input, oi = L.operand_input();
+    if (constant[mi]) {
+        *why = "the full-size operand is constant and the other broadcast (MRDMA reads the main input from the "
+               "segment's feature maps)";
         return false;
-    L.c = ga.c, L.h = ga.h, L.w = ga.w;
+    }
+    if (mi == 1) {
+        if (L.op == BinaryOp::Div) {
+            *why = "Div whose dividend is broadcast or constant (the EW ALU divides the main input by the operand)";
+            return false;
+        }
+        L.negate_main = L.op == BinaryOp::Sub;
+    }
+    if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return false;
+
+    FeatureGeometry gy, gm, ge;
+    if (!feature_geometry(yi, d, &gy, why) || !feature_geometry(*in[mi], d, &gm, why) || !feature_geometry(*in[oi], d, &ge, why))
+        return false;
+    L.c = gy.c, L.h = gy.h, L.w = gy.w;
     if (L.c > 8192 || L.h > 8192 || L.w > 8192) {
         *why = "cube above 8192 (13-bit fields)";
         return false;
     }
+    uint64_t tasks = 1;
+    if (L.broadcast == Broadcast::Rows) tasks = L.h;
+    if (L.broadcast == Broadcast::Columns) tasks = uint64_t{L.h} * ((L.c + gy.c2() - 1) / gy.c2());
+    if (tasks > kMaxFlyingTasksPerLayer) {
+        *why = "broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " + std::to_string(tasks) +
+               " tasks (one per output row and channel group), above " + std::to_string(kMaxFlyingTasksPerLayer);
+        return false;
+    }
+    if (constant[oi]) {
+        const Tensor& t = g.tensor(node.inputs[oi]);
+        if (d == NpuDomain::Int8 && t.info.quant.per_axis()) {
+            *why = "constant operand has per-axis quantization";
+            return false;
+        }
+        L.operand_constant.assign(ge.alloc_bytes(), 0);
+        pack_feature(t.info, t.data, ge, L.operand_constant.data());
+    }
+
     double act_hi = INFINITY;
     if (act) {
         const auto& aa = act->attr<ActivationAttrs>();
@@ -70,20 +137,30 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
             const float f = static_cast<float>(act_hi);
             std::memcpy(&L.relux_bits, &f, 4);
         }
-        *out = L;
+        *out = std::move(L);
         return true;
     }
-    if (L.op == BinaryOp::Mul || L.op == BinaryOp::Div) {
-        *why = std::string("int8 ") + to_string(L.op) + " is not lowered (fp16 only)";
+    if (L.op == BinaryOp::Div) {
+        *why = "int8 Div is not lowered (fp16 only, seed 003)";
         return false;
     }
-    auto signed_zp = [](const TensorInfo& t) { return t.dtype == DataType::QAsymmU8 ? t.quant.offset - 128 : t.quant.offset; };
-    L.za = signed_zp(ai), L.zb = signed_zp(bi), L.out_offset = signed_zp(yi);
-    const double sa = ai.quant.scale(), sb = bi.quant.scale(), so = yi.quant.scale();
-    const double smax = std::max(sa, sb);
-    L.ma = static_cast<uint32_t>(std::lround(sa / smax * 16384.0));
-    L.mb = static_cast<uint32_t>(std::lround(sb / smax * 16384.0));
-    if (!out_convert(smax / 16384.0 / so, &L.out_scale, &L.out_shift)) {
+    L.zm = signed_zero_point(*in[mi]), L.ze = signed_zero_point(*in[oi]), L.out_offset = signed_zero_point(yi);
+    const double sm = in[mi]->quant.scale(), se = in[oi]->quant.scale(), so = yi.quant.scale();
+    if (!(sm > 0.0) || !(se > 0.0) || !(so > 0.0) || !std::isfinite(sm * se / so)) {
+        *why = "quantization scales must be positive and finite";
+        return false;
+    }
+    double unit;  // real value of one integer unit after the EW stage
+    if (L.op == BinaryOp::Mul) {
+        L.mm = L.me = 1;
+        unit = sm * se;
+    } else {
+        const double smax = std::max(sm, se);
+        L.mm = static_cast<uint32_t>(std::lround(sm / smax * 16384.0));
+        L.me = static_cast<uint32_t>(std::lround(se / smax * 16384.0));
+        unit = smax / 16384.0;
+    }
+    if (!cvt_scale_shift(unit / so, &L.out_scale, &L.out_shift)) {
         *why = "requantization multiplier outside the OUT_CVT range";
         return false;
     }
@@ -91,73 +168,87 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
         // Clamp also to the intermediate tensor's range (the CPU stores it before the activation reads it).
         const TensorInfo& mid = g.info(node.outputs[0]);
         const double hi = (quant::type_max(mid.dtype) - mid.quant.offset) * static_cast<double>(mid.quant.scale());
-        const double bound = std::min(act_hi, hi) / (smax / 16384.0);
+        const double bound = std::min(act_hi, hi) / unit;
         L.relux = true;
         L.relux_bits = static_cast<uint32_t>(static_cast<int32_t>(std::min(std::round(bound), 2147483647.0)));
     }
-    *out = L;
+    *out = std::move(L);
     return true;
 }
 
-void emit_eltwise_task(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer& L, uint32_t a, uint32_t b, uint32_t out) {
+uint32_t emit_eltwise_tasks(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer& L, uint32_t main, uint32_t operand,
+                            uint32_t out) {
     const bool i8 = L.domain == NpuDomain::Int8;
-    const uint32_t prec = i8 ? 0 : 2;
-    const uint32_t plane = L.w * L.h;
-    uint32_t algo = 2, mul = 0;
-    switch (L.op) {
-        case BinaryOp::Add: algo = 2; break;
-        case BinaryOp::Sub: algo = 4; break;
-        case BinaryOp::Maximum: algo = 0; break;
-        case BinaryOp::Minimum: algo = 1; break;
-        case BinaryOp::Div: algo = 3; break;
-        case BinaryOp::Mul: mul = 1; algo = 0; break;
-    }
-    w.begin_task(npudrv::regcmd::TaskKind::DpuFlying);
-    w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"OUTPUT_MODE", 2}, {"FLYING_MODE", 1}});
-    w.write("DPU_DATA_FORMAT", {{"OUT_PRECISION", prec}, {"IN_PRECISION", prec}, {"PROC_PRECISION", prec}});
-    w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", out}});
-    w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", plane}});
-    w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", L.w - 1}});
-    w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", L.h - 1}});
-    w.write("DPU_DATA_CUBE_NOTCH_ADDR", {});
-    w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", L.c - 1}, {"CHANNEL", L.c - 1}});
+    DpuFlyingTask t;
+    t.int8 = i8;
+    t.c = L.c, t.h = L.h, t.w = L.w;
+    t.src = main, t.dst = out;
+    t.src_plane = t.dst_plane = L.h * L.w;
     if (i8) {
-        // Main operand into the common scale: (a - za) * MA.
-        w.write("DPU_BS_CFG", {{"BS_ALU_ALGO", 2}, {"BS_RELU_BYPASS", 1}});
-        w.write(npudrv::regcmd::reg("DPU_BS_ALU_CFG"), static_cast<uint32_t>(-L.za));
-        w.write("DPU_BS_MUL_CFG", {{"BS_MUL_OPERAND", L.ma}});
-    } else {
-        w.write("DPU_BS_CFG", {{"BS_RELU_BYPASS", 1}, {"BS_MUL_BYPASS", 1}, {"BS_ALU_BYPASS", 1}, {"BS_BYPASS", 1}});
+        t.bs_add_en = L.zm != 0;
+        t.bs_add = static_cast<uint32_t>(-L.zm);
+        const int32_t m = L.negate_main ? -static_cast<int32_t>(L.mm) : static_cast<int32_t>(L.mm);
+        t.bs_mul_en = m != 1;
+        t.bs_mul = static_cast<uint32_t>(m) & 0xFFFFu;
+        t.ew_cvt_offset = -L.ze;
+        t.ew_cvt_scale = L.me;
+        t.out_scale = L.out_scale, t.out_shift = L.out_shift, t.out_offset = L.out_offset;
+    } else if (L.negate_main) {
+        t.bs_mul_en = true;
+        t.bs_mul = 0xBC00u;  // fp16 -1.0
     }
-    // Every DPU register a previous task of the chain may have left behind that this task's checks read:
-    // the register file persists across tasks (vendor delta lists rely on it).
-    w.write("DPU_BS_OW_CFG", {{"SIZE_E_2", 1}, {"SIZE_E_1", 1}, {"SIZE_E_0", 1}, {"OD_BYPASS", 1}});
-    w.write("DPU_WDMA_SIZE_0", {{"CHANNEL_WDMA", L.c - 1}});
-    w.write("DPU_WDMA_SIZE_1", {{"HEIGHT_WDMA", L.h - 1}, {"WIDTH_WDMA", L.w - 1}});
-    w.write("DPU_SURFACE_ADD", {{"SURF_ADD", 2 * plane}});
-    w.write("DPU_BN_CFG", {{"BN_RELU_BYPASS", 1}, {"BN_MUL_BYPASS", 1}, {"BN_ALU_BYPASS", 1}, {"BN_BYPASS", 1}});
-    w.write("DPU_EW_CFG", {{"EW_CVT_TYPE", i8 ? 1u : 0u}, {"EW_DATA_MODE", 1}, {"EDATA_SIZE", i8 ? 1u : 2u},
-                           {"EW_ALU_ALGO", algo}, {"EW_RELUX_EN", L.relux ? 1u : 0u}, {"EW_RELU_BYPASS", L.relu ? 0u : 1u},
-                           {"EW_OP_CVT_BYPASS", i8 ? 0u : 1u}, {"EW_LUT_BYPASS", 1}, {"EW_OP_SRC", 1}, {"EW_OP_TYPE", mul}});
-    w.write(npudrv::regcmd::reg("DPU_EW_CVT_OFFSET_VALUE"), i8 ? static_cast<uint32_t>(-L.zb) : 0u);
-    w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SCALE", i8 ? L.mb : 1u}});
-    w.write(npudrv::regcmd::reg("DPU_EW_RELUX_CMP_VALUE"), L.relux ? L.relux_bits : 0u);
-    w.write(npudrv::regcmd::reg("DPU_OUT_CVT_OFFSET"), i8 ? static_cast<uint32_t>(L.out_offset) : 0u);
-    w.write("DPU_OUT_CVT_SCALE", {{"FP32TOFP16_EN", i8 ? 0u : 1u}, {"OUT_CVT_SCALE", i8 ? L.out_scale : 1u}});
-    w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", i8 ? L.out_shift : 0u}});
-    w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", L.w - 1}});
-    w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", L.h - 1}});
-    w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", L.c - 1}});
-    w.write("DPU_RDMA_SRC_BASE_ADDR", {{"SRC_BASE_ADDR", a}});
-    w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DATA_MODE", 1}, {"ERDMA_DATA_SIZE", i8 ? 1u : 2u}});
-    w.write("DPU_RDMA_EW_BASE_ADDR", {{"EW_BASE_ADDR", b}});
-    w.write("DPU_RDMA_EW_SURF_STRIDE", {{"EW_SURF_STRIDE", plane}});
-    w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"IN_PRECISION", prec}, {"BURST_LEN", 15}, {"PROC_PRECISION", prec},
-                                          {"MRDMA_FP16TOFP32_EN", i8 ? 0u : 1u}, {"FLYING_MODE", 1}});
-    w.write("DPU_RDMA_SURF_NOTCH", {});
-    w.write("DPU_RDMA_WEIGHT", {{"E_WEIGHT", 1}, {"N_WEIGHT", 1}, {"B_WEIGHT", 1}, {"M_WEIGHT", 1}});
+    switch (L.op) {
+        case BinaryOp::Add: t.ew_algo = 2; break;
+        case BinaryOp::Sub: t.ew_algo = L.negate_main ? 2 : 4; break;  // swapped: -main + operand
+        case BinaryOp::Maximum: t.ew_algo = 0; break;
+        case BinaryOp::Minimum: t.ew_algo = 1; break;
+        case BinaryOp::Div: t.ew_algo = 3; break;
+        case BinaryOp::Mul: t.ew_mul = true; break;
+    }
+    t.relu = L.relu, t.relux = L.relux, t.relux_bits = L.relux_bits;
+    t.ew_addr = operand;
+
+    const uint32_t row_bytes = L.w * 16, plane = L.h * L.w;
+    switch (L.broadcast) {
+        case Broadcast::None:
+            t.operand = DpuFlyingTask::Operand::PerPixel;
+            t.ew_plane = plane;
+            emit_dpu_flying_task(w, t);
+            return 1;
+        case Broadcast::PerChannel:
+            t.operand = DpuFlyingTask::Operand::PerChannel;
+            emit_dpu_flying_task(w, t);
+            return 1;
+        case Broadcast::Rows:
+            // Output row y = op(main row y, the operand's one row): the operand's plane pitch is its own W atoms.
+            t.operand = DpuFlyingTask::Operand::PerPixel;
+            t.ew_plane = L.w;
+            t.h = 1;
+            for (uint32_t y = 0; y < L.h; ++y) {
+                t.src = main + y * row_bytes;
+                t.dst = out + y * row_bytes;
+                emit_dpu_flying_task(w, t);
+            }
+            return L.h;
+        case Broadcast::Columns: {
+            // Output row y, channel group p = op(main row y of group p, the operand's pixel y of group p): one
+            // atom of per-channel values, so the per-channel read never crosses a plane.
+            const uint32_t c2 = i8 ? 16 : 8, groups = (L.c + c2 - 1) / c2;
+            t.operand = DpuFlyingTask::Operand::PerChannel;
+            t.h = 1;
+            for (uint32_t p = 0; p < groups; ++p) {
+                t.c = std::min(c2, L.c - p * c2);
+                for (uint32_t y = 0; y < L.h; ++y) {
+                    t.src = main + p * plane * 16 + y * row_bytes;
+                    t.dst = out + p * plane * 16 + y * row_bytes;
+                    t.ew_addr = operand + p * L.h * 16 + y * 16;
+                    emit_dpu_flying_task(w, t);
+                }
+            }
+            return groups * L.h;
+        }
+    }
+    return 0;
 }
 
 }  // namespace npurun::npu

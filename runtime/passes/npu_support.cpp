@@ -231,7 +231,10 @@ bool expand_pattern_ok(const Shape& small, const Shape& big, std::string* why) {
     bool ok = (!bc && bh && !bw) || (bc && bh && !bw) || (!bc && !bh && bw) || (bc && !bh && bw) ||
               (!bc && bh && bw);
     if (!ok) {
-        *why = "broadcast " + small.str() + " -> " + big.str() + " is not one of the Expand patterns of seed 003";
+        // Name the pattern as seed 003 writes it (NCHW, 1 where the operand is broadcast).
+        const std::string pattern = std::string("[b,") + (bc ? "1" : "c") + "," + (bh ? "1" : "h") + "," + (bw ? "1" : "w") + "]";
+        *why = "broadcast " + small.str() + " -> " + big.str() + " (" + pattern +
+               " -> [b,c,h,w]) is not one of the Expand patterns of seed 003 ([b,c,1,w] [b,1,1,w] [b,c,h,1] [b,1,h,1] [b,c,1,1])";
         return false;
     }
     if (b.h > L::kExpandMaxDim || b.w > L::kExpandMaxDim) {

@@ -1,5 +1,7 @@
 #include "runtime/passes/placement.h"
 
+#include "runtime/passes/pad_folding.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -49,6 +51,28 @@ bool accepts_fused_activation(const Node& n) {
     return n.op == OpKind::ElementwiseBinary;
 }
 
+bool bookkeeping(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }
+
+// A constant Pad placed on the NPU right before NPU convolution i (no computation between them, so both land in
+// one segment) folds into the convolution's padding when the folded convolution still passes the checker and
+// the backend (pad_folding.h); the Pad then runs as part of the convolution.
+void fold_preceding_pad(const Graph& g, uint32_t i, const PlacementOptions& opt, Placement* p) {
+    const Node& conv = g.nodes[i];
+    if (conv.op != OpKind::Convolution2d && conv.op != OpKind::DepthwiseConvolution2d) return;
+    int j = int(i) - 1;
+    while (j >= 0 && bookkeeping(g.nodes[j].op)) --j;
+    if (j < 0 || g.nodes[j].op != OpKind::Pad || p->nodes[j].device != Placed::Npu || p->nodes[j].domain != p->nodes[i].domain)
+        return;
+    Node folded;
+    std::string why;
+    if (!fold_pad_into_conv(g, g.nodes[j], conv, &folded, &why)) return;
+    const NpuVerdict v = check_npu_support(g, folded, opt.policy);
+    if (!v.supported || v.domain != p->nodes[i].domain) return;
+    if (opt.lowering_refusal && !opt.lowering_refusal(g, folded, v.domain).empty()) return;
+    p->nodes[j].device = Placed::Fused;
+    p->nodes[j].fused_into = int(i);
+}
+
 }  // namespace
 
 Placement place(const Graph& g, const PlacementOptions& opt) {
@@ -96,6 +120,7 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
         if (v.supported) {
             np.device = Placed::Npu;
             np.domain = v.domain;
+            fold_preceding_pad(g, i, opt, &p);
         } else {
             np.reason = v.reason;
         }

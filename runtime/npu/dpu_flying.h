@@ -1,0 +1,56 @@
+// One DPU task in flying mode (op_en 0x18, reference §5): DPU_RDMA's MRDMA reads the main cube from memory,
+// the DPU runs BS -> BN -> EW -> output converter, the write DMA stores the result. Element-wise ops and the
+// Pad copy are built from this one register list, so that every DPU / DPU_RDMA register a previous task of
+// the chain may have left behind (the register file persists across tasks) is written by every task.
+#pragma once
+
+#include <cstdint>
+
+#include "drv/regcmd/regcmd_writer.h"
+
+namespace npurun::npu {
+
+struct DpuFlyingTask {
+    bool int8 = true;            // int8 in / out (signed domain), else fp16 in / out with fp32 processing
+    uint32_t c = 0, h = 0, w = 0;  // the task's cube (channels, rows, columns)
+
+    // Main input (MRDMA) and output: NC1HWC2 with 16-byte atoms, rows of w atoms, the given plane pitches (in
+    // atoms, >= h*w). A task that covers a band of rows of a larger map passes that map's plane pitch.
+    uint32_t src = 0, src_plane = 0;
+    uint32_t dst = 0, dst_plane = 0;
+
+    // BS stage on the main input: x = (x + bs_add) * bs_mul (register operands). int8: bs_add int32, bs_mul a
+    // signed 16-bit multiplier with shift 0. fp16: bs_add fp32 bits, bs_mul fp16 bits.
+    bool bs_add_en = false, bs_mul_en = false;
+    uint32_t bs_add = 0, bs_mul = 0;
+
+    // EW stage: the second operand from memory (ERDMA), per pixel (a cube like the task's, plane pitch
+    // ew_plane atoms) or per channel (one value per channel: a 1x1 NC1HWC2 map, i.e. c contiguous elements).
+    enum class Operand { None, PerPixel, PerChannel };
+    Operand operand = Operand::None;
+    uint32_t ew_addr = 0, ew_plane = 0;
+    uint32_t ew_algo = 2;       // EW_ALU_ALGO: 0 max, 1 min, 2 add, 3 div, 4 minus
+    bool ew_mul = false;        // EW_OP_TYPE multiply instead of the ALU
+    // int8 operand converter, add first (CVT_TYPE 1): e = (e + ew_cvt_offset) * ew_cvt_scale.
+    int32_t ew_cvt_offset = 0;
+    uint32_t ew_cvt_scale = 1;
+    // EW ReLU and ReLU-X (upper clamp: int32 in the EW units, or fp32 bits).
+    bool relu = false, relux = false;
+    uint32_t relux_bits = 0;
+
+    // int8 output converter, MUL first: y = round(x * out_scale / 2^out_shift) + out_offset.
+    uint32_t out_scale = 1, out_shift = 0;
+    int32_t out_offset = 0;
+};
+
+void emit_dpu_flying_task(npudrv::regcmd::RegcmdWriter& w, const DpuFlyingTask& t);
+
+// Layers lowered as one task per row (broadcast rows / columns, Pad) emit at most this many tasks (about
+// 3 MiB of regcmd); beyond it they stay on the CPU with the count in the reason.
+constexpr uint64_t kMaxFlyingTasksPerLayer = 8192;
+
+// Output-converter (or EW-converter) scale and shift with scale / 2^shift ~ m, scale a 15-bit mantissa in
+// [2^14, 2^15] as the OUT_CVT_SCALE field holds it (reference §4.5). False when m is not representable.
+bool cvt_scale_shift(double m, uint32_t* scale, uint32_t* shift);
+
+}  // namespace npurun::npu

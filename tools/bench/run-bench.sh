@@ -37,9 +37,9 @@ echo "== per-kernel (threads=$threads) =="
 whole_model() {
     local name=$1 model=$2 input=$3 dtype=$4 neon ref armnn out
     echo "== whole model: $name, median of $iter runs, threads=$threads (x86; NEON kernels through SIMDe) =="
-    out=$("$build/tools/npurun/npurun" "$model" "$input" --threads "$threads" --iterations "$iter" -o "$data/$name.out.bin")
+    out=$("$build/tools/npurun/npurun" "$model" "$input" --device cpu --threads "$threads" --iterations "$iter" -o "$data/$name.out.bin")
     neon=$(median_ms <<<"$out")
-    ref=$(NPURUN_KERNELS=ref "$build/tools/npurun/npurun" "$model" "$input" --threads 1 --iterations "$iter" | median_ms)
+    ref=$(NPURUN_KERNELS=ref "$build/tools/npurun/npurun" "$model" "$input" --device cpu --threads 1 --iterations "$iter" | median_ms)
     echo "npurun NEON kernels: $neon ms; npurun kernels/ref: $ref ms; npurun top-1 index $(top1 "$data/$name.out.bin" "$dtype")"
     out=$("$build/tools/bench/armnn-bench" "$model" "$input" "$iter" CpuRef)
     echo "$out"
@@ -72,7 +72,7 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     per_inference "npurun NEON" "$sysroot" "$cross/tools/npurun/npurun" "$quant_model" "$data/mnv1_input.bin" \
         --threads 1 --iterations @N@
     per_inference "npurun kernels/ref" "$sysroot" -E NPURUN_KERNELS=ref "$cross/tools/npurun/npurun" "$quant_model" \
-        "$data/mnv1_input.bin" --threads 1 --iterations @N@
+        "$data/mnv1_input.bin" --device cpu --threads 1 --iterations @N@
     if [[ -x $armnn_cross/armnn-bench ]]; then
         per_inference "Arm NN 20.08 CpuAcc" "$armnn_sysroot" "$armnn_cross/armnn-bench" "$quant_model" \
             "$data/mnv1_input.bin" @N@ CpuAcc

@@ -1,6 +1,6 @@
 // NCHW nodes on the NEON path (run as NHWC on transposed copies, see kernels/neon/nchw.h): Convolution2d
-// with [O,I,H,W] weights, float within the conv bound and 8-bit bit-exact with kernels/ref, identical for
-// 1..4 threads.
+// with [O,I,H,W] weights and DepthwiseConvolution2d (weights [1,H,W,C*M], multiplier 1 and 2), float
+// within the kernels' bounds and 8-bit bit-exact with kernels/ref, identical for 1..4 threads.
 #include "tests/neon/harness.h"
 
 #include "kernels/neon/thread_pool.h"
@@ -85,6 +85,72 @@ TEST(NeonNchw, Conv2dQuantizedBitExactWithReference) {
             }
             OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
                          {tinfo(xt, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
+            ASSERT_EQ(node.neon_check(), "");
+            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
+        }
+    }
+}
+
+// Depthwise: ConvCase.o is the depth multiplier here.
+const ConvCase kDepthwise[] = {
+    {1, 8, 9, 7, 1, 3, 2, 1, true},
+    {2, 3, 6, 6, 2, 3, 1, 1, true},
+    {1, 5, 5, 4, 1, 5, 1, 2, false},
+};
+
+DepthwiseConvolution2dAttrs dw_attrs(const ConvCase& c) {
+    DepthwiseConvolution2dAttrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
+    a.stride_x = a.stride_y = c.s;
+    a.bias_enabled = c.bias;
+    a.layout = DataLayout::NCHW;
+    return a;
+}
+
+TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
+    uint32_t seed = 1300;
+    for (const auto& c : kDepthwise) {
+        std::mt19937 rng(seed++);
+        const uint32_t oc = c.c * c.o;
+        std::vector<Operand> ins{
+            {tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))},
+            {tinfo(DataType::Float32, {1, c.k, c.k, oc}), to_bytes(random_floats(rng, size_t(c.k) * c.k * oc)), true}};
+        if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+        OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
+                     {tinfo(DataType::Float32, {c.n, oc, out_size(c, c.h), out_size(c, c.w)})});
+        ASSERT_EQ(node.neon_check(), "");
+        const auto ref = from_bytes<float>(node.run_ref().at(0));
+        const auto got = from_bytes<float>(neon_all_threads(node));
+        const double k = double(c.k) * c.k;  // the depthwise bound (depthwise_f32.cpp)
+        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+            << "case " << seed - 1;
+    }
+}
+
+TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
+    uint32_t seed = 1400;
+    for (const auto& c : kDepthwise) {
+        for (const bool s8 : {false, true}) {
+            std::mt19937 rng(seed++);
+            const uint32_t oc = c.c * c.o;
+            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
+            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
+            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
+            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
+            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
+            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
+            std::vector<float> ws(s8 ? oc : 1);
+            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            std::vector<Operand> ins{
+                {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
+                {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
+            if (c.bias) {
+                std::vector<float> bs(ws.size());
+                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
+                ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
+            }
+            OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
+                         {tinfo(xt, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
             ASSERT_EQ(node.neon_check(), "");
             EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
         }

@@ -1,6 +1,7 @@
 // NCHW nodes on the NEON path (run as NHWC on transposed copies, see kernels/neon/nchw.h): Convolution2d
-// with [O,I,H,W] weights and DepthwiseConvolution2d (weights [1,H,W,C*M], multiplier 1 and 2), float
-// within the kernels' bounds and 8-bit bit-exact with kernels/ref, identical for 1..4 threads.
+// with [O,I,H,W] weights, DepthwiseConvolution2d (weights [1,H,W,C*M], multiplier 1 and 2) and float
+// Pooling2d; float within the kernels' bounds (pooling: exact, as in NHWC) and 8-bit bit-exact with
+// kernels/ref, identical for 1..4 threads.
 #include "tests/neon/harness.h"
 
 #include "kernels/neon/thread_pool.h"
@@ -154,6 +155,30 @@ TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
             ASSERT_EQ(node.neon_check(), "");
             EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
         }
+    }
+}
+
+TEST(NeonNchw, PoolingFloat32MatchesReferenceExactly) {
+    struct C { PoolingAlgorithm alg; uint32_t n, c, h, w, k, s, pad; PaddingMethod pm; };
+    const C cases[] = {{PoolingAlgorithm::Max, 1, 6, 9, 9, 3, 2, 1, PaddingMethod::IgnoreValue},
+                       {PoolingAlgorithm::Average, 2, 5, 7, 6, 3, 1, 1, PaddingMethod::Exclude},
+                       {PoolingAlgorithm::Average, 1, 16, 4, 4, 4, 4, 0, PaddingMethod::Exclude}};
+    uint32_t seed = 1500;
+    for (const auto& c : cases) {
+        std::mt19937 rng(seed++);
+        Pooling2dAttrs a;
+        a.algorithm = c.alg;
+        a.pool_width = a.pool_height = c.k;
+        a.stride_x = a.stride_y = c.s;
+        a.pad_top = a.pad_bottom = a.pad_left = a.pad_right = c.pad;
+        a.padding_method = c.pm;
+        a.layout = DataLayout::NCHW;
+        const uint32_t oh = (c.h + 2 * c.pad - c.k) / c.s + 1, ow = (c.w + 2 * c.pad - c.k) / c.s + 1;
+        OneNode node(OpKind::Pooling2d, a,
+                     {{tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))}},
+                     {tinfo(DataType::Float32, {c.n, c.c, oh, ow})});
+        ASSERT_EQ(node.neon_check(), "");
+        EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
     }
 }
 

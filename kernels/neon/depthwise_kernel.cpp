@@ -92,7 +92,6 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-
 size_t kernel_scratch(const Node& n, const Graph& g) {
     return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : round_up64(depthwise_quant_scratch(geometry(n, g)));
 }

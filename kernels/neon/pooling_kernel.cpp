@@ -7,11 +7,13 @@
 // (Exclude). Vectorised over channels; the per-channel arithmetic is the reference's, so results equal
 // kernels/ref bit for bit (stated bound for Average, allowing a differently ordered reference sum:
 // |neon - ref| <= 2*(A+1)*2^-24*sum|x|/A over the A-element window). L2 and global pooling: ref.
+// NCHW nodes run on NHWC scratch copies of input and output (see nchw.h).
 #include <algorithm>
 #include <limits>
 
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
+#include "kernels/neon/nchw.h"
 #include "kernels/neon/neon.h"
 #include "kernels/neon/thread_pool.h"
 
@@ -20,14 +22,15 @@ namespace {
 
 std::string check(const Node& n, const Graph& g) {
     const auto& a = n.attr<Pooling2dAttrs>();
-    if (a.layout != DataLayout::NHWC) return refuse("only NHWC pooling");
+    if (a.layout != DataLayout::NHWC && a.layout != DataLayout::NCHW) return refuse("layout other than NHWC/NCHW");
     if (a.algorithm == PoolingAlgorithm::L2) return refuse("L2 pooling");
     if (a.stride_x == 0 || a.stride_y == 0) return refuse("global pooling (stride 0)");
     if (a.pool_width == 0 || a.pool_height == 0) return refuse("empty pool window");
     if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
     const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
     if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32");
-    if (x.shape.rank != 4 || y.shape.rank != 4 || x.shape[0] != y.shape[0] || x.shape[3] != y.shape[3])
+    const uint32_t c_axis = a.layout == DataLayout::NCHW ? 1 : 3;
+    if (x.shape.rank != 4 || y.shape.rank != 4 || x.shape[0] != y.shape[0] || x.shape[c_axis] != y.shape[c_axis])
         return refuse("shape");
     const uint64_t max_dim = std::numeric_limits<int32_t>::max();
     for (uint32_t i = 0; i < 4; ++i)
@@ -37,13 +40,13 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-void run(const KernelArgs& args) {
+bool is_nchw(const Node& n) { return n.attr<Pooling2dAttrs>().layout == DataLayout::NCHW; }
+
+// NHWC x [n, ih, iw, c] -> y [n, oh, ow, c].
+void pool_nhwc(const KernelArgs& args, const Shape& xs, const Shape& ys, const float* x, float* y) {
     const auto& a = args.node.attr<Pooling2dAttrs>();
-    const Shape &xs = in_info(args.node, args.graph, 0).shape, &ys = out_info(args.node, args.graph).shape;
     const ptrdiff_t ih = xs[1], iw = xs[2], c = xs[3], oh = ys[1], ow = ys[2];
     const ptrdiff_t c4 = c & ~ptrdiff_t(3);
-    const float* x = in_ptr<float>(args, 0);
-    float* y = out_ptr<float>(args);
     const bool is_max = a.algorithm == PoolingAlgorithm::Max;
     const bool exclude = a.padding_method == PaddingMethod::Exclude;
     const float lowest = std::numeric_limits<float>::lowest();
@@ -97,8 +100,27 @@ void run(const KernelArgs& args) {
     });
 }
 
+// NCHW only: [x as NHWC][y as NHWC], 64-byte aligned.
+size_t scratch_bytes(const Node& n, const Graph& g) {
+    return is_nchw(n) ? round_up64(in_info(n, g, 0).num_bytes()) + round_up64(out_info(n, g).num_bytes()) : 0;
+}
+
+void run(const KernelArgs& args) {
+    const Node& n = args.node;
+    const Shape &xs = in_info(n, args.graph, 0).shape, &ys = out_info(n, args.graph).shape;
+    if (!is_nchw(n)) {
+        pool_nhwc(args, xs, ys, in_ptr<float>(args, 0), out_ptr<float>(args));
+        return;
+    }
+    float* x = static_cast<float*>(args.scratch);
+    float* y = reinterpret_cast<float*>(static_cast<uint8_t*>(args.scratch) + round_up64(in_info(n, args.graph, 0).num_bytes()));
+    nchw_to_nhwc(args.inputs[0], x, xs, sizeof(float));
+    pool_nhwc(args, nhwc_of_nchw(xs), nhwc_of_nchw(ys), x, y);
+    nhwc_to_nchw(y, args.outputs[0], ys, sizeof(float));
+}
+
 }  // namespace
 
-const Kernel kPooling2d{check, nullptr, run};
+const Kernel kPooling2d{check, scratch_bytes, run};
 
 }  // namespace npurun::kernels::neon

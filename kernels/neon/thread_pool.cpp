@@ -1,8 +1,9 @@
 #include "kernels/neon/thread_pool.h"
 
+#include "kernels/neon/cpu_topology.h"
+
 #include <algorithm>
 #include <condition_variable>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -110,16 +111,7 @@ bool& initialized() {
 
 unsigned default_num_threads() {
     const unsigned online = std::max(1u, std::thread::hardware_concurrency());
-    // Big cores are the ones with the highest maximum frequency (RK3588: 4x A76 at 2.4 GHz, 4x A55).
-    std::vector<long> freq;
-    for (unsigned cpu = 0; cpu < online; ++cpu) {
-        std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/cpuinfo_max_freq");
-        long khz = 0;
-        if (!(f >> khz)) return online;
-        freq.push_back(khz);
-    }
-    const long top = *std::max_element(freq.begin(), freq.end());
-    return static_cast<unsigned>(std::count(freq.begin(), freq.end(), top));
+    return std::max(1u, count_big_cores("/sys/devices/system/cpu", online));
 }
 
 unsigned num_threads() {

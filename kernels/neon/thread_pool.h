@@ -18,8 +18,8 @@ namespace npurun::kernels::neon {
 unsigned num_threads();
 // Sets the thread count (1 = run on the calling thread only). Not to be called while a kernel runs.
 void set_num_threads(unsigned n);
-// The default: the number of "big" cores (highest cpufreq maximum among online CPUs, e.g. the four
-// Cortex-A76 of an RK3588), or the online CPU count when frequencies are unknown.
+// The default: the number of "big" cores (highest cpu_capacity, else highest cpufreq maximum, among online
+// CPUs: the four Cortex-A76 of an RK3588; see cpu_topology.h), or the online CPU count when unknown.
 unsigned default_num_threads();
 
 using RangeFn = void (*)(void* ctx, size_t begin, size_t end);

@@ -1,48 +1,92 @@
 #!/usr/bin/env bash
-# make bench: per-kernel rates (ours vs kernels/ref vs XNNPACK), whole-model latency (npurun NEON, npurun
-# ref, Arm NN 20.08 CpuRef), and executed aarch64 instructions per inference under qemu. Prints ratios;
-# asserts nothing (benchmarks never run in `make test`).
-# Usage: run-bench.sh BUILD CROSS_BUILD SYSROOT   (env: THREADS=1, ITER=20)
+# make bench: per-kernel rates (ours vs kernels/ref vs XNNPACK), whole-model latency on this machine
+# (npurun NEON, npurun ref, Arm NN 20.08 CpuRef; same .armnn, same input), and executed aarch64
+# instructions per inference under qemu (npurun vs Arm NN 20.08 CpuAcc = Arm Compute Library NEON, the
+# headline figure for the CPU path on the board). Prints ratios; asserts nothing (never run by make test).
+#
+# Usage: run-bench.sh BUILD CROSS_BUILD SYSROOT ARMNN_SYSROOT ARMNN_CROSS_DIR
+# Env: THREADS (default 1) for the timed runs; ITER (default 20) timed runs per model; COUNT_N (default 3)
+#      inferences of the long qemu count; QEMU_CPUREF=1 also counts Arm NN CpuRef under qemu (slow: about
+#      a billion instructions per inference, tens of minutes of logging on a 2-core machine).
 set -euo pipefail
-build=$1 cross=$2 sysroot=$3
-threads=${THREADS:-1} iter=${ITER:-20}
-shared="$(cd "$(dirname "$0")/../.." && pwd)/../shared"
-model="$shared/models/armnn/mobilenet_v1_0.25_128_quant.armnn"
-tflite="$shared/models/tflite/mobilenet_v1_0.25_128_quant.tflite"
+build=$1 cross=$2 sysroot=$3 armnn_sysroot=$4 armnn_cross=$5
+threads=${THREADS:-1} iter=${ITER:-20} count_n=${COUNT_N:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+shared="$here/../../../shared"
+quant_model="$shared/models/armnn/mobilenet_v1_0.25_128_quant.armnn"
 data="$build/benchdata"
 mkdir -p "$data"
 # A fixed pseudo-random 1x128x128x3 uint8 image (same bytes every run).
 python3 -c "
 import random; random.seed(5)
 open('$data/mnv1_input.bin','wb').write(bytes(random.randrange(256) for _ in range(128*128*3)))"
+# The float model and its input, written by Arm NN 20.08's own serializer (make_float_mobilenet.cpp).
+float_model="$data/mobilenet_v1_0.25_128_float.armnn"
+"$build/tools/bench/make-float-mobilenet" "$float_model" "$data/mnv1_float_input.bin"
+
+# Index of the largest element of a raw output file (DTYPE: B = uint8, f = float32).
+top1() { python3 -c "
+import struct,sys; b=open(sys.argv[1],'rb').read(); v=struct.unpack('<%d$2' % (len(b)//struct.calcsize('$2')), b)
+print(max(range(len(v)), key=lambda i: (v[i], -i)))" "$1"; }
+median_ms() { sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' | tail -1; }
 
 echo "== per-kernel (threads=$threads) =="
 "$build/tools/bench/npurun-kernel-bench" --threads "$threads"
 
-median_ms() { sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' | tail -1; }
-if [[ -f $model ]]; then
-    echo "== whole model: mobilenet_v1_0.25_128_quant, median of $iter runs, threads=$threads =="
-    neon=$("$build/tools/npurun/npurun" "$model" "$data/mnv1_input.bin" --threads "$threads" --iterations "$iter" 2>&1 | median_ms)
-    ref=$(NPURUN_KERNELS=ref "$build/tools/npurun/npurun" "$model" "$data/mnv1_input.bin" --iterations "$iter" 2>&1 | median_ms)
-    echo "npurun NEON kernels: $neon ms; npurun kernels/ref: $ref ms"
-    if [[ -x $build/tools/bench/armnn-cpuref-bench && -f $tflite ]]; then
-        armnn=$("$build/tools/bench/armnn-cpuref-bench" "$tflite" "$data/mnv1_input.bin" "$iter" CpuRef | median_ms)
-        echo "Arm NN 20.08 CpuRef (same network from its .tflite source): $armnn ms"
-        python3 -c "print('ratio CpuRef/npurun-NEON = %.1fx, CpuRef/npurun-ref = %.1fx' % ($armnn/$neon, $armnn/$ref))"
+# whole_model NAME MODEL INPUT DTYPE
+whole_model() {
+    local name=$1 model=$2 input=$3 dtype=$4 neon ref armnn out
+    echo "== whole model: $name, median of $iter runs, threads=$threads (x86; NEON kernels through SIMDe) =="
+    out=$("$build/tools/npurun/npurun" "$model" "$input" --device cpu --threads "$threads" --iterations "$iter" -o "$data/$name.out.bin")
+    neon=$(median_ms <<<"$out")
+    ref=$(NPURUN_KERNELS=ref "$build/tools/npurun/npurun" "$model" "$input" --device cpu --threads 1 --iterations "$iter" | median_ms)
+    echo "npurun NEON kernels: $neon ms; npurun kernels/ref: $ref ms; npurun top-1 index $(top1 "$data/$name.out.bin" "$dtype")"
+    out=$("$build/tools/bench/armnn-bench" "$model" "$input" "$iter" CpuRef)
+    echo "$out"
+    armnn=$(median_ms <<<"$out")
+    python3 -c "print('ratio Arm NN CpuRef / npurun NEON = %.2fx, CpuRef / npurun ref = %.2fx' % ($armnn/$neon, $armnn/$ref))"
+}
+if [[ -f $quant_model ]]; then
+    whole_model mobilenet_v1_0.25_128_quant "$quant_model" "$data/mnv1_input.bin" B
+else
+    echo "(skipped mobilenet_v1_0.25_128_quant: $quant_model absent)"
+fi
+whole_model mobilenet_v1_0.25_128_float "$float_model" "$data/mnv1_float_input.bin" f
+
+# Executed guest instructions per inference: (count(N runs) - count(1 run)) / (N - 1), so model loading,
+# one-time weight packing (Arm Compute Library's prepare() runs on the first inference) and process start
+# cancel out. Everything single-threaded (npurun --threads 1; CpuAcc via build-armnn-aarch64.sh).
+count() { python3 "$here/qemu-insn-count.py" "$@" | tail -1; }
+# per_inference LABEL QEMU_ROOT ITER_FLAG_STYLE PROGRAM ARGS... (the iteration count is appended/inserted)
+declare -A per
+per_inference() {
+    local label=$1 root=$2 c1 cn
+    shift 2
+    c1=$(count "$root" "${@//@N@/1}")
+    cn=$(count "$root" "${@//@N@/$count_n}")
+    per[$label]=$(( (cn - c1) / (count_n - 1) ))
+    echo "$label: ${per[$label]} instructions per inference (1 run: $c1, $count_n runs: $cn)"
+}
+if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aarch64 >/dev/null; then
+    echo "== qemu-aarch64: executed instructions per inference, mobilenet_v1_0.25_128_quant, 1 thread =="
+    per_inference "npurun NEON" "$sysroot" "$cross/tools/npurun/npurun" "$quant_model" "$data/mnv1_input.bin" \
+        --threads 1 --iterations @N@
+    per_inference "npurun kernels/ref" "$sysroot" -E NPURUN_KERNELS=ref "$cross/tools/npurun/npurun" "$quant_model" \
+        "$data/mnv1_input.bin" --device cpu --threads 1 --iterations @N@
+    if [[ -x $armnn_cross/armnn-bench ]]; then
+        per_inference "Arm NN 20.08 CpuAcc" "$armnn_sysroot" "$armnn_cross/armnn-bench" "$quant_model" \
+            "$data/mnv1_input.bin" @N@ CpuAcc
+        python3 -c "print('HEADLINE ratio npurun NEON / Arm NN CpuAcc = %.2f (instructions per inference; < 1: npurun executes fewer)' % (${per[npurun NEON]}/${per[Arm NN 20.08 CpuAcc]}))"
+        if [[ ${QEMU_CPUREF:-0} == 1 ]]; then
+            per_inference "Arm NN 20.08 CpuRef" "$armnn_sysroot" "$armnn_cross/armnn-bench" "$quant_model" \
+                "$data/mnv1_input.bin" @N@ CpuRef
+            python3 -c "print('ratio npurun NEON / Arm NN CpuRef = %.3f' % (${per[npurun NEON]}/${per[Arm NN 20.08 CpuRef]}))"
+        else
+            echo "(Arm NN CpuRef under qemu skipped: QEMU_CPUREF=1 counts it, slowly)"
+        fi
+    else
+        echo "(skipped Arm NN CpuAcc count: $armnn_cross/armnn-bench missing; tools/bench/build-armnn-aarch64.sh makes it)"
     fi
 else
-    echo "(skipped whole-model timing: $model absent)"
-fi
-
-if [[ -x $cross/tools/npurun/npurun && -f $model ]] && command -v qemu-aarch64 >/dev/null; then
-    echo "== qemu-aarch64: executed instructions per inference (count(3 runs) - count(1 run)) / 2 =="
-    for kernels in neon ref; do
-        env_arg=()
-        [[ $kernels == ref ]] && env_arg=(-E NPURUN_KERNELS=ref)
-        c1=$(python3 "$(dirname "$0")/qemu-insn-count.py" "$sysroot" "${env_arg[@]}" "$cross/tools/npurun/npurun" "$model" "$data/mnv1_input.bin" --iterations 1 | tail -1)
-        c3=$(python3 "$(dirname "$0")/qemu-insn-count.py" "$sysroot" "${env_arg[@]}" "$cross/tools/npurun/npurun" "$model" "$data/mnv1_input.bin" --iterations 3 | tail -1)
-        echo "npurun $kernels: $(( (c3 - c1) / 2 )) instructions per inference (1 run: $c1, 3 runs: $c3)"
-    done
-else
-    echo "(skipped qemu instruction counts: run make cross first)"
+    echo "(skipped qemu instruction counts: needs the cross build's npurun, the model and qemu-aarch64)"
 fi

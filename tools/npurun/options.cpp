@@ -54,7 +54,7 @@ const char* usage() {
            "      --fp16         let Float32 layers run on the NPU as float16 (lossy)\n"
            "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
            "      --info         print a model summary without running it\n"
-           "      --threads N    CPU threads (default 1)\n"
+           "      --threads N    CPU threads (default: the number of big cores, e.g. 4 on RK3588)\n"
            "  -h, --help         print this help\n"
            "      --version      print the version\n"
            "      --list-layers  print, per layer type and data type, whether the CPU and the NPU run it\n"

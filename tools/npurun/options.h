@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
+#include "kernels/neon/thread_pool.h"
 
 namespace npurun::cli {
 
@@ -16,7 +17,8 @@ struct Options {
     DeviceKind device = DeviceKind::Auto;
     unsigned iterations = 1;
     bool iterations_given = false;
-    unsigned threads = 1;
+    // Default: the number of big cores (RK3588: the four Cortex-A76), see kernels/neon/cpu_topology.h.
+    unsigned threads = kernels::neon::default_num_threads();
     bool profile = false;
     bool info = false;
     bool explain = false;      // print the placement table (device per layer, why not NPU) and exit

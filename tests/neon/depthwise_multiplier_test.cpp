@@ -1,0 +1,127 @@
+// DepthwiseConvolution2d with depth multiplier M > 1 (weights [1, KH, KW, C*M], output channel o reads
+// input channel o / M): NEON vs kernels/ref, float within the depthwise bound, 8-bit bit-exact on both
+// accumulation paths, identical for 1..4 threads.
+#include "tests/neon/harness.h"
+
+#include "kernels/neon/cpu_features.h"
+#include "kernels/neon/thread_pool.h"
+
+namespace npurun::neontest {
+namespace {
+
+namespace nn = kernels::neon;
+
+struct DwCase {
+    uint32_t n, h, w, c, m, k, s, pad;
+    bool bias;
+};
+
+const DwCase kCases[] = {
+    {1, 8, 8, 3, 2, 3, 1, 1, true},    // 3 -> 6 channels
+    {2, 7, 9, 5, 3, 3, 2, 1, true},    // batch 2, odd sizes, stride 2
+    {1, 6, 6, 1, 8, 3, 1, 0, false},   // one input channel fanned out to 8 (a "depthwise as conv" case)
+    {1, 5, 5, 8, 4, 5, 1, 2, true},    // 32 output channels: full vectors
+};
+
+DepthwiseConvolution2dAttrs attrs(const DwCase& c) {
+    DepthwiseConvolution2dAttrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
+    a.stride_x = a.stride_y = c.s;
+    a.bias_enabled = c.bias;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
+uint32_t out_size(const DwCase& c, uint32_t in) { return (in + 2 * c.pad - c.k) / c.s + 1; }
+
+// Every thread count must give the same bytes; returns them.
+std::vector<uint8_t> neon_all_threads(const OneNode& node) {
+    std::vector<uint8_t> first;
+    for (unsigned t = 1; t <= 4; ++t) {
+        nn::set_num_threads(t);
+        auto out = node.run_neon().at(0);
+        if (t == 1) first = out;
+        else EXPECT_EQ(out, first) << "threads " << t;
+    }
+    nn::set_num_threads(1);
+    return first;
+}
+
+TEST(NeonDepthwiseMultiplier, Float32MatchesReference) {
+    uint32_t seed = 900;
+    for (const auto& c : kCases) {
+        std::mt19937 rng(seed++);
+        const uint32_t oc = c.c * c.m;
+        std::vector<Operand> ins{
+            {tinfo(DataType::Float32, {c.n, c.h, c.w, c.c}), to_bytes(random_floats(rng, size_t(c.n) * c.h * c.w * c.c))},
+            {tinfo(DataType::Float32, {1, c.k, c.k, oc}), to_bytes(random_floats(rng, size_t(c.k) * c.k * oc)), true}};
+        if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+        OneNode node(OpKind::DepthwiseConvolution2d, attrs(c), ins,
+                     {tinfo(DataType::Float32, {c.n, out_size(c, c.h), out_size(c, c.w), oc})});
+        ASSERT_EQ(node.neon_check(), "");
+        const auto ref = from_bytes<float>(node.run_ref().at(0));
+        const auto got = from_bytes<float>(neon_all_threads(node));
+        const double k = double(c.k) * c.k;  // same bound as depth multiplier 1 (depthwise_f32.cpp)
+        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+            << "case " << seed - 1;
+    }
+}
+
+class QuantDwMultiplier : public ::testing::TestWithParam<bool> {
+protected:
+    void SetUp() override {
+        saved_ = nn::use_dotprod();
+        if (GetParam() && !nn::dotprod_available()) GTEST_SKIP() << "this CPU has no dot-product instructions";
+        ASSERT_EQ(nn::set_dotprod(GetParam()), GetParam());
+    }
+    void TearDown() override {
+        nn::set_dotprod(saved_);
+        nn::set_num_threads(1);
+    }
+    bool saved_ = false;
+};
+
+TEST_P(QuantDwMultiplier, BitExactWithReference) {
+    uint32_t seed = 950;
+    for (const auto& c : kCases) {
+        for (const bool s8 : {false, true}) {
+            std::mt19937 rng(seed++);
+            const uint32_t oc = c.c * c.m;
+            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
+            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
+            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
+            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
+            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
+            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
+            std::vector<float> ws(s8 ? oc : 1);  // int8: per-channel along the C*M axis, as TFLite writes it
+            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            std::vector<Operand> ins{
+                {tinfo(xt, {c.n, c.h, c.w, c.c}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.h * c.w * c.c, 0, 255))},
+                {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
+            if (c.bias) {
+                std::vector<float> bs(ws.size());
+                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
+                ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
+            }
+            OneNode node(OpKind::DepthwiseConvolution2d, attrs(c), ins,
+                         {tinfo(xt, {c.n, out_size(c, c.h), out_size(c, c.w), oc}, {sy}, zy)});
+            ASSERT_EQ(node.neon_check(), "") << "case " << seed - 1;
+            const auto want = node.run_ref().at(0);
+            EXPECT_EQ(neon_all_threads(node), want) << "case " << seed - 1;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Accumulation, QuantDwMultiplier, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "DotProduct" : "Widening"; });
+
+TEST(NeonDepthwiseMultiplier, RefusesChannelsThatAreNotAMultiple) {
+    const DwCase c{1, 4, 4, 3, 1, 3, 1, 1, false};
+    std::vector<Operand> ins{{tinfo(DataType::Float32, {1, 4, 4, 3}), std::vector<uint8_t>(4 * 4 * 3 * 4)},
+                             {tinfo(DataType::Float32, {1, 3, 3, 7}), std::vector<uint8_t>(9 * 7 * 4), true}};
+    OneNode node(OpKind::DepthwiseConvolution2d, attrs(c), ins, {tinfo(DataType::Float32, {1, 4, 4, 7})});
+    EXPECT_NE(node.neon_check(), "");
+}
+
+}  // namespace
+}  // namespace npurun::neontest

@@ -1,0 +1,186 @@
+// NCHW nodes on the NEON path (run as NHWC on transposed copies, see kernels/neon/nchw.h): Convolution2d
+// with [O,I,H,W] weights, DepthwiseConvolution2d (weights [1,H,W,C*M], multiplier 1 and 2) and float
+// Pooling2d; float within the kernels' bounds (pooling: exact, as in NHWC) and 8-bit bit-exact with
+// kernels/ref, identical for 1..4 threads.
+#include "tests/neon/harness.h"
+
+#include "kernels/neon/thread_pool.h"
+
+namespace npurun::neontest {
+namespace {
+
+namespace nn = kernels::neon;
+
+std::vector<uint8_t> neon_all_threads(const OneNode& node) {
+    std::vector<uint8_t> first;
+    for (unsigned t = 1; t <= 4; ++t) {
+        nn::set_num_threads(t);
+        auto out = node.run_neon().at(0);
+        if (t == 1) first = out;
+        else EXPECT_EQ(out, first) << "threads " << t;
+    }
+    nn::set_num_threads(1);
+    return first;
+}
+
+struct ConvCase {
+    uint32_t n, c, h, w, o, k, s, pad;
+    bool bias;
+};
+const ConvCase kConv[] = {
+    {1, 3, 9, 9, 8, 3, 2, 1, true},    // stem-like, odd size
+    {2, 16, 6, 5, 12, 1, 1, 0, true},  // pointwise, batch 2
+    {1, 5, 7, 6, 4, 3, 1, 1, false},
+};
+
+Convolution2dAttrs conv_attrs(const ConvCase& c) {
+    Convolution2dAttrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
+    a.stride_x = a.stride_y = c.s;
+    a.bias_enabled = c.bias;
+    a.layout = DataLayout::NCHW;
+    return a;
+}
+uint32_t out_size(const ConvCase& c, uint32_t in) { return (in + 2 * c.pad - c.k) / c.s + 1; }
+
+TEST(NeonNchw, Conv2dFloat32MatchesReference) {
+    uint32_t seed = 1100;
+    for (const auto& c : kConv) {
+        std::mt19937 rng(seed++);
+        std::vector<Operand> ins{
+            {tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))},
+            {tinfo(DataType::Float32, {c.o, c.c, c.k, c.k}), to_bytes(random_floats(rng, size_t(c.o) * c.c * c.k * c.k)), true}};
+        if (c.bias) ins.push_back({tinfo(DataType::Float32, {c.o}), to_bytes(random_floats(rng, c.o)), true});
+        OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
+                     {tinfo(DataType::Float32, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)})});
+        ASSERT_EQ(node.neon_check(), "");
+        const auto ref = from_bytes<float>(node.run_ref().at(0));
+        const auto got = from_bytes<float>(neon_all_threads(node));
+        // The NHWC conv bound (conv2d_test.cpp): 2*(K+1)*2^-24*(K+1) with K = KH*KW*I and |x|,|w|,|b| <= 1.
+        const double k = double(c.k) * c.k * c.c;
+        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+            << "case " << seed - 1;
+    }
+}
+
+TEST(NeonNchw, Conv2dQuantizedBitExactWithReference) {
+    uint32_t seed = 1200;
+    for (const auto& c : kConv) {
+        for (const bool s8 : {false, true}) {
+            std::mt19937 rng(seed++);
+            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
+            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
+            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
+            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
+            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
+            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
+            std::vector<float> ws(s8 ? c.o : 1);
+            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            std::vector<Operand> ins{
+                {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
+                {tinfo(wt, {c.o, c.c, c.k, c.k}, ws, zw, 0), to_bytes(random_ints<uint8_t>(rng, size_t(c.o) * c.c * c.k * c.k, 0, 255)), true}};
+            if (c.bias) {
+                std::vector<float> bs(ws.size());
+                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
+                ins.push_back({tinfo(DataType::Signed32, {c.o}, bs), to_bytes(random_ints<int32_t>(rng, c.o, -20000, 20000)), true});
+            }
+            OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
+                         {tinfo(xt, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
+            ASSERT_EQ(node.neon_check(), "");
+            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
+        }
+    }
+}
+
+// Depthwise: ConvCase.o is the depth multiplier here.
+const ConvCase kDepthwise[] = {
+    {1, 8, 9, 7, 1, 3, 2, 1, true},
+    {2, 3, 6, 6, 2, 3, 1, 1, true},
+    {1, 5, 5, 4, 1, 5, 1, 2, false},
+};
+
+DepthwiseConvolution2dAttrs dw_attrs(const ConvCase& c) {
+    DepthwiseConvolution2dAttrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
+    a.stride_x = a.stride_y = c.s;
+    a.bias_enabled = c.bias;
+    a.layout = DataLayout::NCHW;
+    return a;
+}
+
+TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
+    uint32_t seed = 1300;
+    for (const auto& c : kDepthwise) {
+        std::mt19937 rng(seed++);
+        const uint32_t oc = c.c * c.o;
+        std::vector<Operand> ins{
+            {tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))},
+            {tinfo(DataType::Float32, {1, c.k, c.k, oc}), to_bytes(random_floats(rng, size_t(c.k) * c.k * oc)), true}};
+        if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+        OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
+                     {tinfo(DataType::Float32, {c.n, oc, out_size(c, c.h), out_size(c, c.w)})});
+        ASSERT_EQ(node.neon_check(), "");
+        const auto ref = from_bytes<float>(node.run_ref().at(0));
+        const auto got = from_bytes<float>(neon_all_threads(node));
+        const double k = double(c.k) * c.k;  // the depthwise bound (depthwise_f32.cpp)
+        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+            << "case " << seed - 1;
+    }
+}
+
+TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
+    uint32_t seed = 1400;
+    for (const auto& c : kDepthwise) {
+        for (const bool s8 : {false, true}) {
+            std::mt19937 rng(seed++);
+            const uint32_t oc = c.c * c.o;
+            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
+            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
+            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
+            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
+            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
+            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
+            std::vector<float> ws(s8 ? oc : 1);
+            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            std::vector<Operand> ins{
+                {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
+                {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
+            if (c.bias) {
+                std::vector<float> bs(ws.size());
+                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
+                ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
+            }
+            OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
+                         {tinfo(xt, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
+            ASSERT_EQ(node.neon_check(), "");
+            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
+        }
+    }
+}
+
+TEST(NeonNchw, PoolingFloat32MatchesReferenceExactly) {
+    struct C { PoolingAlgorithm alg; uint32_t n, c, h, w, k, s, pad; PaddingMethod pm; };
+    const C cases[] = {{PoolingAlgorithm::Max, 1, 6, 9, 9, 3, 2, 1, PaddingMethod::IgnoreValue},
+                       {PoolingAlgorithm::Average, 2, 5, 7, 6, 3, 1, 1, PaddingMethod::Exclude},
+                       {PoolingAlgorithm::Average, 1, 16, 4, 4, 4, 4, 0, PaddingMethod::Exclude}};
+    uint32_t seed = 1500;
+    for (const auto& c : cases) {
+        std::mt19937 rng(seed++);
+        Pooling2dAttrs a;
+        a.algorithm = c.alg;
+        a.pool_width = a.pool_height = c.k;
+        a.stride_x = a.stride_y = c.s;
+        a.pad_top = a.pad_bottom = a.pad_left = a.pad_right = c.pad;
+        a.padding_method = c.pm;
+        a.layout = DataLayout::NCHW;
+        const uint32_t oh = (c.h + 2 * c.pad - c.k) / c.s + 1, ow = (c.w + 2 * c.pad - c.k) / c.s + 1;
+        OneNode node(OpKind::Pooling2d, a,
+                     {{tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))}},
+                     {tinfo(DataType::Float32, {c.n, c.c, oh, ow})});
+        ASSERT_EQ(node.neon_check(), "");
+        EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
+    }
+}
+
+}  // namespace
+}  // namespace npurun::neontest

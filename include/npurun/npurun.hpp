@@ -54,6 +54,23 @@ struct TensorBinding {
     void* data = nullptr;
 };
 
+// A model input bound to a dma-buf in the NPU's native layout (runtime/npu/README.md, "Native-layout
+// inputs"): the NPU reads it in place, run() neither converts nor copies it. NC1HWC2: element (y, x, c) of
+// the [1,h,w,c] tensor (a [1,c] tensor: h = w = 1) is at byte
+//     (c / c2) * plane_bytes + (y * w + x) * 16 + (c % c2) * element_size(info.dtype)
+// Channels past c up to the end of their 16-byte atom must hold 0 (or any finite value).
+struct NativeTensor {
+    int fd = -1;           // the dma-buf (exported: owned by the session, valid while it lives)
+    void* data = nullptr;  // CPU mapping of an exported buffer (nullptr for an imported one)
+    uint32_t h = 0, w = 0, c = 0;
+    uint32_t c2 = 0;            // channels per 16-byte atom: 16 (int8) or 8 (fp16)
+    uint64_t plane_bytes = 0;   // pitch of one channel plane: h * w * 16
+    uint64_t size_bytes = 0;    // bytes the buffer must hold
+    // The stored values: QAsymmS8 (a QAsymmU8 input is stored as q - 128, zero point - 128) or Float16
+    // (a Float32 input of an --fp16 session is stored rounded to fp16).
+    TensorInfo info;
+};
+
 struct LayerProfile {
     std::string name, type, device;
     double microseconds = 0;
@@ -87,6 +104,14 @@ public:
     const TensorBinding& output(size_t i) const;
 
     void run();  // allocates nothing; deterministic
+
+    // Zero-copy inputs (--device npu|sim). Input i must be read only by NPU layers of one segment, else
+    // Error(BadInput) says why. Both bind now, not per run; afterwards run() ignores input(i).data.
+    // Export: the session's own NPU buffer for the input, as a dma-buf fd (+ its CPU mapping) to fill.
+    NativeTensor export_native_input(size_t i);
+    // Import: the caller's dma-buf (fd stays the caller's; the buffer must outlive the binding); it must
+    // hold at least the layout's size_bytes, else Error(BadInput).
+    NativeTensor import_native_input(size_t i, int dmabuf_fd);
 
     const std::vector<LayerProfile>& profile() const;  // filled by run() when options.profile
     MemoryPlanStats memory_stats() const;

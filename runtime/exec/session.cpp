@@ -91,6 +91,49 @@ const TensorBinding& Session::output(size_t i) const {
 
 void Session::run() { impl_->executor.run(); }
 
+namespace {
+
+NativeTensor describe_native(const TensorInfo& model_info, const npu::FeatureGeometry& g) {
+    NativeTensor n;
+    n.h = g.h;
+    n.w = g.w;
+    n.c = g.c;
+    n.c2 = g.c2();
+    n.plane_bytes = g.plane_bytes();
+    n.size_bytes = g.alloc_bytes();
+    n.info = model_info;
+    if (g.elem_bytes == 2) {
+        n.info.dtype = DataType::Float16;
+    } else {
+        if (model_info.dtype == DataType::QAsymmU8) n.info.quant.offset -= 128;
+        n.info.dtype = DataType::QAsymmS8;
+    }
+    return n;
+}
+
+}  // namespace
+
+NativeTensor Session::export_native_input(size_t i) {
+    const TensorBinding& b = input(i);
+    if (!impl_->npu) fail(ErrorKind::BadInput, "input '" + b.name + "' cannot be bound to a dma-buf: the session runs on the CPU (needs --device npu or sim)");
+    const TensorId t = impl_->model->graph().inputs[i].tensor;
+    npu::CompiledSegment& seg = impl_->npu->native_input_segment(t);
+    NativeTensor n = describe_native(b.info, seg.native_input_geometry(t));
+    n.fd = seg.export_native_input(t, &n.data);
+    return n;
+}
+
+NativeTensor Session::import_native_input(size_t i, int dmabuf_fd) {
+    const TensorBinding& b = input(i);
+    if (!impl_->npu) fail(ErrorKind::BadInput, "input '" + b.name + "' cannot be bound to a dma-buf: the session runs on the CPU (needs --device npu or sim)");
+    const TensorId t = impl_->model->graph().inputs[i].tensor;
+    npu::CompiledSegment& seg = impl_->npu->native_input_segment(t);
+    NativeTensor n = describe_native(b.info, seg.native_input_geometry(t));
+    seg.import_native_input(t, dmabuf_fd);
+    n.fd = dmabuf_fd;
+    return n;
+}
+
 const std::vector<LayerProfile>& Session::profile() const { return impl_->executor.profile(); }
 
 MemoryPlanStats Session::memory_stats() const {

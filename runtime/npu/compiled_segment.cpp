@@ -169,16 +169,55 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         const TensorId root = alias_root(aliases, t, &ch);
         if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
     }
+    // Model inputs read only by this segment get a buffer of their own (zero-copy binding, see the header);
+    // every other root lives in the one feature buffer.
+    std::map<TensorId, int> edge_index;
+    for (TensorId t : seg.inputs) {
+        std::string why;
+        const bool model_input = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const Binding& b) { return b.tensor == t; });
+        const bool model_output = std::any_of(g.outputs.begin(), g.outputs.end(), [&](const Binding& b) { return b.tensor == t; });
+        uint32_t ch = 0;
+        if (!model_input) why = "it is not a model input";
+        else if (model_output) why = "it is also a model output, which the CPU copies in NHWC";
+        else if (alias_root(aliases, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
+        for (size_t i = 0; i < g.nodes.size() && why.empty(); ++i) {
+            const Node& n = g.nodes[i];
+            if (std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
+            if (p.nodes[i].segment != int(segment) || p.nodes[i].device == Placed::Cpu)
+                why = "it is also read by " + n.describe() + (p.nodes[i].device == Placed::Cpu ? " on the CPU" : " in another NPU segment") +
+                      ", which needs it in NHWC";
+        }
+        for (const auto& [u, geom] : geoms) {
+            uint32_t c = 0;
+            if (why.empty() && u != t && alias_root(aliases, u, &c) == t) why = "a view (Reshape/Concat) shares its NPU buffer";
+        }
+        if (!why.empty()) {
+            edge_refusals_[t] = why;
+            continue;
+        }
+        auto e = std::make_unique<NativeEdge>();
+        e->tensor = t;
+        e->geom = geoms.at(t);
+        e->bytes = root_extent.at(t);
+        edge_index[t] = int(edges_.size());
+        edges_.push_back(std::move(e));
+    }
     std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
     std::map<TensorId, uint64_t> root_offset;
+    std::map<TensorId, TensorId> root_of;
     uint64_t feature_bytes = 0;
     for (TensorId r : roots) {
+        if (edge_index.count(r)) {
+            root_offset[r] = 0;  // at the start of its own buffer
+            continue;
+        }
         root_offset[r] = feature_bytes;
         feature_bytes = align_up(feature_bytes + root_extent[r]);
     }
     for (const auto& [t, geom] : geoms) {
         uint32_t ch = 0;
         const TensorId root = alias_root(aliases, t, &ch);
+        root_of[t] = root;
         regions[t] = {root_offset[root] + uint64_t{ch / geom.c2()} * geom.plane_bytes(), geom};
     }
     auto region = [&](TensorId t) {
@@ -199,6 +238,11 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite).
     try {
         features_ = npu_.device.create_buffer(std::max<uint64_t>(feature_bytes, kAlign), npudrv::kBufferZeroed);
+        for (auto& e : edges_) {
+            e->own = npu_.device.create_buffer(std::max<uint64_t>(e->bytes, kAlign), npudrv::kBufferZeroed);
+            e->own.map();
+            e->active = &e->own;
+        }
         constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
         uint8_t* cmap = constants_.map();
         for (const Prepared& pr : prepared) {
@@ -214,42 +258,53 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         for (const Prepared& pr : prepared)
             if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
-        // 4. The chained regcmd of the whole segment.
+        // 4. The chained regcmd of the whole segment. Kept as a function of the buffers' addresses: binding a
+        // model input to the user's dma-buf re-emits it (same tasks, same size) with that buffer's address.
+        auto kept = std::make_shared<std::vector<Prepared>>(std::move(prepared));
+        emit_ = [this, kept, regions, root_of, edge_index](uint64_t base) {
+        const std::vector<Prepared>& prepared = *kept;
+        auto addr = [&](TensorId t) -> uint64_t {
+            const auto e = edge_index.find(root_of.at(t));
+            const npudrv::Buffer& b = e == edge_index.end() ? features_ : *edges_[size_t(e->second)]->active;
+            return b.dma_addr() + regions.at(t).first;
+        };
         npudrv::regcmd::RegcmdWriter w;
         for (size_t l = 0; l < prepared.size(); ++l) {
             const Prepared& pr = prepared[l];
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
             if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
             if (pr.is_eltwise) {
-                const uint64_t operand = pr.in2 != kNoTensor ? features_.dma_addr() + regions[pr.in2].first
+                const uint64_t operand = pr.in2 != kNoTensor ? addr(pr.in2)
                                                              : constants_.dma_addr() + pr.operand_off;
-                layers_[l].tasks = emit_eltwise_tasks(w, pr.eltwise, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
+                layers_[l].tasks = emit_eltwise_tasks(w, pr.eltwise, static_cast<uint32_t>(addr(pr.in)),
                                                       static_cast<uint32_t>(operand),
-                                                      static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                                                      static_cast<uint32_t>(addr(pr.out)));
                 continue;
             }
             if (pr.is_pad) {
-                layers_[l].tasks = emit_pad_tasks(w, pr.pad, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
-                                                  static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                layers_[l].tasks = emit_pad_tasks(w, pr.pad, static_cast<uint32_t>(addr(pr.in)),
+                                                  static_cast<uint32_t>(addr(pr.out)));
                 continue;
             }
             if (pr.is_pool) {
-                emit_pool_task(w, pr.pool, static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first),
-                               static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first));
+                emit_pool_task(w, pr.pool, static_cast<uint32_t>(addr(pr.in)),
+                               static_cast<uint32_t>(addr(pr.out)));
                 layers_[l].tasks = 1;
                 continue;
             }
             ConvAddresses a;
-            a.input = static_cast<uint32_t>(features_.dma_addr() + regions[pr.in].first);
-            a.output = static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first);
+            a.input = static_cast<uint32_t>(addr(pr.in));
+            a.output = static_cast<uint32_t>(addr(pr.out));
             a.weights = static_cast<uint32_t>(constants_.dma_addr() + pr.weights_off);
             a.bs_stream = static_cast<uint32_t>(constants_.dma_addr() + pr.bs_off);
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
             layers_[l].tasks = emit_conv_tasks(w, pr.layer, pr.tiling, a);
         }
-        const uint64_t regcmd_bytes = w.finish(0).size_bytes();
+        return w.finish(base);
+        };
+        const uint64_t regcmd_bytes = emit_(0).size_bytes();
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
-        regcmd_ = w.finish(commands_.dma_addr());
+        regcmd_ = emit_(commands_.dma_addr());
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
         // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
         if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
@@ -270,7 +325,9 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         spec.lanes.push_back(std::move(lane));
         spec.inputs = {&features_};
         spec.outputs = {&features_};
+        for (const auto& e : edges_) spec.inputs.push_back(e->active);
         job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
+        job_spec_ = std::move(spec);
     } catch (const npudrv::DriverError& e) {
         fail(ErrorKind::Device, std::string("NPU segment ") + std::to_string(segment) + ": " + e.what());
     }
@@ -280,7 +337,8 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         auto r = region(t);
         void* h = host(t);
         if (h == nullptr) fail(ErrorKind::Internal, "NPU segment input '" + g.tensor(t).name + "' has no CPU storage");
-        inputs_.push_back({t, h, r.second, r.first});
+        const auto e = edge_index.find(t);
+        inputs_.push_back({t, h, r.second, r.first, e == edge_index.end() ? -1 : e->second});
     }
     for (TensorId t : seg.outputs) {
         auto r = region(t);
@@ -292,7 +350,16 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
 
 void CompiledSegment::run() {
     uint8_t* fmap = features_.data();
-    for (const Boundary& b : inputs_) pack_feature(graph_.info(b.tensor), b.host, b.geom, fmap + b.offset);
+    for (const Boundary& b : inputs_) {
+        if (b.edge < 0) {
+            pack_feature(graph_.info(b.tensor), b.host, b.geom, fmap + b.offset);
+        } else {
+            NativeEdge& e = *edges_[size_t(b.edge)];
+            if (e.bound) continue;  // the user's dma-buf already holds it in the NPU layout: no conversion, no copy
+            pack_feature(graph_.info(b.tensor), b.host, b.geom, e.own.data() + b.offset);
+        }
+        ++input_conversions_;
+    }
     // The simulator keeps a record per task; forget earlier ones so memory does not grow per inference.
     if (npu_.simulator) npu_.simulator->clear_records();
     const size_t before = 0;
@@ -315,6 +382,89 @@ void CompiledSegment::run() {
             }
         }
     }
+}
+
+
+CompiledSegment::~CompiledSegment() {
+    for (const auto& e : edges_) {
+        if (e->exported_fd < 0) continue;
+        try {
+            npu_.device.close_fd(e->exported_fd);
+        } catch (const npudrv::DriverError&) {
+            // Nothing to report to from a destructor; the fd is gone either way.
+        }
+    }
+}
+
+std::string CompiledSegment::native_input_refusal(TensorId t) const {
+    for (const auto& e : edges_)
+        if (e->tensor == t) return {};
+    const auto r = edge_refusals_.find(t);
+    return r != edge_refusals_.end() ? r->second : "it is not an input of this NPU segment";
+}
+
+CompiledSegment::NativeEdge& CompiledSegment::edge_of(TensorId t) {
+    for (auto& e : edges_)
+        if (e->tensor == t) return *e;
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_input_refusal(t));
+}
+
+const FeatureGeometry& CompiledSegment::native_input_geometry(TensorId t) const {
+    return const_cast<CompiledSegment*>(this)->edge_of(t).geom;
+}
+
+int CompiledSegment::export_native_input(TensorId t, void** data) {
+    NativeEdge& e = edge_of(t);
+    try {
+        if (e.active != &e.own) {  // previously imported: back to the session's own buffer
+            e.active = &e.own;
+            rebuild_commands();
+            e.imported = npudrv::Buffer();
+        }
+        if (e.exported_fd < 0) e.exported_fd = e.own.export_dmabuf();
+    } catch (const npudrv::DriverError& err) {
+        fail(ErrorKind::Device, "cannot export input '" + graph_.tensor(t).name + "' as a dma-buf: " + err.what());
+    }
+    e.bound = true;
+    *data = e.own.data();
+    return e.exported_fd;
+}
+
+void CompiledSegment::import_native_input(TensorId t, int dmabuf_fd) {
+    NativeEdge& e = edge_of(t);
+    const std::string name = "input '" + graph_.tensor(t).name + "'";
+    npudrv::Buffer imported;
+    try {
+        imported = npu_.device.import_dmabuf(dmabuf_fd);
+    } catch (const npudrv::DriverError& err) {
+        fail(ErrorKind::BadInput, "cannot import dma-buf fd " + std::to_string(dmabuf_fd) + " for " + name + ": " + err.what());
+    }
+    if (imported.size() < e.bytes)
+        fail(ErrorKind::BadInput, "dma-buf fd " + std::to_string(dmabuf_fd) + " for " + name + " holds " + std::to_string(imported.size()) +
+                                      " bytes; its NPU layout needs " + std::to_string(e.bytes));
+    // The job and the regcmd refer to the active buffer: swap only once the new ones exist.
+    npudrv::Buffer previous = std::move(e.imported);
+    e.imported = std::move(imported);
+    e.active = &e.imported;
+    try {
+        rebuild_commands();
+    } catch (const npudrv::DriverError& err) {
+        fail(ErrorKind::Device, "cannot bind " + name + " to dma-buf fd " + std::to_string(dmabuf_fd) + ": " + err.what());
+    }
+    e.bound = true;
+}
+
+void CompiledSegment::rebuild_commands() {
+    const npudrv::regcmd::RegcmdBuffer fresh = emit_(commands_.dma_addr());
+    if (fresh.size_bytes() != regcmd_.size_bytes() || fresh.tasks.size() != regcmd_.tasks.size())
+        fail(ErrorKind::Internal, "NPU regcmd changed size when re-emitted for new buffer addresses");
+    job_.reset();
+    regcmd_ = fresh;
+    std::memcpy(commands_.data(), regcmd_.qwords.data(), regcmd_.size_bytes());
+    if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
+    job_spec_.inputs = {&features_};
+    for (const auto& e : edges_) job_spec_.inputs.push_back(e->active);
+    job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(job_spec_));
 }
 
 }  // namespace npurun::npu

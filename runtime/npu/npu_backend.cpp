@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -54,6 +55,31 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16) : graph_(g) {
         }
         return steps;
     };
+}
+
+CompiledSegment& NpuBackend::native_input_segment(TensorId t) {
+    const std::string name = "input '" + graph_.tensor(t).name + "'";
+    std::vector<CompiledSegment*> readers;
+    for (size_t s = 0; s < segments_.size(); ++s) {
+        const auto& in = placement_.segments[s].inputs;
+        if (std::find(in.begin(), in.end(), t) != in.end()) readers.push_back(segments_[s].get());
+    }
+    if (readers.empty()) {
+        std::string why = "no NPU layer reads it";
+        for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+            const Node& n = graph_.nodes[i];
+            if (n.op == OpKind::Input || std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
+            if (placement_.nodes[i].device == Placed::Cpu) {
+                why = "it is read by " + n.describe() + " on the CPU (" + placement_.nodes[i].reason + "), which needs it in NHWC";
+                break;
+            }
+        }
+        fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
+    }
+    if (readers.size() > 1) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: several NPU segments read it");
+    const std::string why = readers[0]->native_input_refusal(t);
+    if (!why.empty()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
+    return *readers[0];
 }
 
 void dump_regcmd(const NpuBackend& backend, const std::string& dir) {

@@ -54,11 +54,12 @@ struct TensorBinding {
     void* data = nullptr;
 };
 
-// A model input bound to a dma-buf in the NPU's native layout (runtime/npu/README.md, "Native-layout
-// inputs"): the NPU reads it in place, run() neither converts nor copies it. NC1HWC2: element (y, x, c) of
+// A model input or output bound to a dma-buf in the NPU's native layout (runtime/npu/README.md,
+// "Native-layout inputs and outputs"): the NPU reads / writes it in place, run() neither converts nor copies it. NC1HWC2: element (y, x, c) of
 // the [1,h,w,c] tensor (a [1,c] tensor: h = w = 1) is at byte
 //     (c / c2) * plane_bytes + (y * w + x) * 16 + (c % c2) * element_size(info.dtype)
-// Channels past c up to the end of their 16-byte atom must hold 0 (or any finite value).
+// Input channels past c up to the end of their 16-byte atom must hold 0 (or any finite value); in an
+// output they hold whatever the NPU wrote.
 struct NativeTensor {
     int fd = -1;           // the dma-buf (exported: owned by the session, valid while it lives)
     void* data = nullptr;  // CPU mapping of an exported buffer (nullptr for an imported one)
@@ -66,8 +67,8 @@ struct NativeTensor {
     uint32_t c2 = 0;            // channels per 16-byte atom: 16 (int8) or 8 (fp16)
     uint64_t plane_bytes = 0;   // pitch of one channel plane: h * w * 16
     uint64_t size_bytes = 0;    // bytes the buffer must hold
-    // The stored values: QAsymmS8 (a QAsymmU8 input is stored as q - 128, zero point - 128) or Float16
-    // (a Float32 input of an --fp16 session is stored rounded to fp16).
+    // The stored values: QAsymmS8 (a QAsymmU8 tensor is stored as q - 128, zero point - 128) or Float16
+    // (a Float32 tensor of an --fp16 session is stored in fp16).
     TensorInfo info;
 };
 
@@ -105,13 +106,16 @@ public:
 
     void run();  // allocates nothing; deterministic
 
-    // Zero-copy inputs (--device npu|sim). Input i must be read only by NPU layers of one segment, else
-    // Error(BadInput) says why. Both bind now, not per run; afterwards run() ignores input(i).data.
-    // Export: the session's own NPU buffer for the input, as a dma-buf fd (+ its CPU mapping) to fill.
+    // Zero-copy inputs and outputs (--device npu|sim). Input i must be read only by the NPU layers of one
+    // segment, output i produced by one and read by nothing else, else Error(BadInput) says why. Binding
+    // happens here, not per run; afterwards run() ignores input(i).data / no longer writes output(i).data.
+    // Export: the session's own NPU buffer for the tensor, as a dma-buf fd (+ its CPU mapping).
     NativeTensor export_native_input(size_t i);
+    NativeTensor export_native_output(size_t i);
     // Import: the caller's dma-buf (fd stays the caller's; the buffer must outlive the binding); it must
     // hold at least the layout's size_bytes, else Error(BadInput).
     NativeTensor import_native_input(size_t i, int dmabuf_fd);
+    NativeTensor import_native_output(size_t i, int dmabuf_fd);
 
     const std::vector<LayerProfile>& profile() const;  // filled by run() when options.profile
     MemoryPlanStats memory_stats() const;

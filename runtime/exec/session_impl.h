@@ -17,6 +17,9 @@ struct Session::Impl {
     exec::Executor executor;
     std::vector<TensorBinding> inputs, outputs;
 
+    // Session::export/import_native_input/output: import_fd < 0 exports the session's own buffer.
+    NativeTensor bind_native(size_t i, bool output, int import_fd);
+
     Impl(std::shared_ptr<const Model> m, DeviceKind d, const exec::KernelSelector& select, bool profile,
          std::unique_ptr<npu::NpuBackend> backend = nullptr)
         : model(std::move(m)),

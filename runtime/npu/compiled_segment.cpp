@@ -169,20 +169,21 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         const TensorId root = alias_root(aliases, t, &ch);
         if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
     }
-    // Model inputs read only by this segment get a buffer of their own (zero-copy binding, see the header);
-    // every other root lives in the one feature buffer.
+    // Model inputs read only by this segment, and model outputs only it produces and only the user reads, get
+    // a buffer of their own (zero-copy binding, see the header); every other root lives in the feature buffer.
     std::map<TensorId, int> edge_index;
-    for (TensorId t : seg.inputs) {
+    auto is_binding = [](const std::vector<Binding>& bs, TensorId t) {
+        return std::any_of(bs.begin(), bs.end(), [&](const Binding& b) { return b.tensor == t; });
+    };
+    auto add_edge = [&](TensorId t, bool output) {
         std::string why;
-        const bool model_input = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const Binding& b) { return b.tensor == t; });
-        const bool model_output = std::any_of(g.outputs.begin(), g.outputs.end(), [&](const Binding& b) { return b.tensor == t; });
         uint32_t ch = 0;
-        if (!model_input) why = "it is not a model input";
-        else if (model_output) why = "it is also a model output, which the CPU copies in NHWC";
+        if (!is_binding(output ? g.outputs : g.inputs, t)) why = output ? "it is not a model output" : "it is not a model input";
+        else if (is_binding(output ? g.inputs : g.outputs, t)) why = "it is both a model input and a model output";
         else if (alias_root(aliases, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
         for (size_t i = 0; i < g.nodes.size() && why.empty(); ++i) {
             const Node& n = g.nodes[i];
-            if (std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
+            if (n.op == OpKind::Output || std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
             if (p.nodes[i].segment != int(segment) || p.nodes[i].device == Placed::Cpu)
                 why = "it is also read by " + n.describe() + (p.nodes[i].device == Placed::Cpu ? " on the CPU" : " in another NPU segment") +
                       ", which needs it in NHWC";
@@ -191,17 +192,22 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             uint32_t c = 0;
             if (why.empty() && u != t && alias_root(aliases, u, &c) == t) why = "a view (Reshape/Concat) shares its NPU buffer";
         }
+        for (const Prepared& pr : prepared)
+            if (why.empty() && pr.is_pad && pr.out == t) why = "it is a Pad output, whose border is written once at load into the session's buffer";
         if (!why.empty()) {
             edge_refusals_[t] = why;
-            continue;
+            return;
         }
         auto e = std::make_unique<NativeEdge>();
         e->tensor = t;
+        e->output = output;
         e->geom = geoms.at(t);
         e->bytes = root_extent.at(t);
         edge_index[t] = int(edges_.size());
         edges_.push_back(std::move(e));
-    }
+    };
+    for (TensorId t : seg.inputs) add_edge(t, false);
+    for (TensorId t : seg.outputs) add_edge(t, true);
     std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
     std::map<TensorId, uint64_t> root_offset;
     std::map<TensorId, TensorId> root_of;
@@ -325,7 +331,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         spec.lanes.push_back(std::move(lane));
         spec.inputs = {&features_};
         spec.outputs = {&features_};
-        for (const auto& e : edges_) spec.inputs.push_back(e->active);
+        for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
         job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
         job_spec_ = std::move(spec);
     } catch (const npudrv::DriverError& e) {
@@ -344,7 +350,8 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         auto r = region(t);
         void* h = host(t);
         if (h == nullptr) fail(ErrorKind::Internal, "NPU segment output '" + g.tensor(t).name + "' has no CPU storage");
-        outputs_.push_back({t, h, r.second, r.first});
+        const auto e = edge_index.find(t);
+        outputs_.push_back({t, h, r.second, r.first, e == edge_index.end() ? -1 : e->second});
     }
 }
 
@@ -368,7 +375,16 @@ void CompiledSegment::run() {
     } catch (const npudrv::DriverError& e) {
         fail(ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
     }
-    for (const Boundary& b : outputs_) unpack_feature(graph_.info(b.tensor), b.geom, fmap + b.offset, b.host);
+    for (const Boundary& b : outputs_) {
+        if (b.edge < 0) {
+            unpack_feature(graph_.info(b.tensor), b.geom, fmap + b.offset, b.host);
+        } else {
+            NativeEdge& e = *edges_[size_t(b.edge)];
+            if (e.bound) continue;  // the NPU wrote it straight into the user's dma-buf
+            unpack_feature(graph_.info(b.tensor), b.geom, e.own.data() + b.offset, b.host);
+        }
+        ++output_conversions_;
+    }
     if (npu_.simulator) {
         const auto& rec = npu_.simulator->records();
         for (NpuLayerStats& l : layers_) {
@@ -396,24 +412,24 @@ CompiledSegment::~CompiledSegment() {
     }
 }
 
-std::string CompiledSegment::native_input_refusal(TensorId t) const {
+std::string CompiledSegment::native_refusal(TensorId t) const {
     for (const auto& e : edges_)
         if (e->tensor == t) return {};
     const auto r = edge_refusals_.find(t);
-    return r != edge_refusals_.end() ? r->second : "it is not an input of this NPU segment";
+    return r != edge_refusals_.end() ? r->second : "it is not an input or output of this NPU segment";
 }
 
 CompiledSegment::NativeEdge& CompiledSegment::edge_of(TensorId t) {
     for (auto& e : edges_)
         if (e->tensor == t) return *e;
-    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_input_refusal(t));
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
 }
 
-const FeatureGeometry& CompiledSegment::native_input_geometry(TensorId t) const {
+const FeatureGeometry& CompiledSegment::native_geometry(TensorId t) const {
     return const_cast<CompiledSegment*>(this)->edge_of(t).geom;
 }
 
-int CompiledSegment::export_native_input(TensorId t, void** data) {
+int CompiledSegment::export_native(TensorId t, void** data) {
     NativeEdge& e = edge_of(t);
     try {
         if (e.active != &e.own) {  // previously imported: back to the session's own buffer
@@ -423,16 +439,16 @@ int CompiledSegment::export_native_input(TensorId t, void** data) {
         }
         if (e.exported_fd < 0) e.exported_fd = e.own.export_dmabuf();
     } catch (const npudrv::DriverError& err) {
-        fail(ErrorKind::Device, "cannot export input '" + graph_.tensor(t).name + "' as a dma-buf: " + err.what());
+        fail(ErrorKind::Device, std::string("cannot export ") + (e.output ? "output '" : "input '") + graph_.tensor(t).name + "' as a dma-buf: " + err.what());
     }
     e.bound = true;
     *data = e.own.data();
     return e.exported_fd;
 }
 
-void CompiledSegment::import_native_input(TensorId t, int dmabuf_fd) {
+void CompiledSegment::import_native(TensorId t, int dmabuf_fd) {
     NativeEdge& e = edge_of(t);
-    const std::string name = "input '" + graph_.tensor(t).name + "'";
+    const std::string name = std::string(e.output ? "output '" : "input '") + graph_.tensor(t).name + "'";
     npudrv::Buffer imported;
     try {
         imported = npu_.device.import_dmabuf(dmabuf_fd);
@@ -463,7 +479,8 @@ void CompiledSegment::rebuild_commands() {
     std::memcpy(commands_.data(), regcmd_.qwords.data(), regcmd_.size_bytes());
     if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
     job_spec_.inputs = {&features_};
-    for (const auto& e : edges_) job_spec_.inputs.push_back(e->active);
+    job_spec_.outputs = {&features_};
+    for (const auto& e : edges_) (e->output ? job_spec_.outputs : job_spec_.inputs).push_back(e->active);
     job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(job_spec_));
 }
 

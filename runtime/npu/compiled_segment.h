@@ -48,20 +48,23 @@ public:
 
     void run();
 
-    // Zero-copy inputs (README "Native-layout inputs"): a segment input that is a model input read only by
-    // this segment's NPU layers has its own DMA buffer (allocated here, at load), so it can be handed to the
-    // user as a dma-buf or replaced by the user's dma-buf. Once bound, run() no longer converts it.
+    // Zero-copy edges (README "Native-layout inputs and outputs"): a segment input that is a model input read
+    // only by this segment's NPU layers, or a segment output that is a model output only the user reads, has
+    // its own DMA buffer (allocated here, at load), so it can be handed to the user as a dma-buf or replaced
+    // by the user's dma-buf. Once bound, run() no longer converts it.
     // Why `t` cannot be bound (empty: it can).
-    std::string native_input_refusal(TensorId t) const;
-    const FeatureGeometry& native_input_geometry(TensorId t) const;  // throws unless bindable
+    std::string native_refusal(TensorId t) const;
+    const FeatureGeometry& native_geometry(TensorId t) const;  // throws unless bindable
     // Binds `t` to the segment's own buffer; returns a new dma-buf fd of it (owned by the segment, closed
     // with it) and its CPU mapping.
-    int export_native_input(TensorId t, void** data);
+    int export_native(TensorId t, void** data);
     // Binds `t` to the caller's dma-buf (imported now; the fd stays the caller's): the regcmd addresses are
     // rewritten and the job recreated here, never in run(). Error(BadInput) when the buffer is too small.
-    void import_native_input(TensorId t, int dmabuf_fd);
+    void import_native(TensorId t, int dmabuf_fd);
     // Segment inputs converted NHWC -> NC1HWC2 since load (a bound input is not).
     uint64_t input_conversions() const { return input_conversions_; }
+    // Segment outputs converted NC1HWC2 -> NHWC since load (a bound output is not).
+    uint64_t output_conversions() const { return output_conversions_; }
 
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
     const npudrv::regcmd::RegcmdBuffer& regcmd() const { return regcmd_; }
@@ -73,11 +76,12 @@ private:
         void* host;
         FeatureGeometry geom;
         uint64_t offset;  // in the feature buffer (or in the native edge buffer)
-        int edge = -1;    // index into edges_ when the input has its own buffer
+        int edge = -1;    // index into edges_ when the tensor has its own buffer
     };
-    // A model input with a DMA buffer of its own (bindable to a dma-buf).
+    // A model input or output with a DMA buffer of its own (bindable to a dma-buf).
     struct NativeEdge {
         TensorId tensor;
+        bool output = false;
         FeatureGeometry geom;
         uint64_t bytes = 0;
         npudrv::Buffer own, imported;
@@ -93,12 +97,12 @@ private:
     npudrv::regcmd::RegcmdBuffer regcmd_;
     npudrv::Buffer features_, constants_, commands_;
     std::vector<std::unique_ptr<NativeEdge>> edges_;  // stable addresses: the Job points at their buffers
-    std::map<TensorId, std::string> edge_refusals_;   // segment inputs that could not get their own buffer
+    std::map<TensorId, std::string> edge_refusals_;   // segment inputs/outputs that could not get their own buffer
     std::function<npudrv::regcmd::RegcmdBuffer(uint64_t)> emit_;  // the segment's regcmd at a base address
     npudrv::JobSpec job_spec_;  // kept to recreate the job when an input is bound to another buffer
     std::unique_ptr<npudrv::Job> job_;
     std::vector<Boundary> inputs_, outputs_;
-    uint64_t input_conversions_ = 0;
+    uint64_t input_conversions_ = 0, output_conversions_ = 0;
 };
 
 }  // namespace npurun::npu

@@ -57,29 +57,31 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16) : graph_(g) {
     };
 }
 
-CompiledSegment& NpuBackend::native_input_segment(TensorId t) {
-    const std::string name = "input '" + graph_.tensor(t).name + "'";
-    std::vector<CompiledSegment*> readers;
+CompiledSegment& NpuBackend::native_segment(TensorId t, bool output) {
+    const std::string name = std::string(output ? "output '" : "input '") + graph_.tensor(t).name + "'";
+    std::vector<CompiledSegment*> found;
     for (size_t s = 0; s < segments_.size(); ++s) {
-        const auto& in = placement_.segments[s].inputs;
-        if (std::find(in.begin(), in.end(), t) != in.end()) readers.push_back(segments_[s].get());
+        const auto& edge = output ? placement_.segments[s].outputs : placement_.segments[s].inputs;
+        if (std::find(edge.begin(), edge.end(), t) != edge.end()) found.push_back(segments_[s].get());
     }
-    if (readers.empty()) {
-        std::string why = "no NPU layer reads it";
+    if (found.empty()) {
+        std::string why = output ? "no NPU layer produces it" : "no NPU layer reads it";
         for (size_t i = 0; i < graph_.nodes.size(); ++i) {
             const Node& n = graph_.nodes[i];
-            if (n.op == OpKind::Input || std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
+            const auto& ends = output ? n.outputs : n.inputs;
+            if (n.op == OpKind::Input || n.op == OpKind::Output || std::find(ends.begin(), ends.end(), t) == ends.end()) continue;
             if (placement_.nodes[i].device == Placed::Cpu) {
-                why = "it is read by " + n.describe() + " on the CPU (" + placement_.nodes[i].reason + "), which needs it in NHWC";
+                why = std::string(output ? "it is produced by " : "it is read by ") + n.describe() + " on the CPU (" +
+                      placement_.nodes[i].reason + ")" + (output ? "" : ", which needs it in NHWC");
                 break;
             }
         }
         fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
     }
-    if (readers.size() > 1) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: several NPU segments read it");
-    const std::string why = readers[0]->native_input_refusal(t);
+    if (found.size() > 1) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: several NPU segments read it");
+    const std::string why = found[0]->native_refusal(t);
     if (!why.empty()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
-    return *readers[0];
+    return *found[0];
 }
 
 void dump_regcmd(const NpuBackend& backend, const std::string& dir) {

@@ -26,9 +26,9 @@ public:
     // The executor's external steps; the segments are compiled when the executor calls build().
     const exec::ExternalSteps& external_steps() const { return external_; }
     const std::vector<std::unique_ptr<CompiledSegment>>& segments() const { return segments_; }
-    // The one segment that reads model input `t` from its own NPU buffer (zero-copy binding), or
-    // Error(BadInput) naming why `t` cannot be bound (CPU reader, several segments, view, ...).
-    CompiledSegment& native_input_segment(TensorId t);
+    // The one segment that reads model input `t` (output: writes model output `t`) in its own NPU buffer
+    // (zero-copy binding), or Error(BadInput) naming why `t` cannot be bound (CPU reader, view, ...).
+    CompiledSegment& native_segment(TensorId t, bool output);
     NpuContext& context() { return *context_; }
     const NpuContext& context() const { return *context_; }
 

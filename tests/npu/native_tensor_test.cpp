@@ -1,10 +1,11 @@
-// Zero-copy NPU inputs (Session::export_native_input / import_native_input, runtime/npu/README.md
-// "Native-layout inputs"): an input bound to a dma-buf holding the tensor in NC1HWC2 gives the same output,
-// bit for bit, as the normal NHWC path; run() performs no conversion for it; bad bindings are refused with
-// the reason.
+// Zero-copy NPU inputs and outputs (Session::export/import_native_input/output, runtime/npu/README.md
+// "Native-layout inputs and outputs"): a tensor bound to a dma-buf holding it in NC1HWC2 gives the same
+// result, bit for bit, as the normal NHWC path; run() performs no conversion for it; bad bindings are refused
+// with the reason.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "drv/device.h"
@@ -149,15 +150,6 @@ void check_imported(const ConvSpec& spec, bool fp16) {
 TEST(NpuNativeInput, ImportedInt8BufferMatchesTheNhwcPathBitExact) { check_imported(conv(DataType::QAsymmU8, 8, 8, 16), false); }
 TEST(NpuNativeInput, ImportedFp16BufferMatchesTheNhwcPathBitExact) { check_imported(conv(DataType::Float32, 7, 9, 8), true); }
 
-TEST(NpuNativeInput, UnboundSessionStillConvertsEveryRun) {
-    const auto m = conv_model(conv(DataType::QAsymmU8, 8, 8, 16));
-    Session s(m, sim_options(false));
-    fill_input(s, 3);
-    s.run();
-    s.run();
-    EXPECT_EQ(conversions(s), 2u);
-}
-
 std::string error_of(const std::function<void()>& f, ErrorKind* kind) {
     try {
         f();
@@ -166,6 +158,114 @@ std::string error_of(const std::function<void()>& f, ErrorKind* kind) {
         return e.what();
     }
     return "";
+}
+
+// The test's own native layout -> NHWC reader (the model's output bytes).
+std::vector<uint8_t> read_native(const TensorInfo& nhwc, const NativeTensor& n, const uint8_t* src) {
+    std::vector<uint8_t> out(nhwc.num_bytes());
+    const size_t eb = element_size(n.info.dtype);
+    for (uint32_t y = 0; y < n.h; ++y)
+        for (uint32_t x = 0; x < n.w; ++x)
+            for (uint32_t c = 0; c < n.c; ++c) {
+                const size_t i = (size_t(y) * n.w + x) * n.c + c;
+                const uint8_t* p = src + (c / n.c2) * n.plane_bytes + (size_t(y) * n.w + x) * 16 + (c % n.c2) * eb;
+                if (nhwc.dtype == DataType::QAsymmU8) {
+                    out[i] = uint8_t(*p + 128);
+                } else if (nhwc.dtype == DataType::Float32) {
+                    uint16_t h;
+                    std::memcpy(&h, p, 2);
+                    const float f = quant::fp16_to_fp32(h);
+                    std::memcpy(out.data() + i * 4, &f, 4);
+                } else {
+                    std::memcpy(out.data() + i * eb, p, eb);
+                }
+            }
+    return out;
+}
+
+// Outputs: the last layer writes straight into the bound buffer; output(0).data is no longer written.
+void check_output(const ConvSpec& spec, bool fp16, bool import) {
+    const auto m = conv_model(spec);
+    Session s(m, sim_options(fp16));
+    fill_input(s, 21);
+    const std::vector<uint8_t> expected = reference_output(m, fp16, &s);
+    npudrv::Device& dev = backend_of(s).context().device;
+    npudrv::Buffer user = dev.create_buffer(64 * 1024, npudrv::kBufferZeroed);
+    NativeTensor n;
+    npudrv::Buffer view;
+    const uint8_t* native = nullptr;
+    if (import) {
+        const int fd = user.export_dmabuf();
+        n = s.import_native_output(0, fd);
+        dev.close_fd(fd);
+        native = user.map();
+    } else {
+        n = s.export_native_output(0);
+        view = dev.import_dmabuf(n.fd);  // as the consumer (display, encoder) of the fd would
+        native = view.map();
+    }
+    EXPECT_EQ(n.c, spec.k);
+    const TensorBinding& o = s.output(0);
+    std::memset(o.data, 0xab, o.info.num_bytes());
+    s.run();
+    EXPECT_EQ(read_native(o.info, n, native), expected);
+    const std::vector<uint8_t> untouched(o.info.num_bytes(), 0xab);
+    EXPECT_EQ(output_bytes(s), untouched) << "a bound output was still converted into output(0).data";
+    uint64_t converted = 0;
+    for (const auto& seg : backend_of(s).segments()) converted += seg->output_conversions();
+    EXPECT_EQ(converted, 0u);
+    EXPECT_EQ(conversions(s), 1u);  // the input still goes the normal way
+}
+
+TEST(NpuNativeOutput, ExportedInt8OutputMatchesTheNhwcPathBitExact) { check_output(conv(DataType::QAsymmU8, 8, 8, 16), false, false); }
+TEST(NpuNativeOutput, ImportedInt8OutputMatchesTheNhwcPathBitExact) { check_output(conv(DataType::QAsymmS8, 6, 5, 20), false, true); }
+TEST(NpuNativeOutput, ExportedFp16OutputMatchesTheNhwcPathBitExact) { check_output(conv(DataType::Float32, 8, 8, 12), true, false); }
+TEST(NpuNativeOutput, ImportedFp16OutputMatchesTheNhwcPathBitExact) { check_output(conv(DataType::Float32, 7, 9, 8), true, true); }
+
+TEST(NpuNativeOutput, InputAndOutputBoundTogetherNeedNoConversionAtAll) {
+    const ConvSpec spec = conv(DataType::QAsymmU8, 8, 8, 16);
+    const auto m = conv_model(spec);
+    Session s(m, sim_options(false));
+    fill_input(s, 8);
+    const std::vector<uint8_t> expected = reference_output(m, false, &s);
+    npudrv::Device& dev = backend_of(s).context().device;
+    const NativeTensor in = s.export_native_input(0);
+    const NativeTensor out = s.export_native_output(0);
+    write_native(s.input(0), in, static_cast<uint8_t*>(in.data));
+    s.run();
+    npudrv::Buffer view = dev.import_dmabuf(out.fd);
+    EXPECT_EQ(read_native(s.output(0).info, out, view.map()), expected);
+    EXPECT_EQ(conversions(s), 0u);
+    EXPECT_EQ(backend_of(s).segments()[0]->output_conversions(), 0u);
+}
+
+TEST(NpuNativeOutput, TooSmallOrCpuProducedOutputIsRefused) {
+    const auto m = conv_model(conv(DataType::QAsymmU8, 32, 32, 16));  // 24 channels out: 2 int8 planes, 32 KiB
+    Session s(m, sim_options(false));
+    npudrv::Device& dev = backend_of(s).context().device;
+    npudrv::Buffer user = dev.create_buffer(16384, 0);
+    const int fd = user.export_dmabuf();
+    ErrorKind k = ErrorKind::Internal;
+    std::string msg = error_of([&] { s.import_native_output(0, fd); }, &k);
+    dev.close_fd(fd);
+    EXPECT_EQ(k, ErrorKind::BadInput);
+    EXPECT_NE(msg.find("output 'conv_act'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("holds 16384 bytes; its NPU layout needs 32768"), std::string::npos) << msg;
+
+    Session cpu_placed(conv_model(conv(DataType::Float32, 8, 8, 16)), sim_options(false));
+    msg = error_of([&] { cpu_placed.export_native_output(0); }, &k);
+    EXPECT_EQ(k, ErrorKind::BadInput);
+    EXPECT_NE(msg.find("cannot be bound to a dma-buf: it is produced by"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("on the CPU"), std::string::npos) << msg;
+}
+
+TEST(NpuNativeInput, UnboundSessionStillConvertsEveryRun) {
+    const auto m = conv_model(conv(DataType::QAsymmU8, 8, 8, 16));
+    Session s(m, sim_options(false));
+    fill_input(s, 3);
+    s.run();
+    s.run();
+    EXPECT_EQ(conversions(s), 2u);
 }
 
 TEST(NpuNativeInput, TooSmallDmaBufIsRefused) {

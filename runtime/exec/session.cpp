@@ -113,20 +113,19 @@ NativeTensor describe_native(const TensorInfo& model_info, const npu::FeatureGeo
 
 }  // namespace
 
-// input(i) / output(i) check the index.
-NativeTensor Session::export_native_input(size_t i) { return impl_->bind_native((input(i), i), false, -1); }
-NativeTensor Session::import_native_input(size_t i, int dmabuf_fd) { return impl_->bind_native((input(i), i), false, dmabuf_fd); }
-NativeTensor Session::export_native_output(size_t i) { return impl_->bind_native((output(i), i), true, -1); }
-NativeTensor Session::import_native_output(size_t i, int dmabuf_fd) { return impl_->bind_native((output(i), i), true, dmabuf_fd); }
+NativeTensor Session::export_native_input(size_t i) { return impl_->bind_native(input(i), i, false, -1); }
+NativeTensor Session::import_native_input(size_t i, int dmabuf_fd) { return impl_->bind_native(input(i), i, false, dmabuf_fd); }
+NativeTensor Session::export_native_output(size_t i) { return impl_->bind_native(output(i), i, true, -1); }
+NativeTensor Session::import_native_output(size_t i, int dmabuf_fd) { return impl_->bind_native(output(i), i, true, dmabuf_fd); }
 
-NativeTensor Session::Impl::bind_native(size_t i, bool output, int import_fd) {
-    const TensorBinding& b = output ? outputs.at(i) : inputs.at(i);
+// `b` is binding i, already range-checked by input(i) / output(i).
+NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool output, int import_fd) {
     if (!npu)
         fail(ErrorKind::BadInput, std::string(output ? "output '" : "input '") + b.name +
                                       "' cannot be bound to a dma-buf: the session runs on the CPU (needs --device npu or sim)");
     const Graph& g = model->graph();
     const auto& bindings = output ? g.outputs : g.inputs;
-    const TensorId t = bindings.at(i).tensor;
+    const TensorId t = bindings[i].tensor;
     npu::CompiledSegment& seg = npu->native_segment(t, output);
     NativeTensor n = describe_native(b.info, seg.native_geometry(t));
     if (import_fd < 0) {

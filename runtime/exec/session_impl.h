@@ -18,7 +18,7 @@ struct Session::Impl {
     std::vector<TensorBinding> inputs, outputs;
 
     // Session::export/import_native_input/output: import_fd < 0 exports the session's own buffer.
-    NativeTensor bind_native(size_t i, bool output, int import_fd);
+    NativeTensor bind_native(const TensorBinding& b, size_t i, bool output, int import_fd);
 
     Impl(std::shared_ptr<const Model> m, DeviceKind d, const exec::KernelSelector& select, bool profile,
          std::unique_ptr<npu::NpuBackend> backend = nullptr)

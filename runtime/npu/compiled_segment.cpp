@@ -426,7 +426,9 @@ CompiledSegment::NativeEdge& CompiledSegment::edge_of(TensorId t) {
 }
 
 const FeatureGeometry& CompiledSegment::native_geometry(TensorId t) const {
-    return const_cast<CompiledSegment*>(this)->edge_of(t).geom;
+    for (const auto& e : edges_)
+        if (e->tensor == t) return e->geom;
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
 }
 
 int CompiledSegment::export_native(TensorId t, void** data) {

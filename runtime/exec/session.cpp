@@ -42,10 +42,12 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
                                                 const exec::KernelSelector& select) {
     if (!model) fail(ErrorKind::Internal, "session created without a model");
     if (options.threads == 0) fail(ErrorKind::BadInput, "the number of threads must be at least 1");
+    if (options.npu_cores > 3)
+        fail(ErrorKind::BadInput, "the NPU has 3 cores; " + std::to_string(options.npu_cores) + " requested");
     const DeviceKind device = resolve_device(options.device);
     std::unique_ptr<npu::NpuBackend> backend;
     if (device == DeviceKind::Npu || device == DeviceKind::Sim)
-        backend = std::make_unique<npu::NpuBackend>(model->graph(), device, options.fp16);
+        backend = std::make_unique<npu::NpuBackend>(model->graph(), device, options.fp16, options.npu_cores);
     auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend));
     const Graph& g = impl->model->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));

@@ -19,16 +19,16 @@ PlacementOptions npu_placement_options(bool fp16) {
     return o;
 }
 
-NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16) : graph_(g) {
+NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned cores) : graph_(g) {
     context_ = kind == DeviceKind::Sim ? open_sim_context() : open_npu_context();
     placement_ = place(g, npu_placement_options(fp16));
     external_.handled.assign(g.nodes.size(), false);
     for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
-    external_.build = [this](exec::Executor& ex) {
+    external_.build = [this, cores](exec::Executor& ex) {
         std::vector<exec::ExternalStep> steps;
         for (uint32_t s = 0; s < placement_.segments.size(); ++s) {
             segments_.push_back(std::make_unique<CompiledSegment>(
-                graph_, placement_, s, *context_, [&ex](TensorId t) { return ex.tensor_data(t); }));
+                graph_, placement_, s, *context_, [&ex](TensorId t) { return ex.tensor_data(t); }, cores));
             CompiledSegment* seg = segments_.back().get();
             const std::string device = context_->simulator ? "sim" : "npu";
             exec::ExternalStep st;

@@ -82,6 +82,17 @@ InputWindow input_window(const ConvLayer& L, uint32_t oy0, uint32_t rows) {
 
 }  // namespace
 
+std::pair<uint32_t, uint32_t> lane_range(const ConvLayer& L, const ConvTiling& t, uint32_t lane) {
+    const uint32_t lanes = std::max(1u, t.lanes);
+    const uint32_t unit = t.split == LaneSplit::Kernels ? kernel_group(L) : 1;
+    const uint32_t total = t.split == LaneSplit::Kernels ? L.k : L.ho;
+    const uint32_t units = ceil_div(total, unit);
+    const uint32_t base = units / lanes, extra = units % lanes;
+    const uint32_t u0 = lane * base + std::min(lane, extra), n = base + (lane < extra ? 1 : 0);
+    const uint32_t begin = std::min(total, u0 * unit);
+    return {begin, std::min(total, (u0 + n) * unit) - begin};
+}
+
 bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, const TilingRequest& req) {
     ConvTiling t;
     const uint32_t KG = kernel_group(L);
@@ -90,19 +101,19 @@ bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, con
     if (!L.depthwise && req.max_kernels_per_task != 0)
         kcap = std::min(kcap, std::max(KG, req.max_kernels_per_task / KG * KG));
     // Lanes: by K when every lane gets enough kernels (each lane then reads only its weight slice), else by
-    // output rows; never more lanes than there is work for.
+    // output rows; never more lanes than there is work for. Units (weight groups or rows) are dealt out
+    // evenly, the first lanes taking one more (the vendor's 1024 -> 352+336+336 fp16, 10 rows -> 4+3+3).
     uint32_t rows = L.ho;
     const uint32_t want = std::min(3u, std::max(1u, req.lanes));
     if (want > 1) {
         if (!L.depthwise && L.k >= want * kMinKernelsPerLane) {
-            const uint32_t slice = ceil_div(ceil_div(L.k, want), KG) * KG;
-            kcap = std::min(kcap, slice);
-            t.split = LaneSplit::Kernels, t.lane_extent = slice, t.lanes = ceil_div(L.k, slice);
+            t.split = LaneSplit::Kernels, t.lanes = want;
+            kcap = std::min(kcap, lane_range(L, t, 0).second);  // lane 0 is the largest
         } else if (L.ho >= want) {
-            rows = ceil_div(L.ho, want);
-            t.split = LaneSplit::Rows, t.lane_extent = rows, t.lanes = ceil_div(L.ho, rows);
+            t.split = LaneSplit::Rows, t.lanes = want;
+            rows = lane_range(L, t, 0).second;
         }
-        if (t.lanes < 2) t.split = LaneSplit::None, t.lanes = 1, t.lane_extent = 0, rows = L.ho;
+        if (t.lanes < 2) t.split = LaneSplit::None, t.lanes = 1;
     }
     if (!L.depthwise) t.kernels_per_task = kcap < L.k ? kcap : 0;
 
@@ -133,10 +144,11 @@ std::vector<ConvTile> conv_tiles(const ConvLayer& L, const ConvTiling& t) {
     const uint32_t cstep = (L.depthwise && t.channels_per_task) ? t.channels_per_task : L.ca;
     for (uint32_t lane = 0; lane < lanes; ++lane) {
         uint32_t r0 = 0, r1 = L.ho, kl0 = 0, kl1 = L.depthwise ? 0 : L.k;
+        const std::pair<uint32_t, uint32_t> range = lane_range(L, t, lane);
         if (t.split == LaneSplit::Rows) {
-            r0 = std::min(L.ho, lane * t.lane_extent), r1 = std::min(L.ho, r0 + t.lane_extent);
+            r0 = range.first, r1 = range.first + range.second;
         } else if (t.split == LaneSplit::Kernels) {
-            kl0 = std::min(L.k, lane * t.lane_extent), kl1 = std::min(L.k, kl0 + t.lane_extent);
+            kl0 = range.first, kl1 = range.first + range.second;
         }
         const uint32_t kstep = t.kernels_per_task ? t.kernels_per_task : std::max(1u, kl1 - kl0);
         const size_t first = tiles.size();

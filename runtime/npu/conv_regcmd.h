@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drv/regcmd/regcmd_writer.h"
@@ -45,7 +46,6 @@ struct ConvTiling {
     // Lanes (cores) the tasks are spread over; each lane's tasks are independent of the other lanes'.
     uint32_t lanes = 1;
     LaneSplit split = LaneSplit::None;
-    uint32_t lane_extent = 0;  // output rows (Rows) or kernels (Kernels, a multiple of the weight group) per lane
     // Order inside a lane when there are both K and row tiles: rows outer (the input rows stay resident
     // for all K tiles, CBUF_CON0.DATA_REUSE; weights fetched per row tile) or K outer (each K tile's
     // weights resident for its row tiles; input fetched per K tile), whichever moves fewer bytes.
@@ -73,6 +73,10 @@ struct ConvTile {
 // left). CBUF accounting: data banks hold the task's input rows (all channels of its slice), weight banks
 // at least one kernel; data + weight banks = 12.
 bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, const TilingRequest& req = {});
+
+// The output rows (LaneSplit::Rows) or kernels (Kernels; whole weight groups) lane `lane` computes:
+// {first, count}. Units are dealt out evenly, the first lanes taking one more.
+std::pair<uint32_t, uint32_t> lane_range(const ConvLayer& L, const ConvTiling& t, uint32_t lane);
 
 // The tasks of a planned layer, lane by lane, in execution order (reuse flags set within each lane).
 std::vector<ConvTile> conv_tiles(const ConvLayer& L, const ConvTiling& t);

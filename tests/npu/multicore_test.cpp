@@ -329,7 +329,7 @@ TEST(FakeKernelLanes, IndependentLanesComputeTheOneLaneResult) {
     const ConvLayer L = rig_layer(16);
     ConvTiling one = manual(L.ho, 0, false);
     ConvTiling rows = one;
-    rows.lanes = 2, rows.split = LaneSplit::Rows, rows.lane_extent = 6;
+    rows.lanes = 2, rows.split = LaneSplit::Rows;
     EXPECT_EQ(rig_run(L, {rows}, 3), rig_run(L, {one}, 0));
 }
 

@@ -212,15 +212,23 @@ TEST(ConvTilingPlan, LanesSplitKForManyKernelsAndRowsForFew) {
     const ConvTiling t = plan(L, r);
     EXPECT_EQ(t.split, LaneSplit::Kernels);
     EXPECT_EQ(t.lanes, 3u);
-    EXPECT_EQ(t.lane_extent, 352u);
+    EXPECT_EQ(npurun::npu::lane_range(L, t, 0), std::make_pair(0u, 352u));
+    EXPECT_EQ(npurun::npu::lane_range(L, t, 1), std::make_pair(352u, 336u));
+    EXPECT_EQ(npurun::npu::lane_range(L, t, 2), std::make_pair(688u, 336u));
     check_plan(L, t);
-    // 1280x10x10 -> 24 kernels over 2 cores: by rows (the vendor: 5 + 5 rows).
+    // 1280x10x10 -> 24 kernels over 3 cores: by rows (the vendor: 4 + 3 + 3 rows).
     const ConvLayer L2 = layer(NpuDomain::Fp16, 1280, 10, 10, 24, 1);
-    r.lanes = 2;
     const ConvTiling t2 = plan(L2, r);
     EXPECT_EQ(t2.split, LaneSplit::Rows);
-    EXPECT_EQ(t2.lane_extent, 5u);
+    EXPECT_EQ(npurun::npu::lane_range(L2, t2, 0), std::make_pair(0u, 4u));
+    EXPECT_EQ(npurun::npu::lane_range(L2, t2, 2), std::make_pair(7u, 3u));
     check_plan(L2, t2);
+    // int8 lanes by K take whole 32-kernel groups: 1001 = 32 groups -> 352 + 352 + 297.
+    const ConvLayer L4 = layer(NpuDomain::Int8, 64, 1, 1, 1001, 1);
+    const ConvTiling t4 = plan(L4, r);
+    EXPECT_EQ(npurun::npu::lane_range(L4, t4, 0), std::make_pair(0u, 352u));
+    EXPECT_EQ(npurun::npu::lane_range(L4, t4, 2), std::make_pair(704u, 297u));
+    check_plan(L4, t4);
     // One output row cannot be shared: one lane.
     const ConvLayer L3 = layer(NpuDomain::Int8, 64, 1, 1, 32, 1);
     r.lanes = 3;

@@ -17,9 +17,6 @@ namespace {
 // Most output channels one task can produce: the DPU/WDMA/DPU_RDMA cube channel fields hold 13 bits
 // (value - 1, reference §9.1), so K tiles are at most 8192 channels (a multiple of both weight groups).
 constexpr uint32_t kMaxChannelsPerTask = 8192;
-// A multi-core split by K gives every lane at least this many kernels; below it the lanes split the
-// output rows (the vendor splits 256..1024 kernels by K over 2-3 cores and 24 kernels by rows).
-constexpr uint32_t kMinKernelsPerLane = 64;
 
 uint32_t kernel_group(const ConvLayer& L) { return L.elem_bytes() == 1 ? 32 : 16; }
 
@@ -100,13 +97,19 @@ bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, con
     uint32_t kcap = L.depthwise ? 0 : std::min(L.k, kMaxChannelsPerTask);
     if (!L.depthwise && req.max_kernels_per_task != 0)
         kcap = std::min(kcap, std::max(KG, req.max_kernels_per_task / KG * KG));
-    // Lanes: by K when every lane gets enough kernels (each lane then reads only its weight slice), else by
-    // output rows; never more lanes than there is work for. Units (weight groups or rows) are dealt out
+    // Lanes: every lane reads the weights it needs and the input rows it needs, so a split by K fetches the
+    // input once per lane and the weights once, a split by rows the weights once per lane and the input
+    // (nearly) once: by K when the weights are the larger operand and there is a weight group per lane,
+    // else by rows; never more lanes than there is work for. Units (weight groups or rows) are dealt out
     // evenly, the first lanes taking one more (the vendor's 1024 -> 352+336+336 fp16, 10 rows -> 4+3+3).
+    // Measured against the vendor's 2- and 3-core task sets in tests/npu/fidelity_test.cpp.
     uint32_t rows = L.ho;
     const uint32_t want = std::min(3u, std::max(1u, req.lanes));
     if (want > 1) {
-        if (!L.depthwise && L.k >= want * kMinKernelsPerLane) {
+        const uint64_t in_bytes = uint64_t{L.w} * L.h * L.ca * L.elem_bytes();
+        const uint64_t w_bytes = uint64_t{L.kw} * L.kh * L.ca * L.elem_bytes() * L.k;
+        const bool k_possible = !L.depthwise && ceil_div(L.k, KG) >= want;
+        if (k_possible && (w_bytes >= in_bytes || L.ho < want)) {
             t.split = LaneSplit::Kernels, t.lanes = want;
             kcap = std::min(kcap, lane_range(L, t, 0).second);  // lane 0 is the largest
         } else if (L.ho >= want) {

@@ -261,20 +261,35 @@ TEST(NpuMultiCore, SplitByRowsWhenThereAreFewKernels) {
 }
 
 TEST(NpuMultiCore, KLanesWithRowTilesInsideAndAutoChoice) {
-    // 1x1 64->192 int8 on 72x80: the input (368640 bytes) is split by rows; over 3 cores each lane takes
-    // 64 kernels and its own row tiles. 70.8 M MACs: above the auto threshold, so auto uses 3 cores too.
+    // 1x1 16384->96 int8 on 5x5: the input (409600 bytes) is split by rows (4 + 1), the weights (1.5 MB)
+    // are larger than the input, so over 3 cores each lane takes 32 kernels and its own row tiles: rows x K
+    // in one job. 39.3 M MACs: above the auto threshold, so auto uses 3 cores too.
     ConvSpec s;
-    s.h = 72, s.w = 80, s.c = 64, s.k = 192, s.kh = s.kw = 1, s.pad = 0;
+    s.h = s.w = 5, s.c = 16384, s.k = 96, s.kh = s.kw = 1, s.pad = 0;
     const auto m = conv_model(s);
     const SimRun one = run_sim(m, 1), three = run_sim(m, 3), automatic = run_sim(m, 0);
-    EXPECT_GT(one.tasks, 1u);
+    EXPECT_EQ(one.tasks, 2u);
     EXPECT_EQ(three.lanes, 3u);
-    EXPECT_GE(three.tasks, 3 * 2u);
+    EXPECT_EQ(three.tasks, 3 * 2u);
     EXPECT_EQ(three.out, one.out);
+    EXPECT_LE(one.max_diff, 1.0);
     EXPECT_LE(three.max_diff, 1.0);
     EXPECT_EQ(automatic.lanes, 3u);
     EXPECT_EQ(automatic.out, one.out);
-    std::printf("[ int8 ] 1x1 64->192 72x80: 1 core %u tasks, 3 cores %u tasks\n", one.tasks, three.tasks);
+    std::printf("[ int8 ] 1x1 16384->96 5x5: 1 core %u tasks, 3 cores %u tasks\n", one.tasks, three.tasks);
+}
+
+TEST(NpuMultiCore, RowLanesForALargeInputWithSmallWeights) {
+    // 1x1 64->192 int8 on 72x80: the input (368640 bytes) outweighs the weights (12 KiB): lanes by rows.
+    ConvSpec s;
+    s.h = 72, s.w = 80, s.c = 64, s.k = 192, s.kh = s.kw = 1, s.pad = 0;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1), two = run_sim(m, 2);
+    EXPECT_GT(one.tasks, 1u);
+    EXPECT_EQ(two.lanes, 2u);
+    EXPECT_EQ(two.core_mask, 3u);
+    EXPECT_EQ(two.out, one.out);
+    EXPECT_LE(two.max_diff, 1.0);
 }
 
 TEST(NpuMultiCore, Fp16SplitIsBitExact) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/passes/npu_limits.h"
+
 namespace npurun::npu {
 
 namespace rc = npudrv::regcmd;
@@ -16,7 +18,7 @@ namespace {
 
 // Most output channels one task can produce: the DPU/WDMA/DPU_RDMA cube channel fields hold 13 bits
 // (value - 1, reference §9.1), so K tiles are at most 8192 channels (a multiple of both weight groups).
-constexpr uint32_t kMaxChannelsPerTask = 8192;
+constexpr uint32_t kMaxChannelsPerTask = npu_limits::kCubeMaxDim;
 
 uint32_t kernel_group(const ConvLayer& L) { return L.elem_bytes() == 1 ? 32 : 16; }
 

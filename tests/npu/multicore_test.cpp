@@ -103,10 +103,10 @@ double fp16_tol(const SimRun& r, uint32_t terms) { return 4e-3 * std::max(1.0, r
 struct Rig {
     npudrv::sim::NpuSimulator* sim = nullptr;
     npudrv::Device dev;
-    static Rig make() {
+    static Rig make(npudrv::DriverKind kind) {
         auto s = std::make_unique<npudrv::sim::NpuSimulator>();
         auto* raw = s.get();
-        return Rig{raw, npudrv::open_sim_device(npudrv::DriverKind::Rknpu, std::move(s))};
+        return Rig{raw, npudrv::open_sim_device(kind, std::move(s))};
     }
 };
 
@@ -132,8 +132,9 @@ ConvLayer rig_layer(uint32_t k) {
 
 // Runs the layer with `t` through the driver, lanes as the tiling says (core mask 3/7), or every lane's
 // tasks given explicitly by `lane_tiles` (a list of tilings whose tasks each lane runs). Returns the output.
-std::vector<uint8_t> rig_run(const ConvLayer& L, const std::vector<ConvTiling>& lane_plans, uint32_t core_mask) {
-    Rig rig = Rig::make();
+std::vector<uint8_t> rig_run(const ConvLayer& L, const std::vector<ConvTiling>& lane_plans, uint32_t core_mask,
+                             npudrv::DriverKind kind = npudrv::DriverKind::Rknpu) {
+    Rig rig = Rig::make(kind);
     const uint32_t planes = L.coa / 16;
     npudrv::Buffer in = rig.dev.create_buffer(L.h * L.w * 16, npudrv::kBufferZeroed);
     npudrv::Buffer out = rig.dev.create_buffer(uint64_t(planes) * L.ho * L.wo * 16, npudrv::kBufferZeroed);
@@ -346,6 +347,15 @@ TEST(FakeKernelLanes, IndependentLanesComputeTheOneLaneResult) {
     ConvTiling rows = one;
     rows.lanes = 2, rows.split = LaneSplit::Rows;
     EXPECT_EQ(rig_run(L, {rows}, 3), rig_run(L, {one}, 0));
+}
+
+TEST(FakeKernelLanes, RocketRunsEachLaneAsAJob) {
+    // rocket: core mask 0, every lane a rocket job of the one SUBMIT, placed by the (fake) scheduler.
+    const ConvLayer L = rig_layer(64);
+    ConvTiling one = manual(L.ho, 0, false);
+    ConvTiling k = one;
+    k.lanes = 2, k.split = LaneSplit::Kernels;
+    EXPECT_EQ(rig_run(L, {k}, 0, npudrv::DriverKind::Rocket), rig_run(L, {one}, 0));
 }
 
 TEST(FakeKernelLanes, LanesWritingTheSameBytesAreRefused) {

@@ -69,8 +69,10 @@ void dump_regcmd(const NpuBackend& backend, const std::string& dir) {
         if (!ok) fail(ErrorKind::Runtime, "cannot write '" + base + ".regcmd'");
         std::FILE* t = std::fopen((base + ".txt").c_str(), "w");
         if (!t) fail(ErrorKind::Runtime, "cannot write '" + base + ".txt': " + std::strerror(errno));
-        std::fprintf(t, "# segment %zu: %zu tasks, %zu bytes of regcmd at 0x%llx\n", s, b.tasks.size(), b.size_bytes(),
-                     static_cast<unsigned long long>(b.base_addr));
+        const CompiledSegment& seg = *backend.segments()[s];
+        std::fprintf(t, "# segment %zu: %zu tasks, %zu bytes of regcmd at 0x%llx, %u lane(s), core_mask %u\n", s,
+                     b.tasks.size(), b.size_bytes(), static_cast<unsigned long long>(b.base_addr), seg.lane_count(),
+                     seg.core_mask());
         const auto decoded = npudrv::regcmd::decode_stream(b.qwords, b.base_addr);
         for (size_t i = 0; i < b.tasks.size(); ++i) {
             const auto& lt = b.tasks[i];

@@ -31,6 +31,7 @@ namespace {
 struct SimRun {
     std::vector<uint8_t> out;       // output bytes
     uint32_t lanes = 0, core_mask = 0, tasks = 0;
+    size_t regcmd_bytes = 0;
     double max_diff = 0, max_ref = 0;  // against the CPU
 };
 
@@ -57,6 +58,7 @@ SimRun run_sim(const std::shared_ptr<const Model>& m, unsigned cores, bool fp16 
     r.lanes = be->segments()[0]->lane_count();
     r.core_mask = be->segments()[0]->core_mask();
     r.tasks = be->segments()[0]->task_count();
+    r.regcmd_bytes = be->segments()[0]->regcmd().size_bytes();
     const TensorBinding& a = cpu.output(0);
     const TensorBinding& b = sim.output(0);
     const size_t n = a.info.shape.num_elements();
@@ -277,7 +279,8 @@ TEST(NpuMultiCore, KLanesWithRowTilesInsideAndAutoChoice) {
     EXPECT_LE(three.max_diff, 1.0);
     EXPECT_EQ(automatic.lanes, 3u);
     EXPECT_EQ(automatic.out, one.out);
-    std::printf("[ int8 ] 1x1 16384->96 5x5: 1 core %u tasks, 3 cores %u tasks\n", one.tasks, three.tasks);
+    std::printf("[ int8 ] 1x1 16384->96 5x5: 1 core %u tasks %zu regcmd bytes, 3 cores %u tasks %zu regcmd bytes\n",
+                one.tasks, one.regcmd_bytes, three.tasks, three.regcmd_bytes);
 }
 
 TEST(NpuMultiCore, RowLanesForALargeInputWithSmallWeights) {

@@ -73,9 +73,9 @@ private:
 };
 
 // Multiply-accumulates above which a segment's convolution is spread over all cores when the session
-// leaves the core count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core
-// (reference §mnn 365) 32 M MACs is ~30 us of one core, well above the cost of committing more cores.
-// Not measured on a board yet.
+// leaves the core count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at
+// 1 GHz (reference/mnn-format-and-rknn-runtime.md) 32 M MACs is ~30 us of one core, well above the cost of
+// committing more cores. Not measured on a board yet.
 constexpr uint64_t kAutoMultiCoreMacs = uint64_t{32} << 20;
 
 }  // namespace npurun::npu

@@ -51,7 +51,7 @@ std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
 }
 
 CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
-                                 const std::function<void*(TensorId)>& host)
+                                 const std::function<void*(TensorId)>& host, unsigned cores)
     : graph_(g), npu_(npu) {
     const Segment& seg = p.segments.at(segment);
 
@@ -130,6 +130,24 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     }
     if (std::all_of(prepared.begin(), prepared.end(), [](const Prepared& x) { return x.is_view; }))
         fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
+
+    // 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
+    // selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is
+    // spread over cores only when nothing else in the segment reads what it writes or writes what it reads:
+    // a segment of one convolution, whose input and output are the segment's boundary tensors. Its tasks
+    // are split by output rows or K (conv_regcmd.h), each lane a chain of its own.
+    if (prepared.size() == 1 && !prepared[0].is_pool && !prepared[0].is_eltwise && !prepared[0].is_pad &&
+        !prepared[0].is_view) {
+        const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
+        const unsigned want = cores != 0 ? std::min(cores, avail) : (prepared[0].layer.macs() >= kAutoMultiCoreMacs ? avail : 1u);
+        if (want > 1) {
+            TilingRequest req;
+            req.lanes = want;
+            std::string why;
+            ConvTiling t;
+            if (plan_conv_tiling(prepared[0].layer, &t, &why, req)) prepared[0].tiling = t;
+        }
+    }
 
     // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a
     // view (Reshape output, Concat input) lies inside the region of the tensor that owns its storage, at
@@ -214,10 +232,13 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         for (const Prepared& pr : prepared)
             if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
-        // 4. The chained regcmd of the whole segment.
-        npudrv::regcmd::RegcmdWriter w;
+        // 4. The chained regcmd of the whole segment: one chain per lane (a single lane unless the layer was
+        // spread over cores), the chains back to back in one buffer, each ending with a zero tail.
+        lanes_ = prepared.size() == 1 ? std::max(1u, prepared[0].tiling.lanes) : 1u;
+        std::vector<npudrv::regcmd::RegcmdWriter> writers(lanes_);
         for (size_t l = 0; l < prepared.size(); ++l) {
             const Prepared& pr = prepared[l];
+            npudrv::regcmd::RegcmdWriter& w = writers[0];
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
             if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
             if (pr.is_eltwise) {
@@ -244,30 +265,54 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             a.output = static_cast<uint32_t>(features_.dma_addr() + regions[pr.out].first);
             a.weights = static_cast<uint32_t>(constants_.dma_addr() + pr.weights_off);
             a.bs_stream = static_cast<uint32_t>(constants_.dma_addr() + pr.bs_off);
-            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
-            layers_[l].tasks = emit_conv_tasks(w, pr.layer, pr.tiling, a);
+            layers_[l].tasks = 0;
+            for (uint32_t lane = 0; lane < lanes_; ++lane)
+                layers_[l].tasks += emit_conv_tasks(writers[lane], pr.layer, pr.tiling, a, lanes_ > 1 ? int(lane) : -1);
         }
-        const uint64_t regcmd_bytes = w.finish(0).size_bytes();
+        std::vector<uint64_t> lane_bytes;
+        uint64_t regcmd_bytes = 0;
+        for (const auto& w : writers) {
+            lane_bytes.push_back(regcmd_bytes);
+            regcmd_bytes = align_up(regcmd_bytes + w.finish(0).size_bytes());
+        }
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
-        regcmd_ = w.finish(commands_.dma_addr());
+        regcmd_.base_addr = commands_.dma_addr();
+        regcmd_.qwords.assign(regcmd_bytes / 8, 0);
+        std::vector<std::pair<size_t, size_t>> lane_tasks;  // [first, end) in regcmd_.tasks
+        for (size_t i = 0; i < writers.size(); ++i) {
+            const npudrv::regcmd::RegcmdBuffer b = writers[i].finish(commands_.dma_addr() + lane_bytes[i]);
+            std::copy(b.qwords.begin(), b.qwords.end(), regcmd_.qwords.begin() + static_cast<std::ptrdiff_t>(lane_bytes[i] / 8));
+            lane_tasks.push_back({regcmd_.tasks.size(), regcmd_.tasks.size() + b.tasks.size()});
+            for (npudrv::regcmd::LaidOutTask t : b.tasks) {
+                t.offset += static_cast<uint32_t>(lane_bytes[i]);
+                regcmd_.tasks.push_back(t);
+            }
+        }
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
         // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
         if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
         if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
 
-        // 5. One job: one lane of tasks, one task record per list (as the vendor runtime submits chains).
+        // 5. One job: one lane of tasks per core, one task record per list (as the vendor runtime submits
+        // chains). rknpu pins the lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and its
+        // scheduler spreads the lanes (= rocket jobs) over the cores.
         npudrv::JobSpec spec;
-        npudrv::Lane lane;
-        for (const npudrv::regcmd::LaidOutTask& t : regcmd_.tasks) {
-            npudrv::Task task;
-            task.regcmd = &commands_;
-            task.regcmd_offset = t.offset;
-            task.regcmd_entries = t.total_qwords;
-            task.enable_mask = t.enable_mask;
-            task.int_mask = t.int_mask;
-            lane.tasks.push_back(task);
+        for (const auto& [first, end] : lane_tasks) {
+            npudrv::Lane lane;
+            for (size_t i = first; i < end; ++i) {
+                const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
+                npudrv::Task task;
+                task.regcmd = &commands_;
+                task.regcmd_offset = t.offset;
+                task.regcmd_entries = t.total_qwords;
+                task.enable_mask = t.enable_mask;
+                task.int_mask = t.int_mask;
+                lane.tasks.push_back(task);
+            }
+            spec.lanes.push_back(std::move(lane));
         }
-        spec.lanes.push_back(std::move(lane));
+        if (lanes_ > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = lanes_ == 2 ? 3u : 7u;
+        core_mask_ = spec.core_mask;
         spec.inputs = {&features_};
         spec.outputs = {&features_};
         job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));

@@ -39,9 +39,10 @@ std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d);
 
 class CompiledSegment {
 public:
-    // host(t) gives the CPU-side storage of a segment boundary tensor (the executor's arena).
+    // host(t) gives the CPU-side storage of a segment boundary tensor (the executor's arena). cores: how
+    // many NPU cores a large convolution may be split over (0 = auto, see kAutoMultiCoreMacs; 1 = never).
     CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
-                    const std::function<void*(TensorId)>& host);
+                    const std::function<void*(TensorId)>& host, unsigned cores = 0);
     CompiledSegment(const CompiledSegment&) = delete;
     CompiledSegment& operator=(const CompiledSegment&) = delete;
 
@@ -50,6 +51,9 @@ public:
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
     const npudrv::regcmd::RegcmdBuffer& regcmd() const { return regcmd_; }
     uint32_t task_count() const { return static_cast<uint32_t>(regcmd_.tasks.size()); }
+    // The job's lanes (one per core) and rknpu core mask (0 = one lane, the kernel picks the core).
+    uint32_t lane_count() const { return lanes_; }
+    uint32_t core_mask() const { return core_mask_; }
 
 private:
     struct Boundary {
@@ -65,6 +69,13 @@ private:
     npudrv::Buffer features_, constants_, commands_;
     std::unique_ptr<npudrv::Job> job_;
     std::vector<Boundary> inputs_, outputs_;
+    uint32_t lanes_ = 1, core_mask_ = 0;
 };
+
+// Multiply-accumulates above which a segment's convolution is spread over all cores when the session
+// leaves the core count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at
+// 1 GHz (reference/mnn-format-and-rknn-runtime.md) 32 M MACs is ~30 us of one core, well above the cost of
+// committing more cores. Not measured on a board yet.
+constexpr uint64_t kAutoMultiCoreMacs = uint64_t{32} << 20;
 
 }  // namespace npurun::npu

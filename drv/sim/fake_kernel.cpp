@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -36,6 +37,74 @@ uint8_t* ObjectDmaSpace::translate(uint64_t addr, uint64_t size) {
         }
     }
     return nullptr;
+}
+
+void LaneAccessLog::on_access(uint64_t addr, uint64_t size, bool write) {
+    if (size != 0) ranges_.push_back({addr, addr + size, core_, write});
+}
+
+namespace {
+
+struct Span {
+    uint64_t begin, end;
+};
+
+// Sorted, merged spans of one core's reads or writes.
+std::vector<Span> merged(std::vector<Span> v) {
+    std::sort(v.begin(), v.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    std::vector<Span> out;
+    for (const Span& s : v) {
+        if (!out.empty() && s.begin <= out.back().end) {
+            out.back().end = std::max(out.back().end, s.end);
+        } else {
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+// First address both sorted span lists cover, if any.
+bool first_overlap(const std::vector<Span>& a, const std::vector<Span>& b, uint64_t* at) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const uint64_t lo = std::max(a[i].begin, b[j].begin), hi = std::min(a[i].end, b[j].end);
+        if (lo < hi) {
+            *at = lo;
+            return true;
+        }
+        (a[i].end < b[j].end) ? ++i : ++j;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string LaneAccessLog::race() const {
+    std::map<uint32_t, std::vector<Span>> reads, writes;
+    for (const Range& r : ranges_) (r.write ? writes : reads)[r.core].push_back({r.begin, r.end});
+    std::map<uint32_t, std::vector<Span>> r_m, w_m;
+    for (auto& [core, v] : reads) r_m[core] = merged(v);
+    for (auto& [core, v] : writes) w_m[core] = merged(v);
+    auto hex = [](uint64_t v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+        return std::string(b);
+    };
+    for (const auto& [wc, w] : w_m) {
+        for (const auto& [oc, o] : r_m) {
+            uint64_t at = 0;
+            if (oc != wc && first_overlap(w, o, &at))
+                return "core " + std::to_string(wc) + " writes " + hex(at) + ", which core " + std::to_string(oc) +
+                       " reads in the same job";
+        }
+        for (const auto& [oc, o] : w_m) {
+            uint64_t at = 0;
+            if (oc > wc && first_overlap(w, o, &at))
+                return "cores " + std::to_string(wc) + " and " + std::to_string(oc) + " both write " + hex(at) +
+                       " in the same job";
+        }
+    }
+    return "";
 }
 
 FakeKernel::Impl::Impl(std::unique_ptr<Hardware> hw) : hardware(std::move(hw)) {}

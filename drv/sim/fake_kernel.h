@@ -59,6 +59,7 @@ struct FakeKernelStats {
     size_t syncs_from_device = 0;  // MEM_SYNC FROM_DEVICE / PREP_BO
     size_t soft_resets = 0;      // rknpu abort / rocket scheduler timeout resets
     size_t dropped_jobs = 0;     // rocket jobs rejected silently inside a "successful" SUBMIT
+    size_t lane_races = 0;       // rknpu multi-core jobs whose lanes touch each other's data (refused)
 };
 
 class FakeKernel final : public Syscalls {

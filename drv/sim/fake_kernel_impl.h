@@ -85,6 +85,29 @@ private:
     std::vector<std::shared_ptr<GemObject>> objects_;
 };
 
+// The lanes of a multi-core job run in parallel on the hardware with no ordering between them, while the
+// fake runs them one after the other. Wrapping the job's memory, it records which bytes each core reads and
+// writes; race() names the first byte one core writes that another core reads or writes (the result would
+// depend on timing on a board), or returns "" when the lanes are independent.
+class LaneAccessLog final : public DmaSpace {
+public:
+    explicit LaneAccessLog(DmaSpace& inner) : inner_(inner) {}
+    void set_core(uint32_t core) { core_ = core; }
+    uint8_t* translate(uint64_t addr, uint64_t size) override { return inner_.translate(addr, size); }
+    void on_access(uint64_t addr, uint64_t size, bool write) override;
+    std::string race() const;
+
+private:
+    struct Range {
+        uint64_t begin, end;
+        uint32_t core;
+        bool write;
+    };
+    DmaSpace& inner_;
+    uint32_t core_ = 0;
+    std::vector<Range> ranges_;
+};
+
 struct FakeKernel::Impl {
     explicit Impl(std::unique_ptr<Hardware> hw);
 

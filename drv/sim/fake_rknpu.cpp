@@ -203,7 +203,8 @@ int FakeKernel::Impl::rknpu_submit(FileState& file, void* data) {
     std::vector<std::shared_ptr<GemObject>> visible;
     for (const auto& w : dev.objects)
         if (auto o = w.lock()) visible.push_back(o);
-    ObjectDmaSpace space(visible);
+    ObjectDmaSpace objects(visible);
+    LaneAccessLog space(objects);
 
     ++stats.submits;
     last_hw_error.clear();
@@ -217,6 +218,7 @@ int FakeKernel::Impl::rknpu_submit(FileState& file, void* data) {
         if (uint64_t{range.task_start} + range.task_number > task_capacity) {
             return oops("SUBMIT subcore_task range reads past the task array");
         }
+        space.set_core(core);
         std::vector<rknpu_task> tasks(range.task_number);
         std::memcpy(tasks.data(), task_bo->mem->bytes + uint64_t{range.task_start} * sizeof(rknpu_task),
                     tasks.size() * sizeof(rknpu_task));
@@ -243,6 +245,19 @@ int FakeKernel::Impl::rknpu_submit(FileState& file, void* data) {
         last_status = status;
         last_task_offset = (uint64_t{range.task_start} + range.task_number - 1) * sizeof(rknpu_task);
         if (hung) break;
+    }
+
+    // The cores ran their lanes in parallel on a board: a lane touching data another lane writes makes the
+    // result depend on timing. The simulator refuses such a job, as it refuses any configuration it cannot
+    // compute deterministically: it never completes (the kernel times out).
+    if (!hung && cores.size() > 1) {
+        const std::string race = space.race();
+        if (!race.empty()) {
+            hung = true;
+            ++stats.lane_races;
+            last_hw_error = "lane-race: " + race;
+            log.push_back("hardware refused the job: " + last_hw_error);
+        }
     }
 
     if (dev.removed) return -ENODEV;  // unplugged while the job ran

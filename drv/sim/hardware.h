@@ -19,6 +19,10 @@ public:
     virtual ~DmaSpace() = default;
     // Host pointer for [addr, addr+size) when it lies entirely inside one buffer object, else nullptr.
     virtual uint8_t* translate(uint64_t addr, uint64_t size) = 0;
+    // Called by the hardware for every data transfer it makes (feature maps, weights, operand streams,
+    // outputs; not the regcmd fetch), after a successful translate(). The fake kernel uses it to check
+    // that the lanes of a multi-core job are independent.
+    virtual void on_access(uint64_t /*addr*/, uint64_t /*size*/, bool /*write*/) {}
 };
 
 // One task as the kernel programs it into a core (the fields of the vendor rknpu_task / the mainline

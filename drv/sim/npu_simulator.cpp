@@ -72,6 +72,7 @@ const uint8_t* TaskExec::dma_read(uint64_t addr, uint64_t size, const char* what
                                                 ") is not inside one buffer of the job");
     }
     counters_.dma_read_bytes += size;
+    mem_.on_access(addr, size, false);
     return p;
 }
 
@@ -83,6 +84,7 @@ uint8_t* TaskExec::dma_write(uint64_t addr, uint64_t size, const char* what) {
                                                 ") is not inside one buffer of the job");
     }
     counters_.dma_write_bytes += size;
+    mem_.on_access(addr, size, true);
     return p;
 }
 

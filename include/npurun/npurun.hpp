@@ -44,6 +44,7 @@ struct SessionOptions {
     unsigned threads = 1;  // must be >= 1; the reference kernels run on the calling thread
     bool profile = false;  // collect per-layer timings
     bool fp16 = false;     // allow Float32 layers on the NPU in fp16 (lossy)
+    unsigned npu_cores = 0;  // NPU cores a large convolution may be split over: 0 = auto, 1..3
 };
 
 // A bound model value: descriptor plus where its bytes live in the session.

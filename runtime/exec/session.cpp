@@ -23,14 +23,15 @@ namespace {
 // npu and sim get the NPU backend and fail with Error(Device) when the device cannot be opened (never
 // silently the CPU). Auto takes the board's NPU when a device node is present and opens, and otherwise
 // the CPU; it never picks the simulator, which is only ever chosen by name.
-DeviceKind resolve_device(DeviceKind requested, const Graph& g, bool fp16, std::unique_ptr<npu::NpuBackend>* backend) {
+DeviceKind resolve_device(DeviceKind requested, const Graph& g, bool fp16, unsigned npu_cores,
+                          std::unique_ptr<npu::NpuBackend>* backend) {
     if (requested == DeviceKind::Npu || requested == DeviceKind::Sim) {
-        *backend = std::make_unique<npu::NpuBackend>(g, requested, fp16);
+        *backend = std::make_unique<npu::NpuBackend>(g, requested, fp16, npu_cores);
         return requested;
     }
     if (requested == DeviceKind::Auto) {
         try {
-            *backend = std::make_unique<npu::NpuBackend>(g, DeviceKind::Npu, fp16);
+            *backend = std::make_unique<npu::NpuBackend>(g, DeviceKind::Npu, fp16, npu_cores);
             return DeviceKind::Npu;
         } catch (const Error& e) {
             if (e.kind() != ErrorKind::Device) throw;  // a device that opened but failed otherwise is an error
@@ -55,8 +56,10 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
                                                 const exec::KernelSelector& select) {
     if (!model) fail(ErrorKind::Internal, "session created without a model");
     if (options.threads == 0) fail(ErrorKind::BadInput, "the number of threads must be at least 1");
+    if (options.npu_cores > 3)
+        fail(ErrorKind::BadInput, "the NPU has 3 cores; " + std::to_string(options.npu_cores) + " requested");
     std::unique_ptr<npu::NpuBackend> backend;
-    const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, &backend);
+    const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, options.npu_cores, &backend);
     auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend));
     const Graph& g = impl->model->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));

@@ -51,7 +51,7 @@ std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
 }
 
 CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
-                                 const std::function<void*(TensorId)>& host)
+                                 const std::function<void*(TensorId)>& host, unsigned cores)
     : graph_(g), npu_(npu) {
     const Segment& seg = p.segments.at(segment);
 
@@ -130,6 +130,24 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     }
     if (std::all_of(prepared.begin(), prepared.end(), [](const Prepared& x) { return x.is_view; }))
         fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
+
+    // 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
+    // selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is
+    // spread over cores only when nothing else in the segment reads what it writes or writes what it reads:
+    // a segment of one convolution, whose input and output are the segment's boundary tensors. Its tasks
+    // are split by output rows or K (conv_regcmd.h), each lane a chain of its own.
+    if (prepared.size() == 1 && !prepared[0].is_pool && !prepared[0].is_eltwise && !prepared[0].is_pad &&
+        !prepared[0].is_view) {
+        const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
+        const unsigned want = cores != 0 ? std::min(cores, avail) : (prepared[0].layer.macs() >= kAutoMultiCoreMacs ? avail : 1u);
+        if (want > 1) {
+            TilingRequest req;
+            req.lanes = want;
+            std::string why;
+            ConvTiling t;
+            if (plan_conv_tiling(prepared[0].layer, &t, &why, req)) prepared[0].tiling = t;
+        }
+    }
 
     // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a
     // view (Reshape output, Concat input) lies inside the region of the tensor that owns its storage, at
@@ -264,19 +282,23 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         for (const Prepared& pr : prepared)
             if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
 
-        // 4. The chained regcmd of the whole segment. Kept as a function of the buffers' addresses: binding a
-        // model input to the user's dma-buf re-emits it (same tasks, same size) with that buffer's address.
+        // 4. The chained regcmd of the whole segment: one chain per lane (a single lane unless the layer was
+        // spread over cores), the chains back to back in one buffer, each ending with a zero tail. Kept as a
+        // function of the buffers' addresses: binding a model input/output to the user's dma-buf re-emits it
+        // (same tasks, same size) with that buffer's address.
+        lanes_ = prepared.size() == 1 ? std::max(1u, prepared[0].tiling.lanes) : 1u;
         auto kept = std::make_shared<std::vector<Prepared>>(std::move(prepared));
-        emit_ = [this, kept, regions, root_of, edge_index](uint64_t base) {
+        emit_ = [this, kept, regions, root_of, edge_index](uint64_t base, std::vector<std::pair<size_t, size_t>>* lane_tasks) {
         const std::vector<Prepared>& prepared = *kept;
         auto addr = [&](TensorId t) -> uint64_t {
             const auto e = edge_index.find(root_of.at(t));
             const npudrv::Buffer& b = e == edge_index.end() ? features_ : *edges_[size_t(e->second)]->active;
             return b.dma_addr() + regions.at(t).first;
         };
-        npudrv::regcmd::RegcmdWriter w;
+        std::vector<npudrv::regcmd::RegcmdWriter> writers(lanes_);
         for (size_t l = 0; l < prepared.size(); ++l) {
             const Prepared& pr = prepared[l];
+            npudrv::regcmd::RegcmdWriter& w = writers[0];
             layers_[l].first_task = static_cast<uint32_t>(w.task_count());
             if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
             if (pr.is_eltwise) {
@@ -303,32 +325,60 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
             a.output = static_cast<uint32_t>(addr(pr.out));
             a.weights = static_cast<uint32_t>(constants_.dma_addr() + pr.weights_off);
             a.bs_stream = static_cast<uint32_t>(constants_.dma_addr() + pr.bs_off);
-            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
-            layers_[l].tasks = emit_conv_tasks(w, pr.layer, pr.tiling, a);
+            layers_[l].tasks = 0;
+            for (uint32_t lane = 0; lane < lanes_; ++lane)
+                layers_[l].tasks += emit_conv_tasks(writers[lane], pr.layer, pr.tiling, a, lanes_ > 1 ? int(lane) : -1);
         }
-        return w.finish(base);
+        std::vector<uint64_t> lane_bytes;
+        uint64_t regcmd_bytes = 0;
+        for (const auto& w : writers) {
+            lane_bytes.push_back(regcmd_bytes);
+            regcmd_bytes = align_up(regcmd_bytes + w.finish(0).size_bytes());
+        }
+        npudrv::regcmd::RegcmdBuffer all;
+        all.base_addr = base;
+        all.qwords.assign(regcmd_bytes / 8, 0);
+        lane_tasks->clear();  // [first, end) in all.tasks
+        for (size_t i = 0; i < writers.size(); ++i) {
+            const npudrv::regcmd::RegcmdBuffer b = writers[i].finish(base + lane_bytes[i]);
+            std::copy(b.qwords.begin(), b.qwords.end(), all.qwords.begin() + static_cast<std::ptrdiff_t>(lane_bytes[i] / 8));
+            lane_tasks->push_back({all.tasks.size(), all.tasks.size() + b.tasks.size()});
+            for (npudrv::regcmd::LaidOutTask t : b.tasks) {
+                t.offset += static_cast<uint32_t>(lane_bytes[i]);
+                all.tasks.push_back(t);
+            }
+        }
+        return all;
         };
-        const uint64_t regcmd_bytes = emit_(0).size_bytes();
+        std::vector<std::pair<size_t, size_t>> lane_tasks;
+        const uint64_t regcmd_bytes = emit_(0, &lane_tasks).size_bytes();
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
-        regcmd_ = emit_(commands_.dma_addr());
+        regcmd_ = emit_(commands_.dma_addr(), &lane_tasks);
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
         // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
         if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
         if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
 
-        // 5. One job: one lane of tasks, one task record per list (as the vendor runtime submits chains).
+        // 5. One job: one lane of tasks per core, one task record per list (as the vendor runtime submits
+        // chains). rknpu pins the lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and its
+        // scheduler spreads the lanes (= rocket jobs) over the cores.
         npudrv::JobSpec spec;
-        npudrv::Lane lane;
-        for (const npudrv::regcmd::LaidOutTask& t : regcmd_.tasks) {
-            npudrv::Task task;
-            task.regcmd = &commands_;
-            task.regcmd_offset = t.offset;
-            task.regcmd_entries = t.total_qwords;
-            task.enable_mask = t.enable_mask;
-            task.int_mask = t.int_mask;
-            lane.tasks.push_back(task);
+        for (const auto& [first, end] : lane_tasks) {
+            npudrv::Lane lane;
+            for (size_t i = first; i < end; ++i) {
+                const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
+                npudrv::Task task;
+                task.regcmd = &commands_;
+                task.regcmd_offset = t.offset;
+                task.regcmd_entries = t.total_qwords;
+                task.enable_mask = t.enable_mask;
+                task.int_mask = t.int_mask;
+                lane.tasks.push_back(task);
+            }
+            spec.lanes.push_back(std::move(lane));
         }
-        spec.lanes.push_back(std::move(lane));
+        if (lanes_ > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = lanes_ == 2 ? 3u : 7u;
+        core_mask_ = spec.core_mask;
         spec.inputs = {&features_};
         spec.outputs = {&features_};
         for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
@@ -473,7 +523,8 @@ void CompiledSegment::import_native(TensorId t, int dmabuf_fd) {
 }
 
 void CompiledSegment::rebuild_commands() {
-    const npudrv::regcmd::RegcmdBuffer fresh = emit_(commands_.dma_addr());
+    std::vector<std::pair<size_t, size_t>> lane_tasks;  // unchanged: the same tasks at other addresses
+    const npudrv::regcmd::RegcmdBuffer fresh = emit_(commands_.dma_addr(), &lane_tasks);
     if (fresh.size_bytes() != regcmd_.size_bytes() || fresh.tasks.size() != regcmd_.tasks.size())
         fail(ErrorKind::Internal, "NPU regcmd changed size when re-emitted for new buffer addresses");
     job_.reset();

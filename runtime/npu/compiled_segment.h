@@ -39,9 +39,10 @@ std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d);
 
 class CompiledSegment {
 public:
-    // host(t) gives the CPU-side storage of a segment boundary tensor (the executor's arena).
+    // host(t) gives the CPU-side storage of a segment boundary tensor (the executor's arena). cores: how
+    // many NPU cores a large convolution may be split over (0 = auto, see kAutoMultiCoreMacs; 1 = never).
     CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
-                    const std::function<void*(TensorId)>& host);
+                    const std::function<void*(TensorId)>& host, unsigned cores = 0);
     CompiledSegment(const CompiledSegment&) = delete;
     CompiledSegment& operator=(const CompiledSegment&) = delete;
     ~CompiledSegment();  // closes exported dma-buf fds
@@ -69,6 +70,9 @@ public:
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
     const npudrv::regcmd::RegcmdBuffer& regcmd() const { return regcmd_; }
     uint32_t task_count() const { return static_cast<uint32_t>(regcmd_.tasks.size()); }
+    // The job's lanes (one per core) and rknpu core mask (0 = one lane, the kernel picks the core).
+    uint32_t lane_count() const { return lanes_; }
+    uint32_t core_mask() const { return core_mask_; }
 
 private:
     struct Boundary {
@@ -98,11 +102,19 @@ private:
     npudrv::Buffer features_, constants_, commands_;
     std::vector<std::unique_ptr<NativeEdge>> edges_;  // stable addresses: the Job points at their buffers
     std::map<TensorId, std::string> edge_refusals_;   // segment inputs/outputs that could not get their own buffer
-    std::function<npudrv::regcmd::RegcmdBuffer(uint64_t)> emit_;  // the segment's regcmd at a base address
+    // The segment's regcmd at a base address (all lanes back to back) and each lane's [first, end) tasks.
+    std::function<npudrv::regcmd::RegcmdBuffer(uint64_t, std::vector<std::pair<size_t, size_t>>*)> emit_;
     npudrv::JobSpec job_spec_;  // kept to recreate the job when an input is bound to another buffer
     std::unique_ptr<npudrv::Job> job_;
     std::vector<Boundary> inputs_, outputs_;
     uint64_t input_conversions_ = 0, output_conversions_ = 0;
+    uint32_t lanes_ = 1, core_mask_ = 0;
 };
+
+// Multiply-accumulates above which a segment's convolution is spread over all cores when the session
+// leaves the core count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at
+// 1 GHz (reference/mnn-format-and-rknn-runtime.md) 32 M MACs is ~30 us of one core, well above the cost of
+// committing more cores. Not measured on a board yet.
+constexpr uint64_t kAutoMultiCoreMacs = uint64_t{32} << 20;
 
 }  // namespace npurun::npu

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/passes/npu_limits.h"
+
 namespace npurun::npu {
 
 namespace rc = npudrv::regcmd;
@@ -14,7 +16,15 @@ uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b 
 
 namespace {
 
-bool plan_slice(const ConvLayer& L, uint32_t ca, ConvTiling* out, std::string* why) {
+// Most output channels one task can produce: the DPU/WDMA/DPU_RDMA cube channel fields hold 13 bits
+// (value - 1, reference §9.1), so K tiles are at most 8192 channels (a multiple of both weight groups).
+constexpr uint32_t kMaxChannelsPerTask = npu_limits::kCubeMaxDim;
+
+uint32_t kernel_group(const ConvLayer& L) { return L.elem_bytes() == 1 ? 32 : 16; }
+
+// The CBUF split and row tiling of one slice: `ca` input channels, `kernels` output kernels per task and
+// `rows` output rows to cover (the whole layer or a lane's range).
+bool plan_slice(const ConvLayer& L, uint32_t ca, uint32_t kernels, uint32_t rows, ConvTiling* out, std::string* why) {
     const uint64_t bpe = L.elem_bytes();
     const uint64_t per_kernel = uint64_t{L.kw} * L.kh * ca * bpe;
     const uint64_t row_bytes = uint64_t{L.w} * ca * bpe;
@@ -23,19 +33,21 @@ bool plan_slice(const ConvLayer& L, uint32_t ca, ConvTiling* out, std::string* w
         *why = "one kernel (" + std::to_string(per_kernel) + " bytes) exceeds 11 CBUF banks";
         return false;
     }
-    ConvTiling t;
+    ConvTiling t = *out;
+    const uint64_t slice_weights = L.depthwise ? per_kernel : per_kernel * kernels;
     // The whole input resident: as many data banks as it needs, every other bank for weights (the
     // vendor's rule: it reproduces CBUF_CON0 of every untiled vendor capture, e.g. 384x10x10 fp16 ->
-    // 3 data / 9 weight banks). Weights larger than their banks are streamed.
+    // 3 data / 9 weight banks). Weights larger than their banks are streamed through them (the vendor
+    // does it too: 1x1 1024->1024 fp16 on 7x7, 2 MiB of weights in one task with 8 weight banks).
     const uint32_t db_all = std::max(1u, ceil_div(row_bytes * L.h, kBankBytes));
     if (db_all + wb_min <= kBanks) {
-        t.data_banks = db_all, t.weight_banks = kBanks - db_all, t.rows_per_task = L.ho, t.tasks = 1;
+        t.data_banks = db_all, t.weight_banks = kBanks - db_all, t.rows_per_task = rows, t.tasks = 1;
+        t.weight_reuse = slice_weights <= uint64_t{t.weight_banks} * kBankBytes;
         *out = t;
         return true;
     }
     // Rows must be split. Keep all of the slice's weights resident when that still leaves room for a
     // kernel's height of input rows (then later tiles reuse them), else give the data the most banks.
-    const uint64_t slice_weights = L.depthwise ? per_kernel : per_kernel * L.k;
     const uint32_t wb_all = std::max(1u, ceil_div(slice_weights, kBankBytes));
     const bool resident = wb_all <= kBanks - 1 && (kBanks - wb_all) * kBankBytes / row_bytes >= L.kh;
     t.weight_banks = resident ? wb_all : wb_min;
@@ -47,62 +59,168 @@ bool plan_slice(const ConvLayer& L, uint32_t ca, ConvTiling* out, std::string* w
                std::to_string(t.data_banks) + " CBUF data banks";
         return false;
     }
-    t.rows_per_task = std::min<uint32_t>(L.ho, static_cast<uint32_t>((max_in_rows - L.kh) / L.sy + 1));
-    t.tasks = ceil_div(L.ho, t.rows_per_task);
+    t.rows_per_task = std::min<uint32_t>(rows, static_cast<uint32_t>((max_in_rows - L.kh) / L.sy + 1));
+    t.tasks = ceil_div(rows, t.rows_per_task);
     *out = t;
     return true;
+}
+
+// Input rows [iy0, iy1) a task of output rows [oy0, oy0+rows) reads, and its top padding.
+struct InputWindow {
+    uint32_t iy0, iy1, pad_top;
+};
+InputWindow input_window(const ConvLayer& L, uint32_t oy0, uint32_t rows) {
+    const int64_t iy_start = int64_t(oy0) * L.sy - L.pad_top;
+    const int64_t iy_end = int64_t(oy0 + rows - 1) * L.sy - L.pad_top + L.kh;
+    InputWindow w;
+    w.pad_top = iy_start < 0 ? static_cast<uint32_t>(-iy_start) : 0;
+    w.iy0 = static_cast<uint32_t>(std::max<int64_t>(iy_start, 0));
+    w.iy1 = static_cast<uint32_t>(std::min<int64_t>(iy_end, L.h));
+    return w;
 }
 
 }  // namespace
 
-bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why) {
-    if (!plan_slice(L, L.ca, out, why)) return false;
-    const uint32_t group = L.elem_bytes() == 1 ? 64 : 32;
-    if (!L.depthwise || out->tasks == 1 || L.ca <= group) return true;
+std::pair<uint32_t, uint32_t> lane_range(const ConvLayer& L, const ConvTiling& t, uint32_t lane) {
+    const uint32_t lanes = std::max(1u, t.lanes);
+    const uint32_t unit = t.split == LaneSplit::Kernels ? kernel_group(L) : 1;
+    const uint32_t total = t.split == LaneSplit::Kernels ? L.k : L.ho;
+    const uint32_t units = ceil_div(total, unit);
+    const uint32_t base = units / lanes, extra = units % lanes;
+    const uint32_t u0 = lane * base + std::min(lane, extra), n = base + (lane < extra ? 1 : 0);
+    const uint32_t begin = std::min(total, u0 * unit);
+    return {begin, std::min(total, (u0 + n) * unit) - begin};
+}
+
+bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, const TilingRequest& req) {
     ConvTiling t;
-    if (!plan_slice(L, group, &t, why)) return false;
-    t.channels_per_task = group;
-    t.tasks *= ceil_div(L.ca, group);
+    const uint32_t KG = kernel_group(L);
+    // K tile: all kernels unless the cube channel field or the caller asks for fewer.
+    uint32_t kcap = L.depthwise ? 0 : std::min(L.k, kMaxChannelsPerTask);
+    if (!L.depthwise && req.max_kernels_per_task != 0)
+        kcap = std::min(kcap, std::max(KG, req.max_kernels_per_task / KG * KG));
+    // Lanes: every lane reads the weights it needs and the input rows it needs, so a split by K fetches the
+    // input once per lane and the weights once, a split by rows the weights once per lane and the input
+    // (nearly) once: by K when the weights are the larger operand and there is a weight group per lane,
+    // else by rows; never more lanes than there is work for. Units (weight groups or rows) are dealt out
+    // evenly, the first lanes taking one more (the vendor's 1024 -> 352+336+336 fp16, 10 rows -> 4+3+3).
+    // Measured against the vendor's 2- and 3-core task sets in tests/npu/fidelity_test.cpp.
+    uint32_t rows = L.ho;
+    const uint32_t want = std::min(3u, std::max(1u, req.lanes));
+    if (want > 1) {
+        const uint64_t in_bytes = uint64_t{L.w} * L.h * L.ca * L.elem_bytes();
+        const uint64_t w_bytes = uint64_t{L.kw} * L.kh * L.ca * L.elem_bytes() * L.k;
+        const bool k_possible = !L.depthwise && ceil_div(L.k, KG) >= want;
+        if (k_possible && (w_bytes >= in_bytes || L.ho < want)) {
+            t.split = LaneSplit::Kernels, t.lanes = want;
+            kcap = std::min(kcap, lane_range(L, t, 0).second);  // lane 0 is the largest
+        } else if (L.ho >= want) {
+            t.split = LaneSplit::Rows, t.lanes = want;
+            rows = lane_range(L, t, 0).second;
+        }
+        if (t.lanes < 2) t.split = LaneSplit::None, t.lanes = 1;
+    }
+    if (!L.depthwise) t.kernels_per_task = kcap < L.k ? kcap : 0;
+
+    if (!plan_slice(L, L.ca, L.depthwise ? 1 : kcap, rows, &t, why)) return false;
+    const uint32_t group = L.elem_bytes() == 1 ? 64 : 32;
+    if (L.depthwise && t.tasks > 1 && L.ca > group) {
+        if (!plan_slice(L, group, 1, rows, &t, why)) return false;
+        t.channels_per_task = group;
+    }
+    // Both K and row tiles: keep resident whichever costs fewer fetched bytes.
+    if (!L.depthwise && t.kernels_per_task != 0 && t.rows_per_task < rows) {
+        const uint64_t in_bytes = uint64_t{L.w} * L.h * L.ca * L.elem_bytes();
+        const uint64_t w_bytes = uint64_t{L.kw} * L.kh * L.ca * L.elem_bytes() * L.k;
+        const uint64_t nk = ceil_div(L.k, t.kernels_per_task), nr = ceil_div(rows, t.rows_per_task);
+        const uint64_t k_outer = nk * in_bytes + (t.weight_reuse ? w_bytes : nr * w_bytes);
+        const uint64_t r_outer = in_bytes + nr * w_bytes;
+        t.rows_outer = r_outer < k_outer;
+    }
+    t.tasks = static_cast<uint32_t>(conv_tiles(L, t).size());
     *out = t;
     return true;
 }
 
-uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, const ConvAddresses& a) {
+std::vector<ConvTile> conv_tiles(const ConvLayer& L, const ConvTiling& t) {
+    std::vector<ConvTile> tiles;
+    const uint32_t lanes = std::max(1u, t.lanes);
+    const uint32_t rstep = std::max(1u, t.rows_per_task);
+    const uint32_t cstep = (L.depthwise && t.channels_per_task) ? t.channels_per_task : L.ca;
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+        uint32_t r0 = 0, r1 = L.ho, kl0 = 0, kl1 = L.depthwise ? 0 : L.k;
+        const std::pair<uint32_t, uint32_t> range = lane_range(L, t, lane);
+        if (t.split == LaneSplit::Rows) {
+            r0 = range.first, r1 = range.first + range.second;
+        } else if (t.split == LaneSplit::Kernels) {
+            kl0 = range.first, kl1 = range.first + range.second;
+        }
+        const uint32_t kstep = t.kernels_per_task ? t.kernels_per_task : std::max(1u, kl1 - kl0);
+        const size_t first = tiles.size();
+        auto add = [&](uint32_t c0, uint32_t k0, uint32_t kt, uint32_t oy0) {
+            ConvTile x;
+            x.lane = lane;
+            x.c0 = c0, x.ca = std::min(cstep, L.ca - c0);
+            x.k0 = k0, x.kt = kt;
+            x.oy0 = oy0, x.rows = std::min(rstep, r1 - oy0);
+            if (tiles.size() > first) {
+                const ConvTile& p = tiles.back();
+                const InputWindow a = input_window(L, p.oy0, p.rows), b = input_window(L, x.oy0, x.rows);
+                const bool same_input = p.c0 == x.c0 && a.iy0 == b.iy0 && a.iy1 == b.iy1;
+                x.weight_reuse = t.weight_reuse && p.c0 == x.c0 && p.k0 == x.k0 && p.kt == x.kt;
+                x.data_reuse = same_input && !x.weight_reuse;
+            }
+            tiles.push_back(x);
+        };
+        if (r0 >= r1) continue;
+        for (uint32_t c0 = 0; c0 < L.ca; c0 += cstep) {
+            if (L.depthwise) {
+                for (uint32_t oy0 = r0; oy0 < r1; oy0 += rstep) add(c0, c0, std::min(cstep, L.ca - c0), oy0);
+            } else if (t.rows_outer) {
+                for (uint32_t oy0 = r0; oy0 < r1; oy0 += rstep)
+                    for (uint32_t k0 = kl0; k0 < kl1; k0 += kstep) add(c0, k0, std::min(kstep, kl1 - k0), oy0);
+            } else {
+                for (uint32_t k0 = kl0; k0 < kl1; k0 += kstep)
+                    for (uint32_t oy0 = r0; oy0 < r1; oy0 += rstep) add(c0, k0, std::min(kstep, kl1 - k0), oy0);
+            }
+        }
+    }
+    return tiles;
+}
+
+uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, const ConvAddresses& a, int lane) {
     const uint32_t prec = L.domain == NpuDomain::Int8 ? 0 : 2;
     const bool i8 = prec == 0;
     const uint32_t bpe = L.elem_bytes();
     const uint32_t conv_mode = L.depthwise ? 3 : 0;
-    const uint32_t kernels = L.depthwise ? 1 : L.k;
     const uint32_t m = L.depthwise ? 4 : 2;  // SURF_ADD multiple of every known stream (reference §4.2)
     const uint32_t out_plane_atoms = L.wo * L.ho;
     const rc::TaskKind kind = L.use_bs ? rc::TaskKind::ConvWithDpuRdma : rc::TaskKind::Conv;
     const uint32_t c2 = 16 / bpe, taps = L.kw * L.kh;
-    const uint32_t step = t.channels_per_task ? t.channels_per_task : L.ca;
     const uint32_t bs_per = L.per_channel ? 6 : 4;
     uint32_t emitted = 0;
-    for (uint32_t c0 = 0; c0 < L.ca; c0 += step) {
-    // A channel slice (depthwise channel tiling; otherwise the whole layer): its planes, weights and
-    // operand-stream entries start at these offsets.
-    const uint32_t ca = std::min(step, L.ca - c0);
-    const uint32_t coa = L.depthwise ? (ca + 15) / 16 * 16 : L.coa;
-    const uint32_t orig = L.depthwise ? std::min(ca, L.c - c0) : L.k;
-    const uint32_t per_kernel = L.kw * L.kh * ca * bpe;
-    const uint32_t in_base = a.input + c0 / c2 * L.w * L.h * 16;
-    const uint32_t out_base = a.output + c0 / c2 * out_plane_atoms * 16;
-    const uint32_t w_base = a.weights + c0 * taps * bpe;
-    const uint32_t bs_base = a.bs_stream + c0 * bs_per;
-    for (uint32_t oy0 = 0; oy0 < L.ho; oy0 += t.rows_per_task) {
-        const uint32_t oy1 = std::min(L.ho, oy0 + t.rows_per_task), hot = oy1 - oy0;
-        const int64_t iy_start = int64_t(oy0) * L.sy - L.pad_top;
-        const int64_t iy_end = int64_t(oy1 - 1) * L.sy - L.pad_top + L.kh;
-        const uint32_t pad_top = iy_start < 0 ? static_cast<uint32_t>(-iy_start) : 0;
-        const uint32_t iy0 = static_cast<uint32_t>(std::max<int64_t>(iy_start, 0));
-        const uint32_t iy1 = static_cast<uint32_t>(std::min<int64_t>(iy_end, L.h));
-        const uint32_t ht = iy1 - iy0;
+    for (const ConvTile& tile : conv_tiles(L, t)) {
+        if (lane >= 0 && tile.lane != static_cast<uint32_t>(lane)) continue;
+        // The tile's channel slice (depthwise) or K slice: its planes, weights and operand-stream entries
+        // start at these offsets. K tiles start on a weight group, so their weights are one contiguous
+        // run of the packed layout (conv_layer.cpp), laid out as a layer of kt kernels.
+        const uint32_t ca = tile.ca;
+        const uint32_t kernels = L.depthwise ? 1 : tile.kt;
+        const uint32_t coa = (tile.kt + 15) / 16 * 16;
+        const uint32_t orig = L.depthwise ? std::min(ca, L.c - tile.c0) : tile.kt;
+        const uint32_t per_kernel = L.kw * L.kh * ca * bpe;
+        const uint32_t ch0 = L.depthwise ? tile.c0 : tile.k0;  // first output channel
+        const uint32_t in_base = a.input + tile.c0 / c2 * L.w * L.h * 16;
+        const uint32_t out_base = a.output + ch0 / c2 * out_plane_atoms * 16;
+        const uint32_t w_base = a.weights + (L.depthwise ? tile.c0 * taps * bpe : tile.k0 * per_kernel);
+        const uint32_t bs_base = a.bs_stream + ch0 * bs_per;
+        const uint32_t oy0 = tile.oy0, hot = tile.rows;
+        const InputWindow win = input_window(L, oy0, hot);
+        const uint32_t pad_top = win.pad_top, iy0 = win.iy0, ht = win.iy1 - win.iy0;
 
         w.begin_task(kind);
-        const uint32_t reuse = (t.weight_reuse && oy0 > 0) ? 1u : 0u;
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        const uint32_t reuse = tile.weight_reuse ? 1u : 0u, dreuse = tile.data_reuse ? 1u : 0u;
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"DATA_REUSE", dreuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
         w.write("CNA_DCOMP_REGNUM", {});
         w.write("CNA_DCOMP_CTRL", {});
         w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
@@ -123,7 +241,7 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         w.write("CNA_WEIGHT_SIZE0", {{"WEIGHT_BYTES", per_kernel * kernels}});
         w.write("CNA_WEIGHT_SIZE1", {{"WEIGHT_BYTES_PER_KERNEL", per_kernel}});
         w.write("CNA_WEIGHT_SIZE2", {{"WEIGHT_WIDTH", L.kw}, {"WEIGHT_HEIGHT", L.kh}, {"WEIGHT_KERNELS", kernels}});
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
+        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"DATA_REUSE", dreuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
         w.write("CNA_CBUF_CON1", {{"DATA_ENTRIES", (L.w * ca * bpe + 63) / 64}});
         w.write("CNA_CVT_CON0", {{"DATA_SIGN", 1}, {"CVT_TYPE", 1}, {"CVT_BYPASS", 1}});
         w.write("CNA_CVT_CON1", {{"CVT_SCALE0", 1}});
@@ -212,7 +330,6 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
             w.write("DPU_RDMA_EW_SURF_NOTCH", {});
         }
         ++emitted;
-    }
     }
     return emitted;
 }

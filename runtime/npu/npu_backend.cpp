@@ -20,16 +20,16 @@ PlacementOptions npu_placement_options(bool fp16) {
     return o;
 }
 
-NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16) : graph_(g) {
+NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned cores) : graph_(g) {
     context_ = kind == DeviceKind::Sim ? open_sim_context() : open_npu_context();
     placement_ = place(g, npu_placement_options(fp16));
     external_.handled.assign(g.nodes.size(), false);
     for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
-    external_.build = [this](exec::Executor& ex) {
+    external_.build = [this, cores](exec::Executor& ex) {
         std::vector<exec::ExternalStep> steps;
         for (uint32_t s = 0; s < placement_.segments.size(); ++s) {
             segments_.push_back(std::make_unique<CompiledSegment>(
-                graph_, placement_, s, *context_, [&ex](TensorId t) { return ex.tensor_data(t); }));
+                graph_, placement_, s, *context_, [&ex](TensorId t) { return ex.tensor_data(t); }, cores));
             CompiledSegment* seg = segments_.back().get();
             const std::string device = context_->simulator ? "sim" : "npu";
             exec::ExternalStep st;
@@ -97,8 +97,10 @@ void dump_regcmd(const NpuBackend& backend, const std::string& dir) {
         if (!ok) fail(ErrorKind::Runtime, "cannot write '" + base + ".regcmd'");
         std::FILE* t = std::fopen((base + ".txt").c_str(), "w");
         if (!t) fail(ErrorKind::Runtime, "cannot write '" + base + ".txt': " + std::strerror(errno));
-        std::fprintf(t, "# segment %zu: %zu tasks, %zu bytes of regcmd at 0x%llx\n", s, b.tasks.size(), b.size_bytes(),
-                     static_cast<unsigned long long>(b.base_addr));
+        const CompiledSegment& seg = *backend.segments()[s];
+        std::fprintf(t, "# segment %zu: %zu tasks, %zu bytes of regcmd at 0x%llx, %u lane(s), core_mask %u\n", s,
+                     b.tasks.size(), b.size_bytes(), static_cast<unsigned long long>(b.base_addr), seg.lane_count(),
+                     seg.core_mask());
         const auto decoded = npudrv::regcmd::decode_stream(b.qwords, b.base_addr);
         for (size_t i = 0; i < b.tasks.size(); ++i) {
             const auto& lt = b.tasks[i];

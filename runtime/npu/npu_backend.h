@@ -19,8 +19,9 @@ PlacementOptions npu_placement_options(bool fp16);
 
 class NpuBackend {
 public:
-    // kind: Npu or Sim. Throws Error(Device) when the device cannot be opened.
-    NpuBackend(const Graph& g, DeviceKind kind, bool fp16);
+    // kind: Npu or Sim. cores: NPU cores a large convolution may be split over (0 = auto, 1..3).
+    // Throws Error(Device) when the device cannot be opened.
+    NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned cores = 0);
 
     const Placement& placement() const { return placement_; }
     // The executor's external steps; the segments are compiled when the executor calls build().

@@ -117,3 +117,17 @@ TEST_F(NpuCli, NpuWithoutABoardFailsWithOneLine) {
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_NE(r.out.find("'npu' is not available"), std::string::npos) << r.out;
 }
+
+TEST_F(NpuCli, NpuCoresFlag) {
+    // mobilenet is one segment of many layers: lanes cannot hold it, so 3 cores give the 1-core bytes.
+    const Result one = run("--device sim --npu-cores 1 " + model() + " " + dir_ + "/x.bin -o " + dir_ + "/one.bin");
+    ASSERT_EQ(one.status, 0) << one.out;
+    const Result three = run("--device sim --npu-cores 3 " + model() + " " + dir_ + "/x.bin -o " + dir_ + "/three.bin");
+    ASSERT_EQ(three.status, 0) << three.out;
+    EXPECT_EQ(read_file(dir_ + "/one.bin"), read_file(dir_ + "/three.bin"));
+    const Result bad = run("--device sim --npu-cores 4 " + model() + " " + dir_ + "/x.bin");
+    EXPECT_EQ(bad.status, 2) << bad.out;
+    EXPECT_NE(bad.out.find("--npu-cores must be between 1 and 3"), std::string::npos) << bad.out;
+    const Result word = run("--device sim --npu-cores many " + model() + " " + dir_ + "/x.bin");
+    EXPECT_EQ(word.status, 2) << word.out;
+}

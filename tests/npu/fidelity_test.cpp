@@ -76,6 +76,7 @@ TEST(Fidelity, VendorConvCaptures) {
     if (files.empty()) GTEST_SKIP() << "no captures in " << captures_dir() << " (../shared absent)";
     size_t total_match = 0, total_fields = 0, shapes = 0, exact_shapes = 0;
     std::map<std::string, size_t> field_mismatch;
+    size_t mc_sets = 0, mc_comparable = 0, mc_split_match = 0, mc_match = 0, mc_fields = 0;
     for (const std::string& f : files) {
         SCOPED_TRACE(f);
         const rc::Capture cap = rc::read_capture_json(captures_dir() + "/" + f);
@@ -132,6 +133,40 @@ TEST(Fidelity, VendorConvCaptures) {
                 }
             }
         }
+        // Multi-core: when the vendor buffer holds exactly the 1-, 2- and 3-core alternatives of a one-task
+        // layer (6 conv tasks: 1 | 2 | 3), compare our 2- and 3-lane plans task by task with them.
+        if (vt.size() == 6 && ot.size() == 1) {
+            for (uint32_t lanes : {2u, 3u}) {
+                npurun::npu::TilingRequest req;
+                req.lanes = lanes;
+                npurun::npu::ConvTiling lt;
+                ASSERT_TRUE(npurun::npu::plan_conv_tiling(L, &lt, &why, req)) << why;
+                rc::RegcmdWriter mw;
+                npurun::npu::emit_conv_tasks(mw, L, lt, a);
+                const rc::RegcmdBuffer mb = mw.finish(0x40000000u);
+                const std::vector<rc::DecodedTask> mt = rc::decode_stream(mb.qwords, mb.base_addr);
+                ++mc_sets;
+                if (mt.size() != lanes) continue;  // a lane needs more than one task: not comparable
+                ++mc_comparable;
+                const size_t first = lanes == 2 ? 1 : 3;
+                size_t m = 0, n = 0;
+                for (uint32_t i = 0; i < lanes; ++i) {
+                    for (const char* name : kFields) {
+                        const uint16_t off = rc::reg(name);
+                        if (!vt[first + i]->state.written(off)) continue;
+                        ++n;
+                        m += vt[first + i]->state.get(off) == mt[i].state.get(off);
+                    }
+                }
+                // The split the vendor chose: K when its lanes differ in WEIGHT_KERNELS.
+                const bool vendor_k = vt[first]->state.get(rc::reg("CNA_WEIGHT_SIZE2")) != vt[0]->state.get(rc::reg("CNA_WEIGHT_SIZE2"));
+                const bool ours_k = lt.split == npurun::npu::LaneSplit::Kernels;
+                mc_split_match += vendor_k == ours_k;
+                mc_match += m, mc_fields += n;
+                std::printf("%-32s %u cores: vendor by %s, ours by %s: %3zu/%3zu fields match\n", f.c_str(), lanes,
+                            vendor_k ? "K" : "rows", ours_k ? "K" : "rows", m, n);
+            }
+        }
         ++shapes;
         if (match == fields && vt.size() == ot.size()) ++exact_shapes;
         total_match += match;
@@ -145,6 +180,10 @@ TEST(Fidelity, VendorConvCaptures) {
     // Regression guard at the level reached (91.2% when written): the remaining differences are explained in
     // runtime/npu/README.md (FEATURE_GRAINS rule unknown, output plane alignment, K/row tiling choices).
     EXPECT_GE(100.0 * double(total_match) / double(total_fields), 85.0);
+    std::printf("MULTI-CORE: %zu 2/3-core vendor task sets, %zu comparable (one task per lane), split (K or rows) as the "
+                "vendor's in %zu; %zu/%zu field values match (%.1f%%)\n",
+                mc_sets, mc_comparable, mc_split_match, mc_match, mc_fields,
+                mc_fields ? 100.0 * double(mc_match) / double(mc_fields) : 0.0);
     std::printf("fields differing most often:");
     for (const auto& [name, n] : field_mismatch) std::printf(" %s:%zu", name.c_str(), n);
     std::printf("\n");

@@ -123,6 +123,7 @@ int run_command(const Options& o) {
     so.threads = o.threads;
     so.profile = o.profile;
     so.fp16 = o.fp16;
+    so.npu_cores = o.npu_cores;
     Session session(model, so);
     if (!o.dump_regcmd.empty()) {
         const npu::NpuBackend* npu = SessionFactory::npu_backend(session);

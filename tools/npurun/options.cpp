@@ -52,6 +52,8 @@ const char* usage() {
            "      --explain      print where each layer runs (for --device npu/sim/auto: the NPU\n"
            "                     placement) and why a layer is not on the NPU, then exit\n"
            "      --fp16         let Float32 layers run on the NPU as float16 (lossy)\n"
+           "      --npu-cores N  NPU cores a large convolution is split over: 1, 2, 3 or auto\n"
+           "                     (default: all 3 above 32 M MACs, for a segment of one convolution)\n"
            "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
            "      --info         print a model summary without running it\n"
            "      --threads N    CPU threads (default: the number of big cores, e.g. 4 on RK3588)\n"
@@ -119,6 +121,9 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--fp16") {
             no_value();
             o.fp16 = true;
+        } else if (name == "--npu-cores") {
+            const std::string v = take_value();
+            o.npu_cores = v == "auto" ? 0u : parse_count(name, v, 3);
         } else if (name == "--dump-regcmd") {
             o.dump_regcmd = take_value();
             if (o.dump_regcmd.empty()) bad_flag("option " + name + " needs a non-empty directory");

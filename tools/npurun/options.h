@@ -23,6 +23,7 @@ struct Options {
     bool info = false;
     bool explain = false;      // print the placement table (device per layer, why not NPU) and exit
     bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
+    unsigned npu_cores = 0;    // --npu-cores: 0 = auto, 1..3
     std::string dump_regcmd;   // directory to write each NPU segment's regcmd buffer into
     bool help = false;
     bool version = false;

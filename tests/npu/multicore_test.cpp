@@ -1,0 +1,375 @@
+// K tiling and the multi-core split on the simulator (through drv and the fake rknpu kernel): tiled and
+// multi-lane results against the CPU reference (int8 at most 1, fp16 within fp16 rounding) and bit-exact
+// against the single-task / single-core NPU result; the job's lanes and core mask; the fake kernel's
+// refusal of lanes that touch each other's data.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "drv/device_factory.h"
+#include "drv/regcmd/fields.h"
+#include "drv/regcmd/regcmd_decoder.h"
+#include "drv/sim/npu_simulator.h"
+#include "runtime/exec/session_factory.h"
+#include "runtime/npu/conv_layer.h"
+#include "runtime/npu/conv_regcmd.h"
+#include "runtime/npu/npu_backend.h"
+#include "tests/npu/npu_graphs.h"
+
+namespace rc = npudrv::regcmd;
+using namespace npurun;
+using namespace npurun::npu_test;
+using npurun::npu::ConvLayer;
+using npurun::npu::ConvTiling;
+using npurun::npu::LaneSplit;
+
+namespace {
+
+// ---------------------------------------------------------------- sessions
+
+struct SimRun {
+    std::vector<uint8_t> out;       // output bytes
+    uint32_t lanes = 0, core_mask = 0, tasks = 0;
+    size_t regcmd_bytes = 0;
+    double max_diff = 0, max_ref = 0;  // against the CPU
+};
+
+SimRun run_sim(const std::shared_ptr<const Model>& m, unsigned cores, bool fp16 = false) {
+    SessionOptions co;
+    co.device = DeviceKind::Cpu;
+    Session cpu(m, co);
+    SessionOptions so;
+    so.device = DeviceKind::Sim;
+    so.fp16 = fp16;
+    so.npu_cores = cores;
+    Session sim(m, so);
+    fill_input(cpu, 11);
+    std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
+    cpu.run();
+    sim.run();
+    SimRun r;
+    const npu::NpuBackend* be = SessionFactory::npu_backend(sim);
+    EXPECT_NE(be, nullptr);
+    if (be == nullptr || be->segments().size() != 1) {
+        ADD_FAILURE() << "expected one NPU segment";
+        return r;
+    }
+    r.lanes = be->segments()[0]->lane_count();
+    r.core_mask = be->segments()[0]->core_mask();
+    r.tasks = be->segments()[0]->task_count();
+    r.regcmd_bytes = be->segments()[0]->regcmd().size_bytes();
+    const TensorBinding& a = cpu.output(0);
+    const TensorBinding& b = sim.output(0);
+    const size_t n = a.info.shape.num_elements();
+    const uint8_t* bp = static_cast<const uint8_t*>(b.data);
+    r.out.assign(bp, bp + b.info.num_bytes());
+    for (size_t i = 0; i < n; ++i) {
+        double x, y;
+        if (a.info.dtype == DataType::Float32) {
+            x = static_cast<const float*>(a.data)[i], y = static_cast<const float*>(b.data)[i];
+        } else if (a.info.dtype == DataType::QAsymmS8) {
+            x = static_cast<const int8_t*>(a.data)[i], y = static_cast<const int8_t*>(b.data)[i];
+        } else {
+            x = static_cast<const uint8_t*>(a.data)[i], y = static_cast<const uint8_t*>(b.data)[i];
+        }
+        r.max_diff = std::max(r.max_diff, std::fabs(x - y));
+        r.max_ref = std::max(r.max_ref, std::fabs(x));
+    }
+    return r;
+}
+
+std::shared_ptr<const Model> fc_model(uint32_t in_features, uint32_t out_features) {
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, in_features}, DataType::QAsymmU8, 0.05f, 120);
+    std::vector<uint8_t> wv(size_t(out_features) * in_features);
+    std::mt19937 rng(5);
+    for (auto& v : wv) v = uint8_t(rng());
+    TensorId w = constant(g, "w", Shape{out_features, in_features}, DataType::QAsymmU8, wv.data(), wv.size(), {0.01f}, 128);
+    std::vector<int32_t> bv(out_features);
+    for (uint32_t i = 0; i < out_features; ++i) bv[i] = int32_t(i % 97) * 50 - 2000;
+    TensorId b = constant(g, "b", Shape{out_features}, DataType::Signed32, bv.data(), bv.size() * 4, {0.05f * 0.01f}, 0);
+    TensorId y = value(g, "y", Shape{1, out_features}, DataType::QAsymmU8, 0.5f, 128);
+    FullyConnectedAttrs a;
+    a.bias_enabled = true;
+    a.transpose_weights = true;
+    node(g, OpKind::FullyConnected, "fc", {x, w, b}, {y}, a);
+    io(g, x, y);
+    return std::make_shared<const Model>(std::move(g), "fc");
+}
+
+double fp16_tol(const SimRun& r, uint32_t terms) { return 4e-3 * std::max(1.0, r.max_ref) + 2e-3 * std::sqrt(double(terms)); }
+
+// ---------------------------------------------------------------- driver rig (no session)
+
+struct Rig {
+    npudrv::sim::NpuSimulator* sim = nullptr;
+    npudrv::Device dev;
+    static Rig make(npudrv::DriverKind kind) {
+        auto s = std::make_unique<npudrv::sim::NpuSimulator>();
+        auto* raw = s.get();
+        return Rig{raw, npudrv::open_sim_device(kind, std::move(s))};
+    }
+};
+
+// int8 3x3 pad-1 conv 16 channels 12x16 -> k channels, deterministic weights; no bias stream needed beyond 0.
+ConvLayer rig_layer(uint32_t k) {
+    ConvLayer L;
+    L.domain = NpuDomain::Int8;
+    L.c = 16, L.h = 12, L.w = 16, L.k = k, L.ho = 12, L.wo = 16;
+    L.kh = L.kw = 3, L.pad_left = L.pad_top = 1;
+    L.ca = 16, L.coa = (k + 15) / 16 * 16;
+    L.out_scale = 16384, L.out_shift = 20;
+    L.use_bs = true;
+    L.bs_data_use = 1;
+    L.bs_stream.assign(size_t(L.coa) * 4, 0);
+    for (uint32_t o = 0; o < k; ++o) {
+        const int32_t bias = int32_t(o * 37 % 200) - 100;
+        std::memcpy(&L.bs_stream[o * 4], &bias, 4);
+    }
+    L.weights.resize(size_t(k) * 9 * 16);
+    for (size_t i = 0; i < L.weights.size(); ++i) L.weights[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
+    return L;
+}
+
+// Runs the layer with `t` through the driver, lanes as the tiling says (core mask 3/7), or every lane's
+// tasks given explicitly by `lane_tiles` (a list of tilings whose tasks each lane runs). Returns the output.
+std::vector<uint8_t> rig_run(const ConvLayer& L, const std::vector<ConvTiling>& lane_plans, uint32_t core_mask,
+                             npudrv::DriverKind kind = npudrv::DriverKind::Rknpu) {
+    Rig rig = Rig::make(kind);
+    const uint32_t planes = L.coa / 16;
+    npudrv::Buffer in = rig.dev.create_buffer(L.h * L.w * 16, npudrv::kBufferZeroed);
+    npudrv::Buffer out = rig.dev.create_buffer(uint64_t(planes) * L.ho * L.wo * 16, npudrv::kBufferZeroed);
+    out.map();
+    npudrv::Buffer cst = rig.dev.create_buffer(L.weights.size() + L.bs_stream.size() + 64, npudrv::kBufferZeroed);
+    std::mt19937 rng(3);
+    uint8_t* ip = in.map();
+    for (uint32_t i = 0; i < L.h * L.w * 16; ++i) ip[i] = uint8_t(rng());
+    const uint64_t bs_off = (L.weights.size() + 63) / 64 * 64;
+    std::memcpy(cst.map(), L.weights.data(), L.weights.size());
+    std::memcpy(cst.data() + bs_off, L.bs_stream.data(), L.bs_stream.size());
+    const npurun::npu::ConvAddresses a{uint32_t(in.dma_addr()), uint32_t(out.dma_addr()), uint32_t(cst.dma_addr()),
+                                       uint32_t(cst.dma_addr() + bs_off)};
+    // Each entry of lane_plans: one lane (a plan with lanes == 1), or all the lanes of one plan.
+    std::vector<rc::RegcmdWriter> writers;
+    for (const ConvTiling& t : lane_plans) {
+        for (uint32_t l = 0; l < t.lanes; ++l) {
+            writers.emplace_back();
+            npurun::npu::emit_conv_tasks(writers.back(), L, t, a, t.lanes > 1 ? int(l) : -1);
+        }
+    }
+    std::vector<uint64_t> offs;
+    uint64_t total = 0;
+    for (auto& w : writers) {
+        offs.push_back(total);
+        total = (total + w.finish(0).size_bytes() + 63) / 64 * 64;
+    }
+    npudrv::Buffer cmd = rig.dev.create_buffer(total, 0);
+    npudrv::JobSpec spec;
+    for (size_t i = 0; i < writers.size(); ++i) {
+        const rc::RegcmdBuffer b = writers[i].finish(cmd.dma_addr() + offs[i]);
+        std::memcpy(cmd.map() + offs[i], b.qwords.data(), b.size_bytes());
+        npudrv::Lane lane;
+        for (const auto& lt : b.tasks)
+            lane.tasks.push_back({&cmd, offs[i] + lt.offset, lt.total_qwords, lt.enable_mask, lt.int_mask});
+        spec.lanes.push_back(lane);
+    }
+    spec.core_mask = core_mask;
+    spec.inputs = {&in};
+    spec.outputs = {&out};
+    spec.timeout = std::chrono::milliseconds(50);
+    npudrv::Job job = rig.dev.create_job(spec);
+    job.run();
+    for (const auto& r : rig.sim->records()) EXPECT_EQ(r.result.error, "");
+    return std::vector<uint8_t>(out.data(), out.data() + uint64_t(planes) * L.ho * L.wo * 16);
+}
+
+ConvTiling manual(uint32_t rows_per_task, uint32_t kernels_per_task, bool rows_outer) {
+    ConvTiling t;
+    t.data_banks = 4, t.weight_banks = 8, t.rows_per_task = rows_per_task, t.weight_reuse = true;
+    t.kernels_per_task = kernels_per_task, t.rows_outer = rows_outer;
+    return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- K tiling
+
+TEST(NpuKTiling, FullyConnectedWithMoreThan8192Outputs) {
+    // 9000 outputs: above the DPU's 8192-channel cube field, so two K tiles (8192 + 808).
+    const SimRun r = run_sim(fc_model(64, 9000), 1);
+    EXPECT_EQ(r.tasks, 2u);
+    EXPECT_LE(r.max_diff, 1.0);
+    std::printf("[ int8 ] FC 64->9000: %u tasks, max |npu-cpu| = %.0f\n", r.tasks, r.max_diff);
+}
+
+TEST(NpuKTiling, Fp16OneByOneConvWithMoreThan8192Outputs) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    s.h = s.w = 2, s.c = 16, s.k = 8200, s.kh = s.kw = 1, s.pad = 0;
+    const SimRun r = run_sim(conv_model(s), 1, true);
+    EXPECT_EQ(r.tasks, 2u);
+    EXPECT_LE(r.max_diff, fp16_tol(r, 16));
+    std::printf("[ fp16 ] 1x1 16->8200: %u tasks, max |npu-cpu| = %.5f\n", r.tasks, r.max_diff);
+}
+
+TEST(NpuKTiling, RowsTimesKTilesInBothOrdersComputeTheUntiledResult) {
+    // 64 kernels in K tiles of 32 x row tiles of 5 (12 rows): rows outer (DATA_REUSE across K tiles) and
+    // K outer (WEIGHT_REUSE across row tiles); the simulator refuses any reuse of data it does not hold.
+    const ConvLayer L = rig_layer(64);
+    ConvTiling one = manual(L.ho, 0, false);
+    const std::vector<uint8_t> ref = rig_run(L, {one}, 0);
+    size_t nonzero = 0;
+    for (uint8_t v : ref) nonzero += v != 0;
+    EXPECT_GT(nonzero, ref.size() / 2);
+    for (bool rows_outer : {false, true}) {
+        const ConvTiling t = manual(5, 32, rows_outer);
+        const auto tiles = npurun::npu::conv_tiles(L, t);
+        ASSERT_EQ(tiles.size(), 6u);
+        size_t wr = 0, dr = 0;
+        for (const auto& x : tiles) wr += x.weight_reuse, dr += x.data_reuse;
+        EXPECT_EQ(rows_outer ? dr : wr, rows_outer ? 3u : 4u);
+        EXPECT_EQ(rig_run(L, {t}, 0), ref) << (rows_outer ? "rows outer" : "K outer");
+    }
+}
+
+// ---------------------------------------------------------------- multi-core
+
+TEST(NpuMultiCore, SplitByKernelsIsBitExactWithOneCore) {
+    ConvSpec s;
+    s.h = s.w = 20, s.c = 32, s.k = 192;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1), two = run_sim(m, 2), three = run_sim(m, 3);
+    EXPECT_EQ(one.lanes, 1u);
+    EXPECT_EQ(one.core_mask, 0u);
+    EXPECT_EQ(two.lanes, 2u);
+    EXPECT_EQ(two.core_mask, 3u);
+    EXPECT_EQ(three.lanes, 3u);
+    EXPECT_EQ(three.core_mask, 7u);
+    EXPECT_EQ(two.out, one.out);
+    EXPECT_EQ(three.out, one.out);
+    EXPECT_LE(one.max_diff, 1.0);
+    EXPECT_LE(three.max_diff, 1.0);
+}
+
+TEST(NpuMultiCore, SplitByRowsWhenThereAreFewKernels) {
+    ConvSpec s;
+    s.h = s.w = 24, s.c = 16, s.k = 32, s.stride = 2;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1), three = run_sim(m, 3);
+    EXPECT_EQ(three.lanes, 3u);
+    EXPECT_EQ(three.core_mask, 7u);
+    EXPECT_EQ(three.out, one.out);
+    EXPECT_LE(three.max_diff, 1.0);
+}
+
+TEST(NpuMultiCore, KLanesWithRowTilesInsideAndAutoChoice) {
+    // 1x1 16384->96 int8 on 5x5: the input (409600 bytes) is split by rows (4 + 1), the weights (1.5 MB)
+    // are larger than the input, so over 3 cores each lane takes 32 kernels and its own row tiles: rows x K
+    // in one job. 39.3 M MACs: above the auto threshold, so auto uses 3 cores too.
+    ConvSpec s;
+    s.h = s.w = 5, s.c = 16384, s.k = 96, s.kh = s.kw = 1, s.pad = 0;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1), three = run_sim(m, 3), automatic = run_sim(m, 0);
+    EXPECT_EQ(one.tasks, 2u);
+    EXPECT_EQ(three.lanes, 3u);
+    EXPECT_EQ(three.tasks, 3 * 2u);
+    EXPECT_EQ(three.out, one.out);
+    EXPECT_LE(one.max_diff, 1.0);
+    EXPECT_LE(three.max_diff, 1.0);
+    EXPECT_EQ(automatic.lanes, 3u);
+    EXPECT_EQ(automatic.out, one.out);
+    std::printf("[ int8 ] 1x1 16384->96 5x5: 1 core %u tasks %zu regcmd bytes, 3 cores %u tasks %zu regcmd bytes\n",
+                one.tasks, one.regcmd_bytes, three.tasks, three.regcmd_bytes);
+}
+
+TEST(NpuMultiCore, RowLanesForALargeInputWithSmallWeights) {
+    // 1x1 64->192 int8 on 72x80: the input (368640 bytes) outweighs the weights (12 KiB): lanes by rows.
+    ConvSpec s;
+    s.h = 72, s.w = 80, s.c = 64, s.k = 192, s.kh = s.kw = 1, s.pad = 0;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1), two = run_sim(m, 2);
+    EXPECT_GT(one.tasks, 1u);
+    EXPECT_EQ(two.lanes, 2u);
+    EXPECT_EQ(two.core_mask, 3u);
+    EXPECT_EQ(two.out, one.out);
+    EXPECT_LE(two.max_diff, 1.0);
+}
+
+TEST(NpuMultiCore, Fp16SplitIsBitExact) {
+    ConvSpec s;
+    s.dt = DataType::Float32;
+    s.h = s.w = 16, s.c = 24, s.k = 160;
+    const auto m = conv_model(s);
+    const SimRun one = run_sim(m, 1, true), two = run_sim(m, 2, true);
+    EXPECT_EQ(two.lanes, 2u);
+    EXPECT_EQ(two.out, one.out);
+    EXPECT_LE(two.max_diff, fp16_tol(two, 9 * 24));
+}
+
+TEST(NpuMultiCore, SmallLayerStaysOnOneCoreUnderAuto) {
+    const SimRun r = run_sim(conv_model(ConvSpec{}), 0);
+    EXPECT_EQ(r.lanes, 1u);
+    EXPECT_EQ(r.core_mask, 0u);
+}
+
+TEST(NpuMultiCore, SegmentOfSeveralLayersStaysOneLane) {
+    // Layer 2 reads what layer 1 writes: lanes without ordering cannot hold them, whatever is asked.
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 16, 16, 8}, DataType::QAsymmU8, 0.05f, 118);
+    ConvSpec a;
+    a.h = a.w = 16, a.c = 8, a.k = 192;
+    TensorId y1 = add_conv(g, a, x, "c1");
+    ConvSpec b;
+    b.h = b.w = 16, b.c = 192, b.k = 8, b.kh = b.kw = 1, b.pad = 0, b.seed = 3;
+    TensorId y2 = add_conv(g, b, y1, "c2");
+    io(g, x, y2);
+    const SimRun r = run_sim(std::make_shared<const Model>(std::move(g), "two"), 3);
+    EXPECT_EQ(r.lanes, 1u);
+    EXPECT_LE(r.max_diff, 2.0);
+}
+
+TEST(NpuMultiCore, TooManyCoresIsABadOption) {
+    SessionOptions so;
+    so.device = DeviceKind::Sim;
+    so.npu_cores = 4;
+    try {
+        Session s(conv_model(ConvSpec{}), so);
+        FAIL() << "4 cores accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+        EXPECT_NE(std::string(e.what()).find("3 cores"), std::string::npos) << e.what();
+    }
+}
+
+// ---------------------------------------------------------------- the fake kernel's lanes
+
+TEST(FakeKernelLanes, IndependentLanesComputeTheOneLaneResult) {
+    const ConvLayer L = rig_layer(16);
+    ConvTiling one = manual(L.ho, 0, false);
+    ConvTiling rows = one;
+    rows.lanes = 2, rows.split = LaneSplit::Rows;
+    EXPECT_EQ(rig_run(L, {rows}, 3), rig_run(L, {one}, 0));
+}
+
+TEST(FakeKernelLanes, RocketRunsEachLaneAsAJob) {
+    // rocket: core mask 0, every lane a rocket job of the one SUBMIT, placed by the (fake) scheduler.
+    const ConvLayer L = rig_layer(64);
+    ConvTiling one = manual(L.ho, 0, false);
+    ConvTiling k = one;
+    k.lanes = 2, k.split = LaneSplit::Kernels;
+    EXPECT_EQ(rig_run(L, {k}, 0, npudrv::DriverKind::Rocket), rig_run(L, {one}, 0));
+}
+
+TEST(FakeKernelLanes, LanesWritingTheSameBytesAreRefused) {
+    // Both cores compute the whole layer into the same output: on a board the result would depend on
+    // timing; the fake kernel names the race and the job fails.
+    const ConvLayer L = rig_layer(16);
+    const ConvTiling one = manual(L.ho, 0, false);
+    try {
+        rig_run(L, {one, one}, 3);
+        FAIL() << "racing lanes accepted";
+    } catch (const npurun::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("lane-race"), std::string::npos) << e.what();
+    }
+}

@@ -239,6 +239,34 @@ TEST(NpuNativeOutput, InputAndOutputBoundTogetherNeedNoConversionAtAll) {
     EXPECT_EQ(backend_of(s).segments()[0]->output_conversions(), 0u);
 }
 
+TEST(NpuNativeOutput, ImportedBuffersWithAConvolutionSplitOverThreeCores) {
+    // Every lane's chain addresses the imported buffers (the regcmd of all lanes is re-emitted at bind time).
+    ConvSpec spec;
+    spec.h = spec.w = 20, spec.c = 32, spec.k = 192;
+    const auto m = conv_model(spec);
+    SessionOptions so = sim_options(false);
+    so.npu_cores = 3;
+    Session s(m, so);
+    ASSERT_EQ(backend_of(s).segments().size(), 1u);
+    ASSERT_EQ(backend_of(s).segments()[0]->lane_count(), 3u);
+    fill_input(s, 4);
+    Session ref(m, so);
+    std::memcpy(ref.input(0).data, s.input(0).data, s.input(0).info.num_bytes());
+    ref.run();
+    npudrv::Device& dev = backend_of(s).context().device;
+    npudrv::Buffer in_buf = dev.create_buffer(256 * 1024, npudrv::kBufferZeroed);
+    npudrv::Buffer out_buf = dev.create_buffer(256 * 1024, npudrv::kBufferZeroed);
+    const int in_fd = in_buf.export_dmabuf(), out_fd = out_buf.export_dmabuf();
+    const NativeTensor in = s.import_native_input(0, in_fd);
+    const NativeTensor out = s.import_native_output(0, out_fd);
+    dev.close_fd(in_fd);
+    dev.close_fd(out_fd);
+    write_native(s.input(0), in, in_buf.map());
+    s.run();
+    EXPECT_EQ(read_native(s.output(0).info, out, out_buf.map()), output_bytes(ref));
+    EXPECT_EQ(conversions(s), 0u);
+}
+
 TEST(NpuNativeOutput, TooSmallOrCpuProducedOutputIsRefused) {
     const auto m = conv_model(conv(DataType::QAsymmU8, 32, 32, 16));  // 24 channels out: 2 int8 planes, 32 KiB
     Session s(m, sim_options(false));

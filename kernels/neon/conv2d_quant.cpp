@@ -2,10 +2,11 @@
 // QSymmS8 per-tensor or per output channel), bit-exact with kernels/ref.
 //
 // The pipeline is runtime/util/quantization.h's: acc = sum (qx - zx)(qw - zw) exactly in integers, plus
-// the bias in accumulator units, then one quant::requantize per output element (called as is, so the
-// rounding is the shared definition, not a copy). Only the accumulation is vectorised; being exact
-// integer arithmetic, its order does not matter, so any blocking or instruction choice gives the same
-// acc. check() refuses windows with K = KH*KW*I > 33025, where 255*255*K could leave int32 (the NPU's
+// the bias in accumulator units, then one requantization per output element. The accumulation is
+// vectorised; being exact integer arithmetic, its order does not matter, so any blocking or instruction
+// choice gives the same acc. Blocks of 4 output channels reduce their accumulators with pairwise adds
+// and requantize 4 channels at once (requantize.h: the same IEEE double operations as quant::requantize,
+// hence the same bytes); single leftover channels call quant::requantize itself. check() refuses windows with K = KH*KW*I > 33025, where 255*255*K could leave int32 (the NPU's
 // accumulator width), so the 32-bit vector accumulators are exact.
 //
 // Two accumulation paths, same register blocking as conv2d_f32 (4 pixels x 4 output channels):
@@ -22,6 +23,7 @@
 
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/neon.h"
+#include "kernels/neon/requantize.h"
 #include "kernels/neon/thread_pool.h"
 #include "runtime/util/quantization.h"
 
@@ -38,7 +40,7 @@ constexpr size_t align64(size_t v) { return (v + 63) & ~size_t(63); }
 
 struct Scratch {
     double* multiplier;   // [oc]
-    int32_t* bias;        // [oc], accumulator units (0 without bias)
+    int64_t* bias;        // [oc], accumulator units (0 without bias), int64 as requantize_x4 adds it
     int32_t* sum_w;       // [oc], sum of raw weight codes (dot-product path)
     uint8_t* zero_row;    // [ic] bytes equal to zx: padding
 };
@@ -48,8 +50,8 @@ Scratch carve(const ConvGeometry& g, void* p) {
     Scratch s;
     s.multiplier = reinterpret_cast<double*>(b);
     b += align64(size_t(g.oc) * sizeof(double));
-    s.bias = reinterpret_cast<int32_t*>(b);
-    b += align64(size_t(g.oc) * sizeof(int32_t));
+    s.bias = reinterpret_cast<int64_t*>(b);
+    b += align64(size_t(g.oc) * sizeof(int64_t));
     s.sum_w = reinterpret_cast<int32_t*>(b);
     b += align64(size_t(g.oc) * sizeof(int32_t));
     s.zero_row = b;
@@ -64,6 +66,7 @@ struct Ctx {
     uint8_t* y;
     Scratch s;
     bool x_signed, w_signed;
+    RequantConsts rq;
 };
 
 inline const uint8_t* input_at(const Ctx& c, const uint8_t* xn, ptrdiff_t iy, ptrdiff_t ix) {
@@ -86,6 +89,15 @@ inline void store(const Ctx& c, uint8_t* yrow, ptrdiff_t ox, ptrdiff_t o, int32_
     const int32_t q = quant::requantize(int64_t(acc) + c.s.bias[o], c.s.multiplier[o], c.q.output_offset, c.q.output_type);
     yrow[ox * c.g.oc + o] = uint8_t(q);  // int8 outputs: two's complement byte of q
 }
+
+// Output channels o0..o0+3 of pixel ox from their accumulators (lane j: channel o0 + j).
+inline void store4(const Ctx& c, uint8_t* yrow, ptrdiff_t ox, ptrdiff_t o0, int32x4_t acc) {
+    store_4_bytes(yrow + ox * c.g.oc + o0, requantize_x4(acc, c.s.bias + o0, c.s.multiplier + o0, c.rq));
+}
+
+// [sum a0, sum a1, sum a2, sum a3]: the horizontal sums of four vectors in three pairwise adds.
+inline int32x4_t reduce4(const int32x4_t* a) { return vpaddq_s32(vpaddq_s32(a[0], a[1]), vpaddq_s32(a[2], a[3])); }
+inline uint32x4_t reduce4(const uint32x4_t* a) { return vpaddq_u32(vpaddq_u32(a[0], a[1]), vpaddq_u32(a[2], a[3])); }
 
 template <int NP, int NO>
 void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t* oxs, ptrdiff_t o0, uint8_t* yrow) {
@@ -130,10 +142,15 @@ void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t*
                 for (int o = 0; o < NO; ++o)
                     tail[p][o] += (code(xp[p] + i, c.x_signed) - c.q.input_offset) * (code(wp[o] + i, c.w_signed) - c.q.weight_offset);
     }
-    #pragma GCC unroll 4
-    for (int p = 0; p < NP; ++p)
+    if constexpr (NO == 4) {
         #pragma GCC unroll 4
-        for (int o = 0; o < NO; ++o) store(c, yrow, oxs[p], o0 + o, reduce(acc[p][o]) + tail[p][o]);
+        for (int p = 0; p < NP; ++p) store4(c, yrow, oxs[p], o0, vaddq_s32(reduce4(acc[p]), vld1q_s32(tail[p])));
+    } else {
+        #pragma GCC unroll 4
+        for (int p = 0; p < NP; ++p)
+            #pragma GCC unroll 4
+            for (int o = 0; o < NO; ++o) store(c, yrow, oxs[p], o0 + o, reduce(acc[p][o]) + tail[p][o]);
+    }
 }
 
 // Dot-product path. Accumulates raw-code products and the per-pixel sum of input codes in uint32 lanes
@@ -200,12 +217,21 @@ NPURUN_DOTPROD void block_dot(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, con
         const uint32x4_t sxv = sx[p];
         const uint32_t sum_x = vgetq_lane_u32(sxv, 0) + vgetq_lane_u32(sxv, 1) + vgetq_lane_u32(sxv, 2) +
                                vgetq_lane_u32(sxv, 3) + tail_sx[p];
-        #pragma GCC unroll 4
-        for (int o = 0; o < NO; ++o) {
-            const uint32x4_t a = acc[p][o];
-            const uint32_t sum_xw = vgetq_lane_u32(a, 0) + vgetq_lane_u32(a, 1) + vgetq_lane_u32(a, 2) + vgetq_lane_u32(a, 3) + tail[p][o];
-            const uint32_t v = sum_xw - zw * sum_x - zx * uint32_t(c.s.sum_w[o0 + o]) + k * zx * zw;
-            store(c, yrow, oxs[p], o0 + o, int32_t(v));
+        if constexpr (NO == 4) {
+            // The same modulo-2^32 expression, 4 channels per vector: the per-pixel terms folded into one.
+            const uint32x4_t sum_xw = vaddq_u32(reduce4(acc[p]), vld1q_u32(tail[p]));
+            const uint32x4_t sum_w = vreinterpretq_u32_s32(vld1q_s32(c.s.sum_w + o0));
+            const uint32x4_t v = vmlsq_n_u32(vsubq_u32(sum_xw, vdupq_n_u32(zw * sum_x - k * zx * zw)), sum_w, zx);
+            store4(c, yrow, oxs[p], o0, vreinterpretq_s32_u32(v));
+        } else {
+            #pragma GCC unroll 4
+            for (int o = 0; o < NO; ++o) {
+                const uint32x4_t a = acc[p][o];
+                const uint32_t sum_xw =
+                    vgetq_lane_u32(a, 0) + vgetq_lane_u32(a, 1) + vgetq_lane_u32(a, 2) + vgetq_lane_u32(a, 3) + tail[p][o];
+                const uint32_t v = sum_xw - zw * sum_x - zx * uint32_t(c.s.sum_w[o0 + o]) + k * zx * zw;
+                store(c, yrow, oxs[p], o0 + o, int32_t(v));
+            }
         }
     }
 }
@@ -235,7 +261,8 @@ template <bool DOT> void run_rows(const Ctx& c, size_t begin, size_t end) {
 }  // namespace
 
 size_t conv2d_quant_scratch(const ConvGeometry& g) {
-    return align64(size_t(g.oc) * sizeof(double)) + 2 * align64(size_t(g.oc) * sizeof(int32_t)) + align64(size_t(g.ic));
+    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int64_t)) +
+           align64(size_t(g.oc) * sizeof(int32_t)) + align64(size_t(g.ic));
 }
 
 bool conv2d_quant_uses_dotprod(const QuantConvParams& q) {
@@ -245,7 +272,8 @@ bool conv2d_quant_uses_dotprod(const QuantConvParams& q) {
 
 void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
                   uint8_t* y, void* scratch) {
-    Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8};
+    Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
+          requant_consts(q.output_offset, q.output_type)};
     const ptrdiff_t k = g.kh * g.kw * g.ic;
     for (ptrdiff_t o = 0; o < g.oc; ++o) {
         const float sw = q.weight_scales[q.per_axis ? o : 0];

@@ -81,6 +81,22 @@ inline int16x8_t centered(const uint8_t* p, bool is_signed, int16x8_t zp) {
 }
 inline int32_t code(const uint8_t* p, bool is_signed) { return is_signed ? int32_t(int8_t(*p)) : int32_t(*p); }
 
+// Sum of k raw codes modulo 2^32 (the dot-product path's sum_w), 16 per step: pairwise widening adds
+// into 16-bit lanes (at most 2*255), accumulated into 32-bit lanes (exact for k <= 33025, and the
+// modulo-2^32 lane sum equals the scalar modulo-2^32 sum in any case).
+uint32_t sum_codes(const uint8_t* p, ptrdiff_t k, bool is_signed) {
+    const ptrdiff_t k16 = k & ~ptrdiff_t(15);
+    uint32x4_t acc = vdupq_n_u32(0);
+    for (ptrdiff_t i = 0; i < k16; i += 16) {
+        const uint8x16_t v = vld1q_u8(p + i);
+        acc = is_signed ? vreinterpretq_u32_s32(vpadalq_s16(vreinterpretq_s32_u32(acc), vpaddlq_s8(vreinterpretq_s8_u8(v))))
+                        : vpadalq_u16(acc, vpaddlq_u8(v));
+    }
+    uint32_t sum = vaddvq_u32(acc);
+    for (ptrdiff_t i = k16; i < k; ++i) sum += uint32_t(code(p + i, is_signed));
+    return sum;
+}
+
 inline int32_t reduce(int32x4_t v) {
     return vgetq_lane_s32(v, 0) + vgetq_lane_s32(v, 1) + vgetq_lane_s32(v, 2) + vgetq_lane_s32(v, 3);
 }
@@ -275,19 +291,18 @@ void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t
     Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
           requant_consts(q.output_offset, q.output_type)};
     const ptrdiff_t k = g.kh * g.kw * g.ic;
+    const bool dot = conv2d_quant_uses_dotprod(q);
     for (ptrdiff_t o = 0; o < g.oc; ++o) {
         const float sw = q.weight_scales[q.per_axis ? o : 0];
         c.s.multiplier[o] = quant::multiplier(q.input_scale, sw, q.output_scale);
         c.s.bias[o] = bias ? quant::accumulator_bias(bias[o], q.bias_scales ? q.bias_scales[q.bias_per_axis ? o : 0] : 0.0f,
                                                      q.input_scale, sw)
                            : 0;
-        uint32_t sw_sum = 0;
-        for (ptrdiff_t i = 0; i < k; ++i) sw_sum += uint32_t(code(w + o * k + i, c.w_signed));
-        c.s.sum_w[o] = int32_t(sw_sum);
+        c.s.sum_w[o] = dot ? int32_t(sum_codes(w + o * k, k, c.w_signed)) : 0;  // only the dot-product path reads it
     }
     std::memset(c.s.zero_row, int(uint8_t(q.input_offset)), size_t(g.ic));
     const size_t rows = size_t(g.n * g.oh);
-    if (conv2d_quant_uses_dotprod(q))
+    if (dot)
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<true>(c, b, e); });
     else
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<false>(c, b, e); });

@@ -2,10 +2,11 @@
 // QSymmS8 per-tensor or per output channel), bit-exact with kernels/ref.
 //
 // The pipeline is runtime/util/quantization.h's: acc = sum (qx - zx)(qw - zw) exactly in integers, plus
-// the bias in accumulator units, then one quant::requantize per output element (called as is, so the
-// rounding is the shared definition, not a copy). Only the accumulation is vectorised; being exact
-// integer arithmetic, its order does not matter, so any blocking or instruction choice gives the same
-// acc. check() refuses windows with K = KH*KW*I > 33025, where 255*255*K could leave int32 (the NPU's
+// the bias in accumulator units, then one requantization per output element. The accumulation is
+// vectorised; being exact integer arithmetic, its order does not matter, so any blocking or instruction
+// choice gives the same acc. Blocks of 4 output channels reduce their accumulators with pairwise adds
+// and requantize 4 channels at once (requantize.h: the same IEEE double operations as quant::requantize,
+// hence the same bytes); single leftover channels call quant::requantize itself. check() refuses windows with K = KH*KW*I > 33025, where 255*255*K could leave int32 (the NPU's
 // accumulator width), so the 32-bit vector accumulators are exact.
 //
 // Two accumulation paths, same register blocking as conv2d_f32 (4 pixels x 4 output channels):
@@ -22,6 +23,7 @@
 
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/neon.h"
+#include "kernels/neon/requantize.h"
 #include "kernels/neon/thread_pool.h"
 #include "runtime/util/quantization.h"
 
@@ -38,7 +40,7 @@ constexpr size_t align64(size_t v) { return (v + 63) & ~size_t(63); }
 
 struct Scratch {
     double* multiplier;   // [oc]
-    int32_t* bias;        // [oc], accumulator units (0 without bias)
+    int64_t* bias;        // [oc], accumulator units (0 without bias), int64 as requantize_x4 adds it
     int32_t* sum_w;       // [oc], sum of raw weight codes (dot-product path)
     uint8_t* zero_row;    // [ic] bytes equal to zx: padding
 };
@@ -48,8 +50,8 @@ Scratch carve(const ConvGeometry& g, void* p) {
     Scratch s;
     s.multiplier = reinterpret_cast<double*>(b);
     b += align64(size_t(g.oc) * sizeof(double));
-    s.bias = reinterpret_cast<int32_t*>(b);
-    b += align64(size_t(g.oc) * sizeof(int32_t));
+    s.bias = reinterpret_cast<int64_t*>(b);
+    b += align64(size_t(g.oc) * sizeof(int64_t));
     s.sum_w = reinterpret_cast<int32_t*>(b);
     b += align64(size_t(g.oc) * sizeof(int32_t));
     s.zero_row = b;
@@ -64,6 +66,7 @@ struct Ctx {
     uint8_t* y;
     Scratch s;
     bool x_signed, w_signed;
+    RequantConsts rq;
 };
 
 inline const uint8_t* input_at(const Ctx& c, const uint8_t* xn, ptrdiff_t iy, ptrdiff_t ix) {
@@ -78,6 +81,22 @@ inline int16x8_t centered(const uint8_t* p, bool is_signed, int16x8_t zp) {
 }
 inline int32_t code(const uint8_t* p, bool is_signed) { return is_signed ? int32_t(int8_t(*p)) : int32_t(*p); }
 
+// Sum of k raw codes modulo 2^32 (the dot-product path's sum_w), 16 per step: pairwise widening adds
+// into 16-bit lanes (at most 2*255), accumulated into 32-bit lanes (exact for k <= 33025, and the
+// modulo-2^32 lane sum equals the scalar modulo-2^32 sum in any case).
+uint32_t sum_codes(const uint8_t* p, ptrdiff_t k, bool is_signed) {
+    const ptrdiff_t k16 = k & ~ptrdiff_t(15);
+    uint32x4_t acc = vdupq_n_u32(0);
+    for (ptrdiff_t i = 0; i < k16; i += 16) {
+        const uint8x16_t v = vld1q_u8(p + i);
+        acc = is_signed ? vreinterpretq_u32_s32(vpadalq_s16(vreinterpretq_s32_u32(acc), vpaddlq_s8(vreinterpretq_s8_u8(v))))
+                        : vpadalq_u16(acc, vpaddlq_u8(v));
+    }
+    uint32_t sum = vaddvq_u32(acc);
+    for (ptrdiff_t i = k16; i < k; ++i) sum += uint32_t(code(p + i, is_signed));
+    return sum;
+}
+
 inline int32_t reduce(int32x4_t v) {
     return vgetq_lane_s32(v, 0) + vgetq_lane_s32(v, 1) + vgetq_lane_s32(v, 2) + vgetq_lane_s32(v, 3);
 }
@@ -86,6 +105,15 @@ inline void store(const Ctx& c, uint8_t* yrow, ptrdiff_t ox, ptrdiff_t o, int32_
     const int32_t q = quant::requantize(int64_t(acc) + c.s.bias[o], c.s.multiplier[o], c.q.output_offset, c.q.output_type);
     yrow[ox * c.g.oc + o] = uint8_t(q);  // int8 outputs: two's complement byte of q
 }
+
+// Output channels o0..o0+3 of pixel ox from their accumulators (lane j: channel o0 + j).
+inline void store4(const Ctx& c, uint8_t* yrow, ptrdiff_t ox, ptrdiff_t o0, int32x4_t acc) {
+    store_4_bytes(yrow + ox * c.g.oc + o0, requantize_x4(acc, c.s.bias + o0, c.s.multiplier + o0, c.rq));
+}
+
+// [sum a0, sum a1, sum a2, sum a3]: the horizontal sums of four vectors in three pairwise adds.
+inline int32x4_t reduce4(const int32x4_t* a) { return vpaddq_s32(vpaddq_s32(a[0], a[1]), vpaddq_s32(a[2], a[3])); }
+inline uint32x4_t reduce4(const uint32x4_t* a) { return vpaddq_u32(vpaddq_u32(a[0], a[1]), vpaddq_u32(a[2], a[3])); }
 
 template <int NP, int NO>
 void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t* oxs, ptrdiff_t o0, uint8_t* yrow) {
@@ -130,10 +158,15 @@ void block_widen(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, const ptrdiff_t*
                 for (int o = 0; o < NO; ++o)
                     tail[p][o] += (code(xp[p] + i, c.x_signed) - c.q.input_offset) * (code(wp[o] + i, c.w_signed) - c.q.weight_offset);
     }
-    #pragma GCC unroll 4
-    for (int p = 0; p < NP; ++p)
+    if constexpr (NO == 4) {
         #pragma GCC unroll 4
-        for (int o = 0; o < NO; ++o) store(c, yrow, oxs[p], o0 + o, reduce(acc[p][o]) + tail[p][o]);
+        for (int p = 0; p < NP; ++p) store4(c, yrow, oxs[p], o0, vaddq_s32(reduce4(acc[p]), vld1q_s32(tail[p])));
+    } else {
+        #pragma GCC unroll 4
+        for (int p = 0; p < NP; ++p)
+            #pragma GCC unroll 4
+            for (int o = 0; o < NO; ++o) store(c, yrow, oxs[p], o0 + o, reduce(acc[p][o]) + tail[p][o]);
+    }
 }
 
 // Dot-product path. Accumulates raw-code products and the per-pixel sum of input codes in uint32 lanes
@@ -200,12 +233,21 @@ NPURUN_DOTPROD void block_dot(const Ctx& c, const uint8_t* xn, ptrdiff_t oy, con
         const uint32x4_t sxv = sx[p];
         const uint32_t sum_x = vgetq_lane_u32(sxv, 0) + vgetq_lane_u32(sxv, 1) + vgetq_lane_u32(sxv, 2) +
                                vgetq_lane_u32(sxv, 3) + tail_sx[p];
-        #pragma GCC unroll 4
-        for (int o = 0; o < NO; ++o) {
-            const uint32x4_t a = acc[p][o];
-            const uint32_t sum_xw = vgetq_lane_u32(a, 0) + vgetq_lane_u32(a, 1) + vgetq_lane_u32(a, 2) + vgetq_lane_u32(a, 3) + tail[p][o];
-            const uint32_t v = sum_xw - zw * sum_x - zx * uint32_t(c.s.sum_w[o0 + o]) + k * zx * zw;
-            store(c, yrow, oxs[p], o0 + o, int32_t(v));
+        if constexpr (NO == 4) {
+            // The same modulo-2^32 expression, 4 channels per vector: the per-pixel terms folded into one.
+            const uint32x4_t sum_xw = vaddq_u32(reduce4(acc[p]), vld1q_u32(tail[p]));
+            const uint32x4_t sum_w = vreinterpretq_u32_s32(vld1q_s32(c.s.sum_w + o0));
+            const uint32x4_t v = vmlsq_n_u32(vsubq_u32(sum_xw, vdupq_n_u32(zw * sum_x - k * zx * zw)), sum_w, zx);
+            store4(c, yrow, oxs[p], o0, vreinterpretq_s32_u32(v));
+        } else {
+            #pragma GCC unroll 4
+            for (int o = 0; o < NO; ++o) {
+                const uint32x4_t a = acc[p][o];
+                const uint32_t sum_xw =
+                    vgetq_lane_u32(a, 0) + vgetq_lane_u32(a, 1) + vgetq_lane_u32(a, 2) + vgetq_lane_u32(a, 3) + tail[p][o];
+                const uint32_t v = sum_xw - zw * sum_x - zx * uint32_t(c.s.sum_w[o0 + o]) + k * zx * zw;
+                store(c, yrow, oxs[p], o0 + o, int32_t(v));
+            }
         }
     }
 }
@@ -235,7 +277,8 @@ template <bool DOT> void run_rows(const Ctx& c, size_t begin, size_t end) {
 }  // namespace
 
 size_t conv2d_quant_scratch(const ConvGeometry& g) {
-    return align64(size_t(g.oc) * sizeof(double)) + 2 * align64(size_t(g.oc) * sizeof(int32_t)) + align64(size_t(g.ic));
+    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int64_t)) +
+           align64(size_t(g.oc) * sizeof(int32_t)) + align64(size_t(g.ic));
 }
 
 bool conv2d_quant_uses_dotprod(const QuantConvParams& q) {
@@ -245,21 +288,21 @@ bool conv2d_quant_uses_dotprod(const QuantConvParams& q) {
 
 void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
                   uint8_t* y, void* scratch) {
-    Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8};
+    Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
+          requant_consts(q.output_offset, q.output_type)};
     const ptrdiff_t k = g.kh * g.kw * g.ic;
+    const bool dot = conv2d_quant_uses_dotprod(q);
     for (ptrdiff_t o = 0; o < g.oc; ++o) {
         const float sw = q.weight_scales[q.per_axis ? o : 0];
         c.s.multiplier[o] = quant::multiplier(q.input_scale, sw, q.output_scale);
         c.s.bias[o] = bias ? quant::accumulator_bias(bias[o], q.bias_scales ? q.bias_scales[q.bias_per_axis ? o : 0] : 0.0f,
                                                      q.input_scale, sw)
                            : 0;
-        uint32_t sw_sum = 0;
-        for (ptrdiff_t i = 0; i < k; ++i) sw_sum += uint32_t(code(w + o * k + i, c.w_signed));
-        c.s.sum_w[o] = int32_t(sw_sum);
+        c.s.sum_w[o] = dot ? int32_t(sum_codes(w + o * k, k, c.w_signed)) : 0;  // only the dot-product path reads it
     }
     std::memset(c.s.zero_row, int(uint8_t(q.input_offset)), size_t(g.ic));
     const size_t rows = size_t(g.n * g.oh);
-    if (conv2d_quant_uses_dotprod(q))
+    if (dot)
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<true>(c, b, e); });
     else
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<false>(c, b, e); });

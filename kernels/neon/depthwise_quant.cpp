@@ -1,12 +1,15 @@
 // Quantized NHWC depthwise convolution, depth multiplier 1, bit-exact with kernels/ref: the same exact
 // integer accumulation of (qx - zx)(qw - zw) over the real taps (padding adds 0), the bias in accumulator
-// units and one quant::requantize per output (runtime/util/quantization.h). Vectorised over 8 channels:
-// codes widened to int16 and centred, multiply-accumulated into int32 (vmlal_s16). K = KH*KW <= 33025
-// keeps the int32 lanes exact (checked by the kernel).
+// units and one requantization per output (runtime/util/quantization.h). Vectorised over 8 channels:
+// codes widened to int16 and centred, multiply-accumulated into int32 (vmlal_s16), then requantized 8 at
+// a time by requantize_x4 (the same IEEE double operations as quant::requantize, hence the same bytes;
+// leftover channels call quant::requantize itself). K = KH*KW <= 33025 keeps the int32 lanes exact
+// (checked by the kernel).
 #include <cstring>
 
 #include "kernels/neon/depthwise.h"
 #include "kernels/neon/neon.h"
+#include "kernels/neon/requantize.h"
 #include "kernels/neon/thread_pool.h"
 #include "runtime/util/quantization.h"
 
@@ -25,14 +28,14 @@ inline int32_t code(uint8_t b, bool is_signed) { return is_signed ? int32_t(int8
 }  // namespace
 
 size_t depthwise_quant_scratch(const ConvGeometry& g) {
-    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int32_t));
+    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int64_t));
 }
 
 void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
                      uint8_t* y, void* scratch) {
     const ptrdiff_t c = g.oc, c8 = c & ~ptrdiff_t(7);
     double* mult = static_cast<double*>(scratch);
-    int32_t* bacc = reinterpret_cast<int32_t*>(static_cast<uint8_t*>(scratch) + align64(size_t(c) * sizeof(double)));
+    int64_t* bacc = reinterpret_cast<int64_t*>(static_cast<uint8_t*>(scratch) + align64(size_t(c) * sizeof(double)));
     for (ptrdiff_t ch = 0; ch < c; ++ch) {
         const float sw = q.weight_scales[q.per_axis ? ch : 0];
         mult[ch] = quant::multiplier(q.input_scale, sw, q.output_scale);
@@ -41,6 +44,7 @@ void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint
                         : 0;
     }
     const bool xs = q.input_type != DataType::QAsymmU8, ws = q.weight_type != DataType::QAsymmU8;
+    const RequantConsts rq = requant_consts(q.output_offset, q.output_type);
     const int16x8_t zx = vdupq_n_s16(int16_t(q.input_offset)), zw = vdupq_n_s16(int16_t(q.weight_offset));
     parallel_for(size_t(g.n * g.oh), 1, [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
@@ -53,7 +57,6 @@ void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint
                 while (ky1 > ky0 && (g.in_y(oy, ky1 - 1) < 0 || g.in_y(oy, ky1 - 1) >= g.ih)) --ky1;
                 while (kx0 < kx1 && (g.in_x(ox, kx0) < 0 || g.in_x(ox, kx0) >= g.iw)) ++kx0;
                 while (kx1 > kx0 && (g.in_x(ox, kx1 - 1) < 0 || g.in_x(ox, kx1 - 1) >= g.iw)) --kx1;
-                int32_t acc[8];
                 ptrdiff_t ch = 0;
                 for (; ch < c8; ch += 8) {
                     int32x4_t lo = vdupq_n_s32(0), hi = vdupq_n_s32(0);
@@ -64,10 +67,8 @@ void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint
                             lo = vmlal_s16(lo, vget_low_s16(xv), vget_low_s16(wv));
                             hi = vmlal_s16(hi, vget_high_s16(xv), vget_high_s16(wv));
                         }
-                    vst1q_s32(acc, lo);
-                    vst1q_s32(acc + 4, hi);
-                    for (int j = 0; j < 8; ++j)
-                        out[ch + j] = uint8_t(quant::requantize(int64_t(acc[j]) + bacc[ch + j], mult[ch + j], q.output_offset, q.output_type));
+                    vst1_u8(out + ch, narrow_to_bytes(requantize_x4(lo, bacc + ch, mult + ch, rq),
+                                                      requantize_x4(hi, bacc + ch + 4, mult + ch + 4, rq)));
                 }
                 for (; ch < c; ++ch) {
                     int32_t a = 0;

@@ -3,7 +3,8 @@
 //
 // Quantized: a fully connected layer is a 1x1 convolution of a [batch, 1, 1, in] image with [out, 1, 1, in]
 // weights, so it runs through conv2d_quant, which is bit-exact with kernels/ref's integer pipeline (same
-// multiplier, accumulator bias and requantize helpers as ref FullyConnected). Weights stored [in, out]
+// multiplier and accumulator bias helpers as ref FullyConnected, and a vector requantization that
+// performs quant::requantize's operations, see requantize.h). Weights stored [in, out]
 // (transpose_weights false) are transposed into scratch first, on every run, since they may be a run-time
 // input. conv2d_quant splits work by output row, here one per batch item: batch 1 runs on one thread.
 #include <limits>

@@ -5,9 +5,9 @@
 // SSE/AVX where it can), so the NEON kernels are built and tested on every machine, not only on boards.
 // Kernels include this header and nothing else for SIMD.
 //
-// Debian 12's SIMDe (0.7.4) lacks the AArch64-only vdivq_f32 and vsqrtq_f32: kernels call them as
-// div_f32x4 / sqrt_f32x4, which are the real instructions on aarch64 and per-lane IEEE operations
-// (identical results: both are correctly rounded) through SIMDe.
+// Debian 12's SIMDe (0.7.4) lacks the AArch64-only vdivq_f32, vsqrtq_f32 and vrndaq_f64: kernels call
+// them as div_f32x4 / sqrt_f32x4 / round_away_f64x2, which are the real instructions on aarch64 and
+// per-lane IEEE operations through SIMDe (identical results: all are exactly defined per lane).
 #pragma once
 
 #if defined(__aarch64__)
@@ -54,6 +54,17 @@ inline float32x4_t sqrt_f32x4(float32x4_t a) {
     vst1q_f32(x, a);
     for (int i = 0; i < 4; ++i) x[i] = std::sqrt(x[i]);
     return vld1q_f32(x);
+#endif
+}
+
+// Rounds each lane to an integer, halfway cases away from zero: FRINTA on aarch64, std::round (the same
+// function, and the one quant::requantize uses) per lane through SIMDe.
+inline float64x2_t round_away_f64x2(float64x2_t a) {
+#if NPURUN_NEON_NATIVE
+    return vrndaq_f64(a);
+#else
+    const float64x2_t lo = vdupq_n_f64(std::round(vgetq_lane_f64(a, 0)));
+    return vsetq_lane_f64(std::round(vgetq_lane_f64(a, 1)), lo, 1);
 #endif
 }
 

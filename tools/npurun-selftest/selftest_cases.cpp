@@ -251,8 +251,8 @@ std::vector<Case> make_cases() {
         // Multi-core: one-convolution segments forced onto 2 or 3 cores (split by K or by output rows); the job
         // must have that many lanes and 1, 2 and 3 cores must give the same bytes.
         {"mc-conv-u8-3cores", U8, hwc(20, 20, 32), {conv(32, 3).pad(1)}, "rows split over 3 cores", 3},
-        {"mc-conv-s8-perch-2cores", S8, hwc(14, 14, 64), {conv(96, 3).pad(1).per_ch().relu()}, "int8 per-channel over 2 cores", 2},
-        {"mc-conv-f16-3cores", F16, hwc(14, 14, 64), {conv(64, 3).pad(1)}, "fp16 over 3 cores", 3},
+        {"mc-conv-s8-perch-2cores", S8, hwc(10, 10, 32), {conv(48, 3).pad(1).per_ch().relu()}, "int8 per-channel over 2 cores", 2},
+        {"mc-conv-f16-3cores", F16, hwc(10, 10, 32), {conv(32, 3).pad(1)}, "fp16 over 3 cores", 3},
         {"mc-dw-u8-2cores", U8, hwc(20, 20, 48), {dw(3).pad(1).relu6()}, "depthwise rows over 2 cores", 2},
         {"mc-u8-fc-3cores", U8, flat(1024), {fc(200)}, "fully connected K split over 3 cores", 3},
         {"mc-tile-conv-u8-3cores", U8, hwc(136, 128, 64), {conv(8, 1).must_tile()}, "row tiles in each of 3 lanes (1088 KiB input)", 3},

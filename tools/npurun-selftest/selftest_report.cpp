@@ -164,7 +164,9 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
         o += r.npu_vs_sim ? (r.npu_sim_identical ? "\"identical\"" : "\"different\"") : "null";
         o += ", \"cores\": " + std::to_string(c.cores) + ", \"core_sweep\": ";
         if (r.core_sweep) {
-            o += "{\"identical\": " + std::string(bool_text(r.core_sweep_identical)) + ", \"lanes\": [";
+            o += "{\"devices\": [";
+            for (size_t i = 0; i < r.core_sweep_devices.size(); ++i) o += (i ? ", " : "") + json_string(r.core_sweep_devices[i]);
+            o += "], \"identical\": " + std::string(bool_text(r.core_sweep_identical)) + ", \"lanes\": [";
             for (size_t i = 0; i < r.core_sweep_lanes.size(); ++i) o += (i ? ", " : "") + std::to_string(r.core_sweep_lanes[i]);
             o += "]}";
         } else {

@@ -2,8 +2,8 @@
 
 #include <sys/utsname.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -189,34 +189,38 @@ DeviceRun run_device(const std::string& device, const std::shared_ptr<const Mode
     return r;
 }
 
-// The same model on the simulator with 1, 2 and 3 cores: the split must not change a single byte.
-void core_sweep(const Case& c, const std::shared_ptr<const Model>& model, const BuiltCase& b, CaseResult* r) {
+// The same model on one device with 1, 2 and 3 cores: the split must not change a single byte.
+void core_sweep(const std::string& device, const Case& c, const std::shared_ptr<const Model>& model,
+                const BuiltCase& b, CaseResult* r) {
+    if (!r->core_sweep) r->core_sweep_identical = true;
     r->core_sweep = true;
-    r->core_sweep_identical = true;
+    r->core_sweep_devices.push_back(device);
+    const bool first = r->core_sweep_devices.size() == 1;
     std::vector<std::unique_ptr<Session>> runs;
-    for (unsigned cores = 1; cores <= 3; ++cores) {
-        auto s = device_session("sim", model, c, cores);
+    for (unsigned cores = 1; cores <= 3 && r->core_sweep_identical; ++cores) {
+        auto s = device_session(device, model, c, cores);
         fill_inputs(*s, b, case_seed(c.name));
         s->run();
-        r->core_sweep_lanes.push_back(lanes_used(*s));
+        const uint32_t lanes = lanes_used(*s);
+        if (first) r->core_sweep_lanes.push_back(lanes);
         runs.push_back(std::move(s));
-        if (r->core_sweep_lanes.back() != cores && r->core_sweep_identical) {
+        if (lanes != cores) {
             r->core_sweep_identical = false;  // the sweep would compare fewer splits than it claims
-            r->core_sweep_detail = "sim with " + std::to_string(cores) + " cores ran a job of " +
-                                   std::to_string(r->core_sweep_lanes.back()) + " lane(s)";
+            r->core_sweep_detail = device + " with " + std::to_string(cores) + " cores ran a job of " +
+                                   std::to_string(lanes) + " lane(s)";
         }
     }
     for (size_t k = 1; k < runs.size() && r->core_sweep_identical; ++k) {
         if (!same_outputs_size(*runs[0], *runs[k])) {
             r->core_sweep_identical = false;
-            r->core_sweep_detail = "outputs differ in size between 1 and " + std::to_string(k + 1) + " cores";
+            r->core_sweep_detail = device + " outputs differ in size between 1 and " + std::to_string(k + 1) + " cores";
             break;
         }
         for (size_t i = 0; i < runs[0]->num_outputs(); ++i) {
             const ByteComparison bc = compare_bytes(runs[0]->output(i).data, runs[k]->output(i).data, runs[0]->output(i).info.num_bytes());
             if (!bc.identical) {
                 r->core_sweep_identical = false;
-                r->core_sweep_detail = "sim with " + std::to_string(k + 1) + " cores differs from 1 core in " +
+                r->core_sweep_detail = device + " with " + std::to_string(k + 1) + " cores differs from 1 core in " +
                                        std::to_string(bc.differing) + " bytes of output " + std::to_string(i) +
                                        ", first at byte " + std::to_string(bc.first);
                 break;
@@ -272,7 +276,10 @@ CaseResult run_case(const Case& c, const Environment& env, const RunOptions& opt
                 }
             }
         }
-        if (c.cores > 1 && env.sim.available) core_sweep(c, model, r.built, &r);
+        // Forced multi-core cases: every device also runs 1, 2 and 3 cores, compared with each other (on a
+        // board, the NPU's own lanes; npu==sim above only covers the case's core count).
+        if (c.cores > 1 && env.sim.available) core_sweep("sim", c, model, r.built, &r);
+        if (c.cores > 1 && env.npu.available) core_sweep("npu", c, model, r.built, &r);
         r.pass = r.npu_vs_sim ? r.npu_sim_identical : true;
         if (r.core_sweep) r.pass = r.pass && r.core_sweep_identical;
         for (const DeviceRun& d : r.runs) r.pass = r.pass && d.pass;

@@ -57,9 +57,11 @@ struct CaseResult {
     bool npu_vs_sim = false;   // both ran: compared byte for byte
     bool npu_sim_identical = false;
     std::string npu_sim_detail;
-    // Cases with a forced core count of 2 or 3: the simulator's outputs with 1, 2 and 3 cores, compared
-    // with each other byte for byte (lanes: the cores each of those jobs used).
+    // Cases with a forced core count of 2 or 3: each device's outputs with 1, 2 and 3 cores, compared with
+    // each other byte for byte (lanes: the cores each of the first device's jobs used; every device's must
+    // be 1, 2, 3).
     bool core_sweep = false;
+    std::vector<std::string> core_sweep_devices;
     bool core_sweep_identical = false;
     std::vector<uint32_t> core_sweep_lanes;
     std::string core_sweep_detail;

@@ -96,12 +96,23 @@ def main():
                 fail(f'JSON case {c["name"]}: max_diff {r["max_diff"]} tolerance {r["tolerance"]}')
             if r['tasks'] < 1 or (c['name'].startswith('tile-') and r['tasks'] < 2):
                 fail(f'JSON case {c["name"]}: {r["tasks"]} NPU tasks')
+            # Forced core counts: the job had that many lanes, and 1, 2 and 3 cores gave identical bytes.
+            if c['cores'] > 1:
+                sweep = c['core_sweep']
+                if r['cores_requested'] != c['cores'] or r['cores_used'] != c['cores'] or not sweep \
+                        or not sweep['identical'] or sweep['lanes'] != [1, 2, 3]:
+                    fail(f'JSON case {c["name"]}: cores {c["cores"]}, run {r}, core_sweep {sweep}')
+            elif c['core_sweep'] is not None or r['cores_used'] != 1:
+                fail(f'JSON case {c["name"]}: single-core case with core_sweep {c["core_sweep"]}, {r["cores_used"]} cores')
             if c['precision'] in ('uint8', 'int8') and c['ops'].count('>') == 0 and r['tolerance'] != 1:
                 fail(f'JSON case {c["name"]}: single-layer int8 tolerance {r["tolerance"]}, not 1')
         s = report['summary']
         if (s['cases'], s['passed'], s['failed'], s['result']) != (len(names), len(names), 0, 'pass'):
             fail(f'JSON summary: {s}')
-        print(f'JSON report: {len(cases)} cases, environment kernel "{env["kernel"]}", sim driver '
+        multi = sum(1 for c in cases if c['cores'] > 1)
+        if multi < 5:
+            fail(f'JSON: only {multi} multi-core cases')
+        print(f'JSON report: {len(cases)} cases ({multi} multi-core), environment kernel "{env["kernel"]}", sim driver '
               f'{sim["driver"]} {sim["driver_version"]}')
 
     # 3. All devices: here (no board) the NPU is absent, which is reported per case and is not a failure.

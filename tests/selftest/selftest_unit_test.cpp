@@ -141,25 +141,44 @@ TEST(SelftestCases, NamesUniqueAndDuplicatesRejected) {
     EXPECT_THROW(validate_cases(dup), Error);
 }
 
-// Every op the NPU backend lowers (runtime/npu lowering_refusal) in every precision it supports, tiling,
-// per-channel weights, fused activations and multi-layer networks: removing a case that is the only one
-// of its kind fails here.
+// Every op the NPU backend lowers (runtime/npu lowering_refusal) in every precision it supports, tiling
+// (rows, depthwise channels, K), multi-core splits, per-channel weights, fused activations, broadcast and
+// constant operands, Pad (and its folding), buffer views and multi-layer networks: removing a case that is
+// the only one of its kind fails here.
 TEST(SelftestCases, CoverEveryLoweredOp) {
     std::set<std::pair<int, int>> kind_precision;
+    std::set<std::pair<int, int>> broadcast_precision;  // (Broadcast, int8 0 / fp16 1)
+    std::set<std::pair<int, int>> pad_mode_precision;   // (PadMode, int8 0 / fp16 1)
+    std::set<std::pair<int, int>> multicore;            // (LayerKind, cores)
+    std::set<int> multicore_precision;
     bool per_channel_conv = false, per_channel_dw = false, tiled_conv = false, tiled_dw = false, multi = false;
-    bool relu = false, relu6 = false, same_padding = false, residual = false;
+    bool relu = false, relu6 = false, same_padding = false, residual = false, k_tiled = false, tiled_multicore = false;
+    bool mul_relu_int8 = false, const_int8 = false, const_fp16 = false, pad_fold = false, concat_net = false;
     for (const Case& c : all_cases()) {
         multi = multi || c.layers.size() > 1;
-        for (const LayerSpec& l : c.layers) {
+        const int fp = c.precision == Precision::Fp16 ? 1 : 0;
+        for (size_t i = 0; i < c.layers.size(); ++i) {
+            const LayerSpec& l = c.layers[i];
             kind_precision.insert({int(l.kind), int(c.precision)});
             per_channel_conv = per_channel_conv || (l.per_channel && l.kind == LayerKind::Conv);
             per_channel_dw = per_channel_dw || (l.per_channel && l.kind == LayerKind::Depthwise);
             tiled_conv = tiled_conv || (l.tiled && l.kind == LayerKind::Conv);
             tiled_dw = tiled_dw || (l.tiled && l.kind == LayerKind::Depthwise);
+            k_tiled = k_tiled || (l.tiled && l.out_c > 8192 && c.cores == 0);
+            tiled_multicore = tiled_multicore || (l.tiled && c.cores > 1);
             relu = relu || l.act == Act::Relu;
             relu6 = relu6 || l.act == Act::Relu6;
             same_padding = same_padding || l.pad_top != l.pad_bottom;
             residual = residual || (is_binary(l.kind) && l.operand >= 0);
+            if (is_binary(l.kind) && l.broadcast != Broadcast::None) broadcast_precision.insert({int(l.broadcast), fp});
+            mul_relu_int8 = mul_relu_int8 || (l.kind == LayerKind::Mul && l.act == Act::Relu && !fp);
+            const_int8 = const_int8 || (l.const_operand && !fp);
+            const_fp16 = const_fp16 || (l.const_operand && fp);
+            if (l.kind == LayerKind::Pad) pad_mode_precision.insert({int(l.pad_mode), fp});
+            pad_fold = pad_fold || (l.kind == LayerKind::Pad && l.pad_zero_point && i + 1 < c.layers.size() &&
+                                    (c.layers[i + 1].kind == LayerKind::Conv || c.layers[i + 1].kind == LayerKind::Depthwise));
+            concat_net = concat_net || (l.kind == LayerKind::Concat && i + 1 < c.layers.size());
+            if (c.cores > 1) multicore.insert({int(l.kind), int(c.cores)}), multicore_precision.insert(int(c.precision));
         }
     }
     const LayerKind all_precisions[] = {LayerKind::Conv, LayerKind::Depthwise, LayerKind::FullyConnected,
@@ -167,14 +186,24 @@ TEST(SelftestCases, CoverEveryLoweredOp) {
     for (LayerKind k : all_precisions)
         for (Precision p : {Precision::U8, Precision::S8, Precision::Fp16})
             EXPECT_TRUE(kind_precision.count({int(k), int(p)})) << layer_name(k) << " " << to_string(p);
-    for (LayerKind k : {LayerKind::Add, LayerKind::Sub, LayerKind::Max, LayerKind::Min}) {
-        EXPECT_TRUE(kind_precision.count({int(k), int(Precision::Fp16)})) << layer_name(k);
+    for (LayerKind k : {LayerKind::Add, LayerKind::Sub, LayerKind::Mul, LayerKind::Max, LayerKind::Min, LayerKind::Pad,
+                        LayerKind::Reshape, LayerKind::Concat}) {
+        EXPECT_TRUE(kind_precision.count({int(k), int(Precision::Fp16)}) || k == LayerKind::Reshape) << layer_name(k);
         EXPECT_TRUE(kind_precision.count({int(k), int(Precision::U8)}) || kind_precision.count({int(k), int(Precision::S8)}))
             << layer_name(k);
     }
-    EXPECT_TRUE(kind_precision.count({int(LayerKind::Mul), int(Precision::Fp16)}));
     EXPECT_TRUE(kind_precision.count({int(LayerKind::Div), int(Precision::Fp16)}));
+    for (Broadcast b : {Broadcast::C, Broadcast::WC, Broadcast::HC})
+        for (int fp : {0, 1}) EXPECT_TRUE(broadcast_precision.count({int(b), fp})) << to_string(b) << " fp16 " << fp;
+    for (PadMode m : {PadMode::Constant, PadMode::Reflect})
+        for (int fp : {0, 1}) EXPECT_TRUE(pad_mode_precision.count({int(m), fp})) << int(m) << " fp16 " << fp;
+    // Multi-core: convolution on 2 and 3 cores, depthwise and fully connected split, in every precision.
+    EXPECT_TRUE(multicore.count({int(LayerKind::Conv), 2}) && multicore.count({int(LayerKind::Conv), 3}));
+    EXPECT_TRUE(multicore.count({int(LayerKind::Depthwise), 2}) || multicore.count({int(LayerKind::Depthwise), 3}));
+    EXPECT_TRUE(multicore.count({int(LayerKind::FullyConnected), 2}) || multicore.count({int(LayerKind::FullyConnected), 3}));
+    EXPECT_EQ(multicore_precision.size(), 3u);
     EXPECT_TRUE(per_channel_conv && per_channel_dw && tiled_conv && tiled_dw && multi && relu && relu6 && same_padding && residual);
+    EXPECT_TRUE(k_tiled && tiled_multicore && mul_relu_int8 && const_int8 && const_fp16 && pad_fold && concat_net);
 }
 
 TEST(SelftestModels, SameCaseSameBytes) {
@@ -187,8 +216,17 @@ TEST(SelftestModels, SameCaseSameBytes) {
 }
 
 TEST(SelftestModels, ImpossibleCasesAreErrors) {
-    Case c{"bad-int8-mul", Precision::U8, {4, 4, 16, false}, {eltwise(LayerKind::Mul)}, "", 0};
+    Case c{"bad-int8-div", Precision::U8, {4, 4, 16, false}, {eltwise(LayerKind::Div)}, "", 0};
     EXPECT_THROW(build_case(c), Error);
+    Case r{"bad-reshape", Precision::S8, {4, 4, 16, false}, {reshape(3, 5)}, "", 0};
+    EXPECT_THROW(build_case(r), Error);
+    // A broadcast operand from an earlier layer has the full shape: not what the case claims.
+    LayerSpec add = eltwise(LayerKind::Add);
+    add.with(0).bcast(Broadcast::C);
+    Case b{"bad-broadcast", Precision::S8, {4, 4, 16, false}, {conv(16, 1), add}, "", 0};
+    EXPECT_THROW(build_case(b), Error);
+    Case q{"bad-concat", Precision::S8, {4, 4, 16, false}, {conv(16, 1), conv(16, 3).pad(1), concat_with(0)}, "", 0};
+    EXPECT_THROW(build_case(q), Error);  // the two convolutions' outputs are quantized differently
     Case k{"bad-kernel", Precision::U8, {2, 2, 16, false}, {conv(8, 5)}, "", 0};
     EXPECT_THROW(build_case(k), Error);
 }
@@ -220,11 +258,29 @@ TEST(SelftestRun, CaseThatCannotBeBuiltFails) {
     EXPECT_NE(r.error.find("bad-int8-div"), std::string::npos) << r.error;
 }
 
-TEST(SelftestRun, ForcedCoreCountIsRefusedUntilTheBackendCanDoIt) {
+TEST(SelftestRun, ForcedCoresSplitTheJobAndAgreeAcrossCoreCounts) {
     const Environment env = probe_environment(DeviceSelection::Sim);
-    Case c = *find_case("conv-u8-k1");
+    if (!env.sim.available) GTEST_SKIP() << "built without the simulator: " << env.sim.message;
+    const Case* c = find_case("mc-dw-u8-2cores");
+    ASSERT_NE(c, nullptr);
+    CaseResult r = run_case(*c, env, {});
+    EXPECT_TRUE(r.pass) << r.error << (r.runs.empty() ? "" : r.runs[0].error) << r.core_sweep_detail;
+    ASSERT_EQ(r.runs.size(), 1u);
+    EXPECT_EQ(r.runs[0].cores_requested, 2u);
+    EXPECT_EQ(r.runs[0].cores_used, 2u);
+    EXPECT_TRUE(r.core_sweep && r.core_sweep_identical);
+    EXPECT_EQ(r.core_sweep_lanes, (std::vector<uint32_t>{1, 2, 3}));
+}
+
+TEST(SelftestRun, ForcedCoresOnALayerThatDoesNotSplitFail) {
+    // A pooling segment is never spread over cores: asking for 2 must fail, not pass on one core.
+    const Environment env = probe_environment(DeviceSelection::Sim);
+    if (!env.sim.available) GTEST_SKIP() << "built without the simulator: " << env.sim.message;
+    Case c = *find_case("maxpool-s8-k2-s2");
     c.cores = 2;
     CaseResult r = run_case(c, env, {});
     EXPECT_FALSE(r.pass);
-    EXPECT_NE(r.error.find("core count"), std::string::npos) << r.error;
+    ASSERT_EQ(r.runs.size(), 1u);
+    EXPECT_EQ(r.runs[0].cores_used, 1u);
+    EXPECT_NE(r.runs[0].error.find("1 lane(s), not 2"), std::string::npos) << r.runs[0].error;
 }

@@ -3,8 +3,10 @@
 //
 // A case is one line of the table in selftest_cases.cpp, e.g.
 //   {"conv-u8-k3-s2", U8, {17, 15, 8}, {conv(24, 3).stride(2).pad(1)}, "odd sizes, stride 2"},
-// Layer i reads the output of layer i-1 (layer 0 reads model input 0); a binary element-wise layer's
-// second operand is a second model input of the same shape, or the output of an earlier layer (.with(k)).
+// Layer i reads the output of layer i-1 (layer 0 reads model input 0), or of layer k (.from(k)), or model
+// input 0 (.from_input()); a binary element-wise layer's second operand is a second model input of the same
+// shape or of a broadcast shape (.bcast()), a constant (.constant()), or the output of an earlier layer
+// (.with(k)); a Concat's second input is the output of an earlier layer (.with(k)), after its main input.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +22,20 @@ const char* to_string(Precision p);
 
 enum class Act { None, Relu, Relu6 };
 
-enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Add, Sub, Mul, Div, Max, Min };
+enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat,
+                       Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
 bool is_binary(LayerKind k);
+
+// Shape of a binary op's second operand (NHWC) against the first, [1,H,W,C]: the Expand patterns the NPU lowers.
+enum class Broadcast { None, C /* [1,1,1,C] */, WC /* [1,1,W,C] */, HC /* [1,H,1,C] */ };
+const char* to_string(Broadcast b);
+
+enum class PadMode { Constant, Reflect };
+
+// Layer sources (LayerSpec::source): the previous layer's output, or model input 0.
+constexpr int kPrevious = -1, kModelInput = -2;
 
 struct LayerSpec {
     LayerKind kind = LayerKind::Conv;
@@ -34,7 +46,13 @@ struct LayerSpec {
     bool bias = true;
     Act act = Act::None;       // an Activation layer after this one (the NPU fuses it)
     int operand = -1;          // binary ops: -1 = the next model input, k >= 0 = output of layer k
+    int source = kPrevious;    // the main input: kPrevious, kModelInput or layer k >= 0
     bool tiled = false;        // the layer must be split into more than one NPU task (checked)
+    Broadcast broadcast = Broadcast::None;  // binary ops: the second operand's shape
+    bool const_operand = false;             // binary ops: the second operand is a Constant layer
+    PadMode pad_mode = PadMode::Constant;   // Pad: mode; amounts in pad_top/bottom/left/right
+    bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
+    uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W)
 
     LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
     LayerSpec& stride(uint32_t y, uint32_t x) { sy = y, sx = x; return *this; }
@@ -49,6 +67,12 @@ struct LayerSpec {
     LayerSpec& no_bias() { bias = false; return *this; }
     LayerSpec& with(int layer) { operand = layer; return *this; }
     LayerSpec& must_tile() { tiled = true; return *this; }
+    LayerSpec& from(int layer) { source = layer; return *this; }
+    LayerSpec& from_input() { source = kModelInput; return *this; }
+    LayerSpec& bcast(Broadcast b) { broadcast = b; return *this; }
+    LayerSpec& constant() { const_operand = true; return *this; }
+    LayerSpec& reflect() { pad_mode = PadMode::Reflect; return *this; }
+    LayerSpec& zero_point() { pad_zero_point = true; return *this; }
 };
 
 LayerSpec conv(uint32_t out_c, uint32_t k);
@@ -59,6 +83,9 @@ LayerSpec maxpool(uint32_t k);
 LayerSpec avgpool(uint32_t k);
 LayerSpec global_avgpool();
 LayerSpec eltwise(LayerKind k);
+LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right);
+LayerSpec reshape(uint32_t h, uint32_t w);
+LayerSpec concat_with(int layer);  // Concat along channels: [previous output, output of `layer`]
 
 struct InputShape {
     uint32_t h = 1, w = 1, c = 1;
@@ -71,8 +98,9 @@ struct Case {
     InputShape input;
     std::vector<LayerSpec> layers;
     std::string note;    // what the case covers, for --list
-    // NPU cores the case must run on; 0 = the backend's choice. Forcing a count needs the multi-core
-    // split (branch npucore); until then every case uses 0 and run_case() refuses any other value.
+    // NPU cores the case's sim/npu sessions are given (SessionOptions::npu_cores); 0 = the backend's
+    // choice (auto). With 2 or 3 the job must have that many lanes (checked), and the simulator also runs the
+    // model on 1, 2 and 3 cores: the outputs must be identical byte for byte.
     unsigned cores = 0;
 };
 

@@ -1,28 +1,30 @@
 // The self-test's case table: one line per case. It covers every op runtime/npu lowers today
-// (compiled_segment.cpp lowering_refusal(): Convolution2d, DepthwiseConvolution2d, FullyConnected,
-// Pooling2d max/average/global, same-shape element-wise Add/Sub/Maximum/Minimum in int8 and also
-// Mul/Div in fp16, and the ReLu / BoundedReLu(0, a) activations fused into them), in uint8, int8
-// (per-tensor and per-channel weights) and fp16, with strides, padding (symmetric and SAME-style
-// asymmetric), non-square kernels, row tiling and depthwise channel tiling (inputs larger than the CBUF),
-// large weights, and small multi-layer networks (one NPU segment each).
+// (compiled_segment.cpp / npu_backend.cpp, placement's lowering_refusal()):
+//  * Convolution2d, DepthwiseConvolution2d, FullyConnected in uint8, int8 (per-tensor and per-channel
+//    weights) and fp16, with strides, padding (symmetric and SAME-style asymmetric), non-square kernels,
+//    no bias, fused ReLu / ReLu6;
+//  * Pooling2d max / average (padding counted) / global;
+//  * element-wise Add/Sub/Mul/Maximum/Minimum (int8 and fp16) and Div (fp16), same shape, broadcast
+//    operands [1,1,1,C], [1,1,W,C], [1,H,1,C] (int8 and fp16), constant operands, fused ReLu (MulRelu);
+//  * Pad constant (rows only, rows and columns) and reflect, and a zero-point Pad folded into a convolution
+//    and into a depthwise convolution (no task of its own);
+//  * Reshape (same C and H*W) and channel Concat as buffer views inside small networks;
+//  * tiling: by output rows, depthwise channel groups, K (more than 8192 output channels);
+//  * multi-core (the last field: forced npu_cores): conv uint8 / int8 per-channel / fp16, depthwise and
+//    fully connected split over 2 or 3 cores, a row-tiled layer with tiles in every lane, the K-tiled
+//    FullyConnected spread over lanes; the job must have that many lanes and 1, 2 and 3 cores must give
+//    identical bytes (selftest_runner.cpp core_sweep);
+//  * small multi-layer networks (one NPU segment each).
 //
-// Not covered because runtime/npu does not lower them yet (they run on the CPU, so there is nothing of
-// the NPU to test): dilation, depth multiplier != 1, NCHW, broadcasting element-wise ops, int8 Mul/Div,
-// Pad, Concat, average pooling that excludes padding.
+// Not covered, because runtime/npu does not lower them (they run on the CPU, so there is nothing of the NPU
+// to test): dilation, depth multiplier != 1, NCHW, broadcast patterns [b,1,1,w] / [b,1,h,1] / scalars,
+// int8 Div, Pad along channels or symmetric, Concat along H/W or at unaligned channel offsets, Reshapes that
+// change C, average pooling that excludes padding, multi-core segments of several layers. Also not here:
+// K tiles inside each lane of a multi-core job (the checker caps channels at 16384, so a lane never gets
+// more than 8192 kernels) and input-channel tiling (not implemented).
 //
-// Adding a case: one line. Names are unique; a case's data is seeded from its name.
-//
-// When the multi-core split and K tiling land (branch npucore):
-//  1. run_case() (selftest_runner.cpp) refuses Case::cores != 0 today: set the forced core count in the
-//     SessionOptions of the sim/npu sessions instead, and report the cores used per run (JSON "runs").
-//  2. Add multi-core lines with the last field, e.g.
-//       {"mc-conv-u8-3cores", U8, hwc(28, 28, 64), {conv(64, 3).pad(1)}, "split over 3 cores", 3},
-//     and the same for depthwise, fp16, a tiled layer and a network; plus cores 1 vs 2 vs 3 of one model,
-//     which must give identical bytes (the runner compares each device with the CPU; compare them with
-//     each other too).
-//  3. Add K-tiling lines: layers the placement refuses today ("one output row needs ... more than N CBUF
-//     data banks", "one kernel ... exceeds 11 CBUF banks"), marked .must_tile(); the large-conv-* cases
-//     below then also run split.
+// Adding a case: one line. Names are unique; a case's data is seeded from its name. Keep shapes small: the
+// whole table runs in CI under qemu-aarch64 (the CPU reference is the scalar kernels/ref).
 #include <set>
 
 #include "runtime/graph/error.h"
@@ -47,6 +49,9 @@ const char* layer_name(LayerKind k) {
         case LayerKind::MaxPool: return "MaxPool2d";
         case LayerKind::AvgPool: return "AvgPool2d";
         case LayerKind::GlobalAvgPool: return "GlobalAvgPool2d";
+        case LayerKind::Pad: return "Pad";
+        case LayerKind::Reshape: return "Reshape";
+        case LayerKind::Concat: return "Concat";
         case LayerKind::Add: return "Add";
         case LayerKind::Sub: return "Sub";
         case LayerKind::Mul: return "Mul";
@@ -58,6 +63,16 @@ const char* layer_name(LayerKind k) {
 }
 
 bool is_binary(LayerKind k) { return k >= LayerKind::Add; }
+
+const char* to_string(Broadcast b) {
+    switch (b) {
+        case Broadcast::None: return "";
+        case Broadcast::C: return "[1,1,1,C]";
+        case Broadcast::WC: return "[1,1,W,C]";
+        case Broadcast::HC: return "[1,H,1,C]";
+    }
+    return "?";
+}
 
 LayerSpec conv(uint32_t out_c, uint32_t k) { return conv(out_c, k, k); }
 LayerSpec conv(uint32_t out_c, uint32_t kh, uint32_t kw) {
@@ -95,6 +110,22 @@ LayerSpec eltwise(LayerKind k) {
     s.kind = k;
     return s;
 }
+LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right) {
+    LayerSpec s;
+    s.kind = LayerKind::Pad;
+    s.pad(top, bottom, left, right);
+    return s;
+}
+LayerSpec reshape(uint32_t h, uint32_t w) {
+    LayerSpec s;
+    s.kind = LayerKind::Reshape, s.to_h = h, s.to_w = w;
+    return s;
+}
+LayerSpec concat_with(int layer) {
+    LayerSpec s;
+    s.kind = LayerKind::Concat, s.operand = layer;
+    return s;
+}
 
 namespace {
 
@@ -104,6 +135,7 @@ const LayerSpec add = eltwise(LayerKind::Add), sub = eltwise(LayerKind::Sub), mu
 InputShape hwc(uint32_t h, uint32_t w, uint32_t c) { return {h, w, c, false}; }
 InputShape flat(uint32_t c) { return {1, 1, c, true}; }
 LayerSpec L(LayerSpec s) { return s; }  // a copy to modify: L(add).relu()
+constexpr Broadcast BC = Broadcast::C, BWC = Broadcast::WC, BHC = Broadcast::HC;
 
 std::vector<Case> make_cases() {
     return {
@@ -168,6 +200,35 @@ std::vector<Case> make_cases() {
         {"max-f16", F16, hwc(6, 7, 24), {max_}, "fp16 maximum"},
         {"min-f16-relu6", F16, hwc(6, 7, 24), {L(min_).relu6()}, "fp16 minimum, ReLu6"},
 
+        // Element-wise broadcasting (the operand is [1,1,1,C], [1,1,W,C] or [1,H,1,C]), constant operands,
+        // int8 Mul and MulRelu.
+        {"bc-u8-add-c", U8, hwc(6, 7, 40), {L(add).bcast(BC)}, "add, [1,1,1,C] operand"},
+        {"bc-sub-s8-wc", S8, hwc(5, 7, 24), {L(sub).bcast(BWC)}, "sub, [1,1,W,C] operand"},
+        {"bc-max-u8-hc", U8, hwc(6, 5, 40), {L(max_).bcast(BHC)}, "maximum, [1,H,1,C] operand"},
+        {"bc-mul-s8-c-relu", S8, hwc(6, 7, 24), {L(mul).bcast(BC).relu()}, "int8 MulRelu, [1,1,1,C] operand"},
+        {"bc-add-f16-c", F16, hwc(6, 7, 24), {L(add).bcast(BC)}, "fp16 add, [1,1,1,C] operand"},
+        {"bc-mul-f16-wc", F16, hwc(5, 6, 20), {L(mul).bcast(BWC)}, "fp16 mul, [1,1,W,C] operand"},
+        {"bc-min-f16-hc", F16, hwc(6, 5, 24), {L(min_).bcast(BHC)}, "fp16 minimum, [1,H,1,C] operand"},
+        {"mul-u8", U8, hwc(6, 7, 24), {mul}, "uint8 mul"},
+        {"mul-s8-relu", S8, hwc(6, 7, 40), {L(mul).relu()}, "int8 MulRelu"},
+        {"const-u8-add", U8, hwc(6, 7, 24), {L(add).constant()}, "add of a constant tensor"},
+        {"const-mul-s8-c", S8, hwc(6, 7, 24), {L(mul).constant().bcast(BC)}, "int8 mul by a [1,1,1,C] constant"},
+        {"const-div-f16-c", F16, hwc(6, 7, 24), {L(div_).constant().bcast(BC)}, "fp16 div by a [1,1,1,C] constant"},
+
+        // Pad along H and W: constant (border written at load) and reflect; a zero-point Pad folded into a conv.
+        {"pad-u8-const", U8, hwc(6, 7, 24), {pad_layer(1, 2, 3, 1)}, "constant pad, raw value 37"},
+        {"pad-s8-rows", S8, hwc(6, 7, 24), {pad_layer(2, 1, 0, 0)}, "constant pad of rows only"},
+        {"pad-f16-const", F16, hwc(5, 6, 20), {pad_layer(1, 1, 2, 2)}, "fp16 constant pad"},
+        {"pad-u8-reflect", U8, hwc(6, 7, 24), {L(pad_layer(1, 2, 2, 1)).reflect()}, "reflect pad"},
+        {"pad-f16-reflect", F16, hwc(5, 6, 20), {L(pad_layer(2, 1, 1, 2)).reflect()}, "fp16 reflect pad"},
+        {"padfold-u8-conv", U8, hwc(10, 10, 16), {L(pad_layer(1, 1, 1, 1)).zero_point(), conv(24, 3)}, "zero-point pad folded into a conv"},
+        {"padfold-f16-dw", F16, hwc(10, 10, 24), {L(pad_layer(1, 2, 1, 2)).zero_point(), dw(3).stride(2)}, "zero pad folded into an fp16 depthwise conv"},
+
+        // Buffer views: Reshape (same C and H*W) and channel Concat written in place by its producers.
+        {"net-u8-concat", U8, hwc(10, 10, 16), {conv(32, 3).pad(1), L(conv(16, 3).pad(1)).from_input(), concat_with(0), conv(16, 1)}, "two convs concatenated, then a conv"},
+        {"net-f16-concat", F16, hwc(8, 8, 16), {conv(16, 1).relu(), L(conv(16, 1).relu()).from_input(), concat_with(0), conv(8, 3).pad(1)}, "fp16 channel concat, then a conv"},
+        {"net-s8-reshape", S8, hwc(8, 6, 16), {conv(32, 3).pad(1), reshape(12, 4), conv(16, 3).pad(1)}, "conv > reshape 8x6 -> 12x4 > conv"},
+
         // Row tiling: inputs larger than the 11 CBUF data banks (352 KiB) are split into tasks by output rows;
         // depthwise layers first into channel groups.
         {"tile-conv-u8-rows", U8, hwc(72, 80, 64), {conv(8, 3).pad(1).relu6().must_tile()}, "row tiling (360 KiB input)"},
@@ -176,12 +237,26 @@ std::vector<Case> make_cases() {
         {"tile-dw-u8-channels", U8, hwc(48, 48, 224), {dw(3).pad(1).relu6().must_tile()}, "depthwise channel tiling"},
         {"tile-dw-f16-rows", F16, hwc(96, 96, 40), {dw(3).stride(2).pad(1).must_tile()}, "depthwise fp16 channel and row tiling"},
 
-        // Large convolutions: weights larger than the CBUF (streamed), many output channels. With the
-        // multi-core split and K tiling (branch npucore) these are the cases that exercise them.
+        // Large convolutions: weights larger than the CBUF (streamed), many output channels; the backend's
+        // own core choice (auto: one core below kAutoMultiCoreMacs). Forced splits are the mc-* cases.
         {"large-conv-u8-w576k", U8, hwc(7, 7, 256), {conv(256, 3).pad(1)}, "576 KiB of weights"},
         {"large-conv-s8-perch", S8, hwc(10, 10, 128), {conv(256, 3).pad(1).per_ch().relu()}, "288 KiB of weights, 256 outputs"},
         {"large-conv-f16-k1", F16, hwc(14, 14, 256), {conv(256, 1)}, "fp16 1x1, 256 -> 256"},
         {"large-conv-u8-rows-w", U8, hwc(48, 80, 96), {conv(8, 3).pad(1).must_tile()}, "row tiling of a 96-channel input"},
+
+        // K tiling: more than 8192 output channels (the DPU/WDMA channel fields hold 13 bits).
+        {"ktile-fc-s8-8200", S8, flat(32), {fc(8200).must_tile()}, "fully connected 32 -> 8200, K tiles"},
+        {"ktile-conv-f16-k1", F16, hwc(2, 2, 16), {conv(8208, 1).must_tile()}, "fp16 1x1 16 -> 8208 on 2x2, K tiles"},
+
+        // Multi-core: one-convolution segments forced onto 2 or 3 cores (split by K or by output rows); the job
+        // must have that many lanes and 1, 2 and 3 cores must give the same bytes.
+        {"mc-conv-u8-3cores", U8, hwc(20, 20, 32), {conv(32, 3).pad(1)}, "rows split over 3 cores", 3},
+        {"mc-conv-s8-perch-2cores", S8, hwc(10, 10, 32), {conv(48, 3).pad(1).per_ch().relu()}, "int8 per-channel over 2 cores", 2},
+        {"mc-conv-f16-3cores", F16, hwc(10, 10, 32), {conv(32, 3).pad(1)}, "fp16 over 3 cores", 3},
+        {"mc-dw-u8-2cores", U8, hwc(20, 20, 48), {dw(3).pad(1).relu6()}, "depthwise rows over 2 cores", 2},
+        {"mc-u8-fc-3cores", U8, flat(1024), {fc(200)}, "fully connected K split over 3 cores", 3},
+        {"mc-tile-conv-u8-3cores", U8, hwc(136, 128, 64), {conv(8, 1).must_tile()}, "row tiles in each of 3 lanes (1088 KiB input)", 3},
+        {"mc-s8-fc8200-2cores", S8, flat(32), {fc(8200)}, "K-tiled on 1 core (8192 + 8), 4100 kernels per lane on 2", 2},
 
         // Small networks: every layer in one NPU segment, intermediates stay in the NPU layout.
         {"net-u8-mobilenet-block", U8, hwc(16, 16, 8), {conv(24, 3).stride(2).pad(1).relu6(), dw(3).pad(1).relu6(), conv(12, 1)}, "conv > depthwise > pointwise"},

@@ -194,22 +194,57 @@ struct Builder {
         return y;
     }
 
-    Value binary(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
-        Value b;
+    // The second operand of a binary op: its shape follows the case's broadcast pattern.
+    Value operand(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
+        uint32_t h = a.h, w_ = a.w;
+        if (L.broadcast != Broadcast::None && a.flat) bad(i, "a broadcast operand needs a [1,H,W,C] input");
+        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::WC) h = 1;
+        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::HC) w_ = 1;
+        if (L.const_operand) {
+            Value b;
+            b.h = h, b.w = w_, b.c = a.c, b.flat = a.flat;
+            const size_t n = size_t{h} * w_ * a.c;
+            mw::ConstDesc k;
+            if (!q()) {
+                std::vector<float> v(n);
+                for (float& f : v) f = L.kind == LayerKind::Div ? rng.uniform(0.5f, 1.5f) : rng.uniform(-1.0f, 1.0f);
+                k = mw::const_f32(dims(b), v);
+            } else if (c.precision == Precision::U8) {
+                b.scale = 0.06f, b.zp = 110;
+                std::vector<uint8_t> v(n);
+                for (auto& x : v) x = static_cast<uint8_t>(rng.range(0, 255));
+                k = mw::const_u8(dims(b), v, b.scale, b.zp);
+            } else {
+                b.scale = 0.06f, b.zp = -6;
+                std::vector<int8_t> v(n);
+                for (auto& x : v) x = static_cast<int8_t>(rng.range(-128, 127));
+                k = mw::const_i8(dims(b), v, b.scale, b.zp);
+            }
+            b.port = mw::Port(w.add_constant(name + "_const", k));
+            return b;
+        }
         if (L.operand < 0) {
             if (L.kind == LayerKind::Div) divisor_inputs.push_back(next_input);
-            b = model_input(a.h, a.w, a.c, a.flat, 1);
-        } else {
-            if (static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "operand names a later layer");
-            if (L.kind == LayerKind::Div) bad(i, "a divisor must be a model input (kept away from 0)");
-            b = earlier[static_cast<size_t>(L.operand)];
+            return model_input(h, w_, a.c, a.flat, 1);
         }
-        if (b.h != a.h || b.w != a.w || b.c != a.c || b.flat != a.flat) bad(i, "operands of different shapes");
-        if (q() && (L.kind == LayerKind::Mul || L.kind == LayerKind::Div)) bad(i, "int8 Mul/Div are not lowered");
+        if (static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "operand names a later layer");
+        if (L.kind == LayerKind::Div) bad(i, "a divisor must be a model input or a constant (kept away from 0)");
+        if (L.broadcast != Broadcast::None) bad(i, "a broadcast operand must be a model input or a constant");
+        return earlier[static_cast<size_t>(L.operand)];
+    }
+
+    Value binary(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
+        const Value b = operand(i, L, a, earlier, name);
+        const uint32_t bh = L.broadcast == Broadcast::C || L.broadcast == Broadcast::WC ? 1 : a.h;
+        const uint32_t bw = L.broadcast == Broadcast::C || L.broadcast == Broadcast::HC ? 1 : a.w;
+        if (b.h != bh || b.w != bw || b.c != a.c || b.flat != a.flat) bad(i, "operands of different shapes");
+        if (q() && L.kind == LayerKind::Div) bad(i, "int8 Div is not lowered");
         Value y = a;
         if (q()) {
             const float smax = std::max(a.scale, b.scale);
-            y.scale = (L.kind == LayerKind::Add || L.kind == LayerKind::Sub) ? 2.0f * smax : smax;
+            // Mul: (a-za)(b-zb) of uniform codes has a standard deviation of ~5500 products of sa*sb.
+            y.scale = L.kind == LayerKind::Mul ? a.scale * b.scale * 96.0f
+                      : (L.kind == LayerKind::Add || L.kind == LayerKind::Sub) ? 2.0f * smax : smax;
             y.zp = c.precision == Precision::U8 ? 128 : 3;
             if (L.act != Act::None) y.zp = type_min();
             if (L.act == Act::Relu6) y.scale = 6.0f / 255.0f;
@@ -228,6 +263,57 @@ struct Builder {
         y.port = mw::Port(w.add_plain(u, t, name, {a.port, b.port}, {desc(y)}));
         ++out.rounding_steps;
         return add_activation(y, L.act, name);
+    }
+
+    // Pad along H and W (a raw copy: same quantization). The constant is stored as Arm NN stores it: the
+    // raw quantized value for quantized types.
+    Value pad(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat) bad(i, "Pad needs a [1,H,W,C] input");
+        Value y = x;
+        y.h = x.h + L.pad_top + L.pad_bottom, y.w = x.w + L.pad_left + L.pad_right;
+        const float value = L.pad_zero_point ? (q() ? static_cast<float>(x.zp) : 0.0f) : (q() ? 37.0f : 0.25f);
+        const fb::PaddingMode mode = L.pad_mode == PadMode::Reflect ? fb::PaddingMode::Reflect : fb::PaddingMode::Constant;
+        const std::vector<uint32_t> list{0, 0, L.pad_top, L.pad_bottom, L.pad_left, L.pad_right, 0, 0};
+        y.port = mw::Port(w.add_layer(fb::Layer::PadLayer, fb::LayerType::Pad, name, {x.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          auto d = fb::CreatePadDescriptor(b, b.CreateVector(list), value, mode);
+                                          return fb::CreatePadLayer(b, base, d).Union();
+                                      }));
+        return y;
+    }
+
+    Value reshape(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat || uint64_t{L.to_h} * L.to_w != uint64_t{x.h} * x.w || L.to_h == 0)
+            bad(i, "Reshape must keep C and H*W of a [1,H,W,C] input");
+        Value y = x;
+        y.h = L.to_h, y.w = L.to_w;
+        const std::vector<uint32_t> shape = dims(y);
+        y.port = mw::Port(w.add_layer(fb::Layer::ReshapeLayer, fb::LayerType::Reshape, name, {x.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          auto d = fb::CreateReshapeDescriptor(b, b.CreateVector(shape));
+                                          return fb::CreateReshapeLayer(b, base, d).Union();
+                                      }));
+        return y;
+    }
+
+    // Concat along channels of [x, earlier[operand]]: same H, W and quantization (a view needs no requantization).
+    Value concat(size_t i, const LayerSpec& L, const Value& x, const std::vector<Value>& earlier, const std::string& name) {
+        if (L.operand < 0 || static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "Concat needs an earlier layer");
+        const Value& b = earlier[static_cast<size_t>(L.operand)];
+        if (x.flat || b.flat || x.h != b.h || x.w != b.w || x.scale != b.scale || x.zp != b.zp)
+            bad(i, "Concat inputs differ in H, W or quantization");
+        Value y = x;
+        y.c = x.c + b.c;
+        const uint32_t off = x.c;
+        y.port = mw::Port(w.add_layer(fb::Layer::ConcatLayer, fb::LayerType::Concat, name, {x.port, b.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& fbb, flatbuffers::Offset<fb::LayerBase> base) {
+                                          std::vector<flatbuffers::Offset<fb::UintVector>> views{
+                                              fb::CreateUintVector(fbb, fbb.CreateVector(std::vector<uint32_t>{0, 0, 0, 0})),
+                                              fb::CreateUintVector(fbb, fbb.CreateVector(std::vector<uint32_t>{0, 0, 0, off}))};
+                                          auto d = fb::CreateOriginsDescriptor(fbb, 3, 2, 4, fbb.CreateVector(views));
+                                          return fb::CreateConcatLayer(fbb, base, d).Union();
+                                      }));
+        return y;
     }
 
     std::vector<int32_t> divisor_inputs;
@@ -252,12 +338,16 @@ BuiltCase build_case(const Case& c) {
     Builder B{c, Prng(case_seed(c.name)), {}, {}, 0, {}};
     if (c.layers.empty()) fail(ErrorKind::Internal, "self-test case '" + c.name + "' has no layer");
     Value x = B.model_input(c.input.h, c.input.w, c.input.c, c.input.flat, 0);
+    const Value input0 = x;
     B.out.input_shape = shape_text(x);
     B.out.rounding_steps = 0;
     std::vector<Value> outputs;
     for (size_t i = 0; i < c.layers.size(); ++i) {
         const LayerSpec& L = c.layers[i];
         const std::string name = "l" + std::to_string(i);
+        if (L.source == kModelInput) x = input0;
+        else if (L.source >= 0 && static_cast<size_t>(L.source) < outputs.size()) x = outputs[static_cast<size_t>(L.source)];
+        else if (L.source != kPrevious) B.bad(i, "source names a later layer");
         switch (L.kind) {
             case LayerKind::Conv:
             case LayerKind::Depthwise:
@@ -270,6 +360,9 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::GlobalAvgPool:
                 x = B.pool(i, L, x, name);
                 break;
+            case LayerKind::Pad: x = B.pad(i, L, x, name); break;
+            case LayerKind::Reshape: x = B.reshape(i, L, x, name); break;
+            case LayerKind::Concat: x = B.concat(i, L, x, outputs, name); break;
             default:
                 x = B.binary(i, L, x, outputs, name);
                 break;
@@ -277,7 +370,11 @@ BuiltCase build_case(const Case& c) {
         outputs.push_back(x);
         B.out.layer_names.push_back(name);
         B.out.must_tile.push_back(L.tiled);
-        B.out.ops += (i ? " > " : "") + std::string(layer_name(L.kind)) + act_suffix(L.act);
+        std::string op = layer_name(L.kind);
+        if (L.kind == LayerKind::Pad) op += L.pad_mode == PadMode::Reflect ? "(reflect)" : "(constant)";
+        if (L.broadcast != Broadcast::None) op += std::string("(") + to_string(L.broadcast) + ")";
+        if (L.const_operand) op += "(constant)";
+        B.out.ops += (i ? " > " : "") + op + act_suffix(L.act);
     }
     B.w.add_output("output", x.port, 0);
     B.out.output_shape = shape_text(x);

@@ -53,7 +53,10 @@ std::string case_line(const CaseResult& r, const Environment& env) {
     std::string diffs;
     std::string reason = r.error;
     for (const DeviceRun& d : r.runs) {
-        devices += " " + d.device + (d.tasks ? "(" + std::to_string(d.tasks) + " task" + (d.tasks > 1 ? "s" : "") + ")" : "");
+        std::string detail;
+        if (d.tasks) detail = std::to_string(d.tasks) + " task" + (d.tasks > 1 ? "s" : "");
+        if (d.cores_used) detail += (detail.empty() ? "" : ", ") + std::to_string(d.cores_used) + " core" + (d.cores_used > 1 ? "s" : "");
+        devices += " " + d.device + (detail.empty() ? "" : "(" + detail + ")");
         if (d.ran) {
             diffs += (diffs.empty() ? "" : " ") + d.device + " " + diff_text(d.max_diff, c.precision) + "/" +
                      diff_text(d.tolerance, c.precision);
@@ -62,6 +65,8 @@ std::string case_line(const CaseResult& r, const Environment& env) {
     }
     if (r.npu_vs_sim) diffs += r.npu_sim_identical ? " npu==sim" : " npu!=sim";
     if (r.npu_vs_sim && !r.npu_sim_identical && reason.empty()) reason = r.npu_sim_detail;
+    if (r.core_sweep) diffs += r.core_sweep_identical ? " 1c==2c==3c" : " 1c!=2c!=3c";
+    if (r.core_sweep && !r.core_sweep_identical && reason.empty()) reason = r.core_sweep_detail;
     if (env.sim.selected && !env.sim.available) devices += ", sim: " + env.sim.state;
     if (env.npu.selected && !env.npu.available) devices += ", npu: " + env.npu.state;
     const std::string shape = r.built.input_shape.empty() ? "-" : r.built.input_shape + " -> " + r.built.output_shape;
@@ -152,10 +157,21 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
             o += (i ? ", " : "") + std::string("{\"device\": ") + json_string(d.device) + ", \"ran\": " + bool_text(d.ran) +
                  ", \"pass\": " + bool_text(d.pass) + ", \"max_diff\": " + json_number(d.max_diff) +
                  ", \"tolerance\": " + json_number(d.tolerance) + ", \"tasks\": " + std::to_string(d.tasks) +
+                 ", \"cores_requested\": " + std::to_string(d.cores_requested) + ", \"cores_used\": " + std::to_string(d.cores_used) +
                  ", \"ms\": " + json_number(d.ms) + ", \"error\": " + (d.error.empty() ? std::string("null") : json_string(d.error)) + "}";
         }
         o += "], \"npu_vs_sim\": ";
         o += r.npu_vs_sim ? (r.npu_sim_identical ? "\"identical\"" : "\"different\"") : "null";
+        o += ", \"cores\": " + std::to_string(c.cores) + ", \"core_sweep\": ";
+        if (r.core_sweep) {
+            o += "{\"devices\": [";
+            for (size_t i = 0; i < r.core_sweep_devices.size(); ++i) o += (i ? ", " : "") + json_string(r.core_sweep_devices[i]);
+            o += "], \"identical\": " + std::string(bool_text(r.core_sweep_identical)) + ", \"lanes\": [";
+            for (size_t i = 0; i < r.core_sweep_lanes.size(); ++i) o += (i ? ", " : "") + std::to_string(r.core_sweep_lanes[i]);
+            o += "]}";
+        } else {
+            o += "null";
+        }
         o += "}";
     }
     o += "\n  ],\n";

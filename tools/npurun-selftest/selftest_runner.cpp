@@ -2,6 +2,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -109,16 +110,35 @@ bool same_outputs_size(const Session& a, const Session& b) {
     return true;
 }
 
+// The most lanes (one per core) of any NPU job of the session.
+uint32_t lanes_used(const Session& s) {
+    uint32_t lanes = 0;
+    if (const npu::NpuBackend* be = SessionFactory::npu_backend(s))
+        for (const auto& seg : be->segments()) lanes = std::max(lanes, seg->lane_count());
+    return lanes;
+}
+
+std::unique_ptr<Session> device_session(const std::string& device, const std::shared_ptr<const Model>& model,
+                                        const Case& c, unsigned cores) {
+    SessionOptions o;
+    o.device = device == "sim" ? DeviceKind::Sim : DeviceKind::Npu;
+    o.fp16 = c.precision == Precision::Fp16;
+    o.profile = true;
+    o.npu_cores = cores;
+    return std::make_unique<Session>(model, o);
+}
+
 DeviceRun run_device(const std::string& device, const std::shared_ptr<const Model>& model, const Case& c,
                      const BuiltCase& b, Session& ref, const RunOptions& options, std::unique_ptr<Session>* kept) {
     DeviceRun r;
     r.device = device;
+    r.cores_requested = c.cores;
     try {
-        SessionOptions o;
-        o.device = device == "sim" ? DeviceKind::Sim : DeviceKind::Npu;
-        o.fp16 = c.precision == Precision::Fp16;
-        o.profile = true;
-        auto s = std::make_unique<Session>(model, o);
+        auto s = device_session(device, model, c, c.cores);
+        r.cores_used = lanes_used(*s);
+        // A forced split must really happen: a job of fewer lanes would test one core under a multi-core name.
+        if (c.cores > 1 && r.cores_used != c.cores)
+            r.error = "the job has " + std::to_string(r.cores_used) + " lane(s), not " + std::to_string(c.cores);
         fill_inputs(*s, b, case_seed(c.name));
         const auto t0 = Clock::now();
         s->run();
@@ -134,7 +154,8 @@ DeviceRun run_device(const std::string& device, const std::shared_ptr<const Mode
                     r.error = "layer " + row.name + " ran on " + row.device;
                 } else {
                     r.tasks += row.tasks;
-                    if (b.must_tile[l] && row.tasks < 2 && r.error.empty())
+                    // Tiled: more tasks than lanes (each lane of a split job has at least one task).
+                    if (b.must_tile[l] && row.tasks <= std::max(1u, r.cores_used) && r.error.empty())
                         r.error = "layer " + row.name + " was not tiled (" + std::to_string(row.tasks) + " task)";
                 }
             }
@@ -168,6 +189,46 @@ DeviceRun run_device(const std::string& device, const std::shared_ptr<const Mode
     return r;
 }
 
+// The same model on one device with 1, 2 and 3 cores: the split must not change a single byte.
+void core_sweep(const std::string& device, const Case& c, const std::shared_ptr<const Model>& model,
+                const BuiltCase& b, CaseResult* r) {
+    if (!r->core_sweep) r->core_sweep_identical = true;
+    r->core_sweep = true;
+    r->core_sweep_devices.push_back(device);
+    const bool first = r->core_sweep_devices.size() == 1;
+    std::vector<std::unique_ptr<Session>> runs;
+    for (unsigned cores = 1; cores <= 3 && r->core_sweep_identical; ++cores) {
+        auto s = device_session(device, model, c, cores);
+        fill_inputs(*s, b, case_seed(c.name));
+        s->run();
+        const uint32_t lanes = lanes_used(*s);
+        if (first) r->core_sweep_lanes.push_back(lanes);
+        runs.push_back(std::move(s));
+        if (lanes != cores) {
+            r->core_sweep_identical = false;  // the sweep would compare fewer splits than it claims
+            r->core_sweep_detail = device + " with " + std::to_string(cores) + " cores ran a job of " +
+                                   std::to_string(lanes) + " lane(s)";
+        }
+    }
+    for (size_t k = 1; k < runs.size() && r->core_sweep_identical; ++k) {
+        if (!same_outputs_size(*runs[0], *runs[k])) {
+            r->core_sweep_identical = false;
+            r->core_sweep_detail = device + " outputs differ in size between 1 and " + std::to_string(k + 1) + " cores";
+            break;
+        }
+        for (size_t i = 0; i < runs[0]->num_outputs(); ++i) {
+            const ByteComparison bc = compare_bytes(runs[0]->output(i).data, runs[k]->output(i).data, runs[0]->output(i).info.num_bytes());
+            if (!bc.identical) {
+                r->core_sweep_identical = false;
+                r->core_sweep_detail = device + " with " + std::to_string(k + 1) + " cores differs from 1 core in " +
+                                       std::to_string(bc.differing) + " bytes of output " + std::to_string(i) +
+                                       ", first at byte " + std::to_string(bc.first);
+                break;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 Environment probe_environment(DeviceSelection selection) {
@@ -188,11 +249,6 @@ CaseResult run_case(const Case& c, const Environment& env, const RunOptions& opt
     r.spec = &c;
     const auto t0 = Clock::now();
     try {
-        if (c.cores != 0) {
-            // Needs SessionOptions to carry a core count (branch npucore); fail loudly rather than run the
-            // case on whatever the backend picks.
-            fail(ErrorKind::Unsupported, "this build cannot force the NPU core count (" + std::to_string(c.cores) + ")");
-        }
         r.built = build_case(c);
         auto model = Model::load_from_memory(r.built.armnn.data(), r.built.armnn.size(), "self-test case " + c.name);
         const std::string misplaced = placement_problem(*model, c.precision == Precision::Fp16);
@@ -220,7 +276,12 @@ CaseResult run_case(const Case& c, const Environment& env, const RunOptions& opt
                 }
             }
         }
+        // Forced multi-core cases: every device also runs 1, 2 and 3 cores, compared with each other (on a
+        // board, the NPU's own lanes; npu==sim above only covers the case's core count).
+        if (c.cores > 1 && env.sim.available) core_sweep("sim", c, model, r.built, &r);
+        if (c.cores > 1 && env.npu.available) core_sweep("npu", c, model, r.built, &r);
         r.pass = r.npu_vs_sim ? r.npu_sim_identical : true;
+        if (r.core_sweep) r.pass = r.pass && r.core_sweep_identical;
         for (const DeviceRun& d : r.runs) r.pass = r.pass && d.pass;
     } catch (const std::exception& e) {
         r.pass = false;

@@ -42,6 +42,8 @@ struct DeviceRun {
     double max_diff = 0.0, tolerance = 0.0;
     double ms = 0.0;           // Session::run() wall time
     uint32_t tasks = 0;        // NPU tasks of all layers (from the profile)
+    unsigned cores_requested = 0;  // SessionOptions::npu_cores given (0 = auto)
+    uint32_t cores_used = 0;   // most lanes (= cores) of any of the session's NPU jobs
     std::string error;         // why it failed (mismatch, layer not on the NPU, run-time error)
 };
 
@@ -55,6 +57,14 @@ struct CaseResult {
     bool npu_vs_sim = false;   // both ran: compared byte for byte
     bool npu_sim_identical = false;
     std::string npu_sim_detail;
+    // Cases with a forced core count of 2 or 3: each device's outputs with 1, 2 and 3 cores, compared with
+    // each other byte for byte (lanes: the cores each of the first device's jobs used; every device's must
+    // be 1, 2, 3).
+    bool core_sweep = false;
+    std::vector<std::string> core_sweep_devices;
+    bool core_sweep_identical = false;
+    std::vector<uint32_t> core_sweep_lanes;
+    std::string core_sweep_detail;
     double total_ms = 0.0;     // the whole case: model build, load, every session
 };
 

@@ -116,13 +116,16 @@ NativeTensor describe_native(const TensorInfo& model_info, const npu::FeatureGeo
 
 }  // namespace
 
-NativeTensor Session::export_native_input(size_t i) { return impl_->bind_native(input(i), i, false, -1); }
-NativeTensor Session::import_native_input(size_t i, int dmabuf_fd) { return impl_->bind_native(input(i), i, false, dmabuf_fd); }
-NativeTensor Session::export_native_output(size_t i) { return impl_->bind_native(output(i), i, true, -1); }
-NativeTensor Session::import_native_output(size_t i, int dmabuf_fd) { return impl_->bind_native(output(i), i, true, dmabuf_fd); }
+NativeTensor Session::export_native_input(size_t i) { return impl_->bind_native(input(i), i, false, false, -1); }
+NativeTensor Session::import_native_input(size_t i, int dmabuf_fd) { return impl_->bind_native(input(i), i, false, true, dmabuf_fd); }
+NativeTensor Session::export_native_output(size_t i) { return impl_->bind_native(output(i), i, true, false, -1); }
+NativeTensor Session::import_native_output(size_t i, int dmabuf_fd) { return impl_->bind_native(output(i), i, true, true, dmabuf_fd); }
 
 // `b` is binding i, already range-checked by input(i) / output(i).
-NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool output, int import_fd) {
+NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool output, bool import, int import_fd) {
+    if (import && import_fd < 0)
+        fail(ErrorKind::BadInput, std::string(output ? "output '" : "input '") + b.name + "': " + std::to_string(import_fd) +
+                                      " is not a dma-buf file descriptor");
     if (!npu)
         fail(ErrorKind::BadInput, std::string(output ? "output '" : "input '") + b.name +
                                       "' cannot be bound to a dma-buf: the session runs on the CPU (needs --device npu or sim)");
@@ -131,7 +134,7 @@ NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool o
     const TensorId t = bindings[i].tensor;
     npu::CompiledSegment& seg = npu->native_segment(t, output);
     NativeTensor n = describe_native(b.info, seg.native_geometry(t));
-    if (import_fd < 0) {
+    if (!import) {
         n.fd = seg.export_native(t, &n.data);
     } else {
         seg.import_native(t, import_fd);

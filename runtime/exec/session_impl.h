@@ -18,7 +18,8 @@ struct Session::Impl {
     std::vector<TensorBinding> inputs, outputs;
 
     // Session::export/import_native_input/output: import_fd < 0 exports the session's own buffer.
-    NativeTensor bind_native(const TensorBinding& b, size_t i, bool output, int import_fd);
+    // `import`: bind the caller's dma-buf `fd` (a negative fd is refused); else export the session's buffer.
+    NativeTensor bind_native(const TensorBinding& b, size_t i, bool output, bool import, int fd);
 
     Impl(std::shared_ptr<const Model> m, DeviceKind d, const exec::KernelSelector& select, bool profile,
          std::unique_ptr<npu::NpuBackend> backend = nullptr)

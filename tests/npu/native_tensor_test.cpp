@@ -323,6 +323,18 @@ TEST(NpuNativeInput, BadFdIsRefused) {
     EXPECT_NE(msg.find("cannot import dma-buf fd 12345"), std::string::npos) << msg;
 }
 
+TEST(NpuNativeInput, NegativeFdIsRefusedNotTakenAsExport) {
+    Session s(conv_model(conv(DataType::QAsymmU8, 8, 8, 16)), sim_options(false));
+    for (int fd : {-1, -2}) {
+        ErrorKind k = ErrorKind::Internal;
+        const std::string msg = error_of([&] { s.import_native_input(0, fd); }, &k);
+        EXPECT_EQ(k, ErrorKind::BadInput);
+        EXPECT_NE(msg.find("is not a dma-buf file descriptor"), std::string::npos) << msg;
+        const std::string out_msg = error_of([&] { s.import_native_output(0, fd); }, &k);
+        EXPECT_NE(out_msg.find("is not a dma-buf file descriptor"), std::string::npos) << out_msg;
+    }
+}
+
 TEST(NpuNativeInput, InputReadOnTheCpuIsRefusedWithTheReason) {
     // Float32 without --fp16 stays on the CPU: the input has no NPU buffer.
     Session s(conv_model(conv(DataType::Float32, 8, 8, 16)), sim_options(false));

@@ -64,6 +64,27 @@ void fill(const npurun::TensorBinding& b, npurun_tensor* t) {
     t->bytes = b.info.num_bytes();
 }
 
+void fill_native(const npurun::NativeTensor& n, npurun_native_tensor* t) {
+    t->fd = n.fd;
+    t->data = n.data;
+    t->h = n.h;
+    t->w = n.w;
+    t->c = n.c;
+    t->c2 = n.c2;
+    t->plane_bytes = n.plane_bytes;
+    t->size_bytes = n.size_bytes;
+    t->dtype = static_cast<npurun_dtype>(n.info.dtype);
+    t->scale = npurun::is_quantized(n.info.dtype) ? n.info.quant.scale() : 0.0f;
+    t->zero_point = n.info.quant.offset;
+}
+
+// The four native-tensor entry points differ only in the Session call they make.
+template <class Bind>
+npurun_status bind_native(const char* what, npurun_session* session, npurun_native_tensor* out, Bind&& bind) {
+    if (session == nullptr || out == nullptr) return set_error(NPURUN_ERROR_INVALID_ARGUMENT, std::string(what) + ": NULL argument");
+    return guarded([&] { fill_native(bind(*session->session), out); });
+}
+
 }  // namespace
 
 static_assert(NPURUN_MAX_RANK == npurun::kMaxRank, "C and C++ rank limits agree");
@@ -161,6 +182,28 @@ npurun_status npurun_session_memory(const npurun_session* session, size_t* arena
     if (arena_bytes) *arena_bytes = s.arena_bytes;
     if (naive_bytes) *naive_bytes = s.naive_bytes;
     return NPURUN_OK;
+}
+
+npurun_status npurun_session_export_native_input(npurun_session* session, size_t index, npurun_native_tensor* out) {
+    return bind_native("npurun_session_export_native_input", session, out,
+                       [&](npurun::Session& s) { return s.export_native_input(index); });
+}
+
+npurun_status npurun_session_export_native_output(npurun_session* session, size_t index, npurun_native_tensor* out) {
+    return bind_native("npurun_session_export_native_output", session, out,
+                       [&](npurun::Session& s) { return s.export_native_output(index); });
+}
+
+npurun_status npurun_session_import_native_input(npurun_session* session, size_t index, int dmabuf_fd,
+                                                 npurun_native_tensor* out) {
+    return bind_native("npurun_session_import_native_input", session, out,
+                       [&](npurun::Session& s) { return s.import_native_input(index, dmabuf_fd); });
+}
+
+npurun_status npurun_session_import_native_output(npurun_session* session, size_t index, int dmabuf_fd,
+                                                  npurun_native_tensor* out) {
+    return bind_native("npurun_session_import_native_output", session, out,
+                       [&](npurun::Session& s) { return s.import_native_output(index, dmabuf_fd); });
 }
 
 void npurun_session_destroy(npurun_session* session) { delete session; }

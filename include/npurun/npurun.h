@@ -77,6 +77,22 @@ typedef struct npurun_tensor {
     size_t bytes;
 } npurun_tensor;
 
+/* An input or output kept in the NPU's native layout (zero copy through dma-buf; see Session::
+ * export_native_input in npurun.hpp). NC1HWC2: element (y, x, c) is at
+ * (c / c2) * plane_bytes + (y * w + x) * 16 + (c % c2) * element size. Stored values: QAsymmS8 (a QAsymmU8
+ * tensor is stored as q - 128 with zero point - 128) or Float16. */
+typedef struct npurun_native_tensor {
+    int fd;     /* the dma-buf: exported ones are owned by the session; imported ones stay the caller's */
+    void* data; /* CPU mapping of an exported buffer; NULL for an imported one */
+    uint32_t h, w, c;
+    uint32_t c2;          /* channels per 16-byte atom: 16 (int8) or 8 (fp16) */
+    uint64_t plane_bytes; /* pitch of one channel plane */
+    uint64_t size_bytes;  /* bytes the buffer must hold */
+    npurun_dtype dtype;   /* the stored type: NPURUN_QASYMM_S8 or NPURUN_FLOAT16 */
+    float scale;
+    int32_t zero_point;
+} npurun_native_tensor;
+
 const char* npurun_version(void);
 const char* npurun_status_string(npurun_status status);
 const char* npurun_last_error(void);
@@ -95,6 +111,16 @@ npurun_status npurun_session_input(npurun_session* session, size_t index, npurun
 npurun_status npurun_session_output(const npurun_session* session, size_t index, npurun_tensor* out_tensor);
 npurun_status npurun_session_run(npurun_session* session);
 npurun_status npurun_session_memory(const npurun_session* session, size_t* arena_bytes, size_t* naive_bytes);
+/* Zero copy (NPU sessions only; an input read by the CPU or an output produced by the CPU is refused with
+ * NPURUN_ERROR_BAD_INPUT naming why). Export: the session's own buffer as a dma-buf to fill / read; import:
+ * the caller's dma-buf (at least size_bytes; the fd stays the caller's and must outlive the binding). After
+ * binding, run() neither converts nor copies that tensor. */
+npurun_status npurun_session_export_native_input(npurun_session* session, size_t index, npurun_native_tensor* out);
+npurun_status npurun_session_export_native_output(npurun_session* session, size_t index, npurun_native_tensor* out);
+npurun_status npurun_session_import_native_input(npurun_session* session, size_t index, int dmabuf_fd,
+                                                 npurun_native_tensor* out);
+npurun_status npurun_session_import_native_output(npurun_session* session, size_t index, int dmabuf_fd,
+                                                  npurun_native_tensor* out);
 void npurun_session_destroy(npurun_session* session); /* NULL is allowed */
 
 #ifdef __cplusplus

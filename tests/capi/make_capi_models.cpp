@@ -1,6 +1,8 @@
 // Writes the models the C API test loads (the test itself is plain C and cannot build them):
 //   identity.armnn: QAsymmU8 1x6 input "pixels" (scale 0.5, zero point 10) -> output "pixels out"
 //   relu.armnn:     Float32 1x5 input "x" -> ReLu -> output "scores"
+//   add.armnn:      QAsymmU8 1x4x4x16 inputs "a", "b" (scale 0.25, zero point 128) -> Addition -> "sum"
+//                   (one int8 NPU layer: what the native-tensor (dma-buf) functions bind to)
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -20,6 +22,10 @@ int main(int argc, char** argv) {
         npurun::e2e::ArmnnModel relu;
         relu.output("scores", 0, relu.relu("relu", relu.input("x", 0, {{1, 5}}), {{1, 5}}));
         relu.write(dir + "/relu.armnn");
+        npurun::e2e::ArmnnModel add;
+        const npurun::e2e::TensorSpec q{{1, 4, 4, 16}, 6, 0.25f, 128};
+        add.output("sum", 0, add.addition("add", add.input("a", 0, q), add.input("b", 1, q), q));
+        add.write(dir + "/add.armnn");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "make_capi_models: %s\n", e.what());
         return 1;

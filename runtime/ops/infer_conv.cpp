@@ -53,6 +53,21 @@ uint32_t conv_out_size(const Node& node, uint32_t in, uint32_t pad_lo, uint32_t 
     return (padded - dilated) / stride + 1;
 }
 
+// The [O, kh, kw] of a dense (not depthwise) 2-D convolution's weights, checked against the input's channels.
+// Layout as Arm NN stores them: NHWC [O,H,W,I]; NCHW [O,I,H,W] (Convolution2d and TransposeConvolution2d).
+struct DenseConvWeights {
+    uint32_t o, kh, kw;
+};
+DenseConvWeights dense_conv_weights(const Node& node, const TensorInfo& w, DataLayout layout, uint32_t in_c) {
+    expect_rank(node, w, "weights", 4);
+    const bool nhwc = layout == DataLayout::NHWC;
+    const uint32_t wi = nhwc ? w.shape[3] : w.shape[1];
+    if (wi != in_c)
+        bad(node, "weights " + w.shape.str() + " expect " + std::to_string(wi) + " input channels, the input has " +
+                      std::to_string(in_c));
+    return {w.shape[0], nhwc ? w.shape[1] : w.shape[2], nhwc ? w.shape[2] : w.shape[3]};
+}
+
 }  // namespace
 
 std::vector<TensorInfo> infer_convolution2d(const Node& node, const Graph& graph) {
@@ -62,14 +77,7 @@ std::vector<TensorInfo> infer_convolution2d(const Node& node, const Graph& graph
     const TensorInfo& x = input(node, graph, 0);
     const TensorInfo& w = input(node, graph, 1);
     const ImageDims in = image_dims(node, x, a.layout, "input");
-    expect_rank(node, w, "weights", 4);
-    // NHWC: [O,H,W,I]; NCHW: [O,I,H,W]
-    const bool nhwc = a.layout == DataLayout::NHWC;
-    const uint32_t o = w.shape[0], kh = nhwc ? w.shape[1] : w.shape[2], kw = nhwc ? w.shape[2] : w.shape[3];
-    const uint32_t wi = nhwc ? w.shape[3] : w.shape[1];
-    if (wi != in.c)
-        bad(node, "weights " + w.shape.str() + " expect " + std::to_string(wi) + " input channels, the input has " +
-                      std::to_string(in.c));
+    const auto [o, kh, kw] = dense_conv_weights(node, w, a.layout, in.c);
     check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled);
     ImageDims out;
     out.n = in.n;
@@ -162,13 +170,7 @@ std::vector<TensorInfo> infer_transpose_convolution2d(const Node& node, const Gr
     const TensorInfo& x = input(node, graph, 0);
     const TensorInfo& w = input(node, graph, 1);
     const ImageDims in = image_dims(node, x, a.layout, "input");
-    expect_rank(node, w, "weights", 4);
-    const bool nhwc = a.layout == DataLayout::NHWC;
-    const uint32_t o = w.shape[0], kh = nhwc ? w.shape[1] : w.shape[2], kw = nhwc ? w.shape[2] : w.shape[3];
-    const uint32_t wi = nhwc ? w.shape[3] : w.shape[1];
-    if (wi != in.c)
-        bad(node, "weights " + w.shape.str() + " expect " + std::to_string(wi) + " input channels, the input has " +
-                      std::to_string(in.c));
+    const auto [o, kh, kw] = dense_conv_weights(node, w, a.layout, in.c);
     check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled, /*s16_weights=*/true);
     auto size = [&](uint32_t i, uint32_t k, uint32_t stride, uint32_t lo, uint32_t hi, const char* axis) {
         if (stride == 0) bad(node, std::string("stride ") + axis + " is 0");

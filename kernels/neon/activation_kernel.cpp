@@ -4,7 +4,7 @@
 // vector exp/tanh of vector_math.h (bounds stated and tested in tests/neon: sigmoid <= 4 ulp,
 // tanh <= 6 ulp of the reference, or 2^-24 absolute near 0). SoftReLu, Elu (float): ref.
 //
-// 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built per run
+// 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built once by prepare
 // from every possible input code with the reference's own per-element computation, quant::quantize(
 // f(quant::dequantize(q))) with f written as in kernels/ref/activation.cpp (libm exp/tanh/log), then
 // one table lookup per element: bit-exact with kernels/ref for all 256 codes.
@@ -102,18 +102,24 @@ float activate_scalar(ActivationFunction f, float x, float a, float b) {
     return x;
 }
 
-size_t scratch_bytes(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : 256; }
+// Prepared state, 8-bit only: the 256-entry table, output code of every input code.
+size_t state_bytes(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : 256; }
 
-void run_lut(const KernelArgs& args) {
+void prepare(const PrepareArgs& args) {
     const auto& at = args.node.attr<ActivationAttrs>();
     const TensorInfo &xi = in_info(args.node, args.graph, 0), &yi = out_info(args.node, args.graph);
-    uint8_t* table = static_cast<uint8_t*>(args.scratch);
+    uint8_t* table = static_cast<uint8_t*>(args.state);
     const bool x_signed = xi.dtype != DataType::QAsymmU8;
     for (int code = 0; code < 256; ++code) {
         const int32_t q = x_signed ? int32_t(int8_t(uint8_t(code))) : code;
         const float v = activate_scalar(at.function, quant::dequantize(q, xi.quant.scale(), xi.quant.offset), at.a, at.b);
         table[code] = uint8_t(quant::quantize(v, yi.quant.scale(), yi.quant.offset, yi.dtype));
     }
+}
+
+void run_lut(const KernelArgs& args) {
+    const TensorInfo& xi = in_info(args.node, args.graph, 0);
+    const uint8_t* table = static_cast<const uint8_t*>(args.state);
     const uint8_t* x = in_ptr<uint8_t>(args, 0);
     uint8_t* y = out_ptr<uint8_t>(args);
     const size_t count = xi.shape.num_elements();
@@ -146,6 +152,6 @@ void run(const KernelArgs& args) {
 
 }  // namespace
 
-const Kernel kActivation{check, scratch_bytes, run};
+const Kernel kActivation{check, nullptr, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

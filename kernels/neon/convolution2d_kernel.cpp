@@ -1,9 +1,11 @@
 // The Convolution2d kernel: what the NEON path covers, and dispatch to the float or quantized code.
 // NCHW nodes (weights [O,I,H,W]) run through the NHWC code on transposed copies (see nchw.h).
+// prepare computes the geometry, the requantization tables and (NCHW) the transposed constant weights once.
 #include <limits>
 
 #include "kernels/neon/conv2d.h"
 #include "kernels/neon/conv2d_quant.h"
+#include "kernels/neon/conv_state.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
 #include "kernels/neon/nchw.h"
@@ -29,10 +31,10 @@ ConvGeometry geometry(const Node& n, const Graph& g) {
     return conv_geometry(n.attr<Convolution2dAttrs>(), v.x, v.w, v.y);
 }
 
-size_t kernel_scratch(const Node& n, const Graph& g) {
-    const ConvGeometry geo = geometry(n, g);
-    return round_up64(in_info(n, g, 0).dtype == DataType::Float32 ? conv2d_f32_scratch(geo) : conv2d_quant_scratch(geo));
-}
+bool quantized(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype != DataType::Float32; }
+bool has_bias(const Node& n) { return n.attr<Convolution2dAttrs>().bias_enabled && has_input(n, 2); }
+bool weights_constant(const Node& n, const Graph& g) { return g.tensor(n.inputs[1]).is_constant(); }
+size_t element_size(const Node& n, const Graph& g) { return quantized(n, g) ? 1 : 4; }
 
 std::string check(const Node& n, const Graph& g) {
     const auto& a = n.attr<Convolution2dAttrs>();
@@ -63,46 +65,101 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-// Layout: [kernel scratch][NCHW only: x as NHWC][weights as OHWI][y as NHWC], each 64-byte aligned.
-// The three copies are the sizes of tensors the graph already holds, so the sum cannot overflow.
+// Prepared state (conv_state.h): the header, the tables (quantized: multipliers, bias terms, sum_w and the
+// zero-point row; float: a row of zeros), and for NCHW with constant weights the [O,H,W,I] copy of them.
+struct StateLayout {
+    size_t tables, weights, total;
+};
+StateLayout state_layout(const Node& n, const Graph& g) {
+    const ConvGeometry geo = geometry(n, g);
+    StateLayout l{};
+    l.tables = conv_state_header_bytes();
+    const size_t tables = quantized(n, g) ? quant_tables_bytes(size_t(geo.oc), size_t(geo.ic), true)
+                                          : round_up64(size_t(geo.ic) * sizeof(float));
+    l.weights = is_nchw(n) && weights_constant(n, g) ? l.tables + tables : 0;
+    l.total = l.tables + tables + (l.weights ? round_up64(in_info(n, g, 1).num_bytes()) : 0);
+    return l;
+}
+
+size_t state_bytes(const Node& n, const Graph& g) { return state_layout(n, g).total; }
+
+void prepare(const PrepareArgs& a) {
+    const Node& n = a.node;
+    const Graph& g = a.graph;
+    const StateLayout l = state_layout(n, g);
+    ConvState* s = new_conv_state(a.state);
+    s->g = geometry(n, g);
+    s->quantized = quantized(n, g);
+    s->oc = size_t(s->g.oc);
+    s->ic = size_t(s->g.ic);
+    s->with_conv_rows = s->quantized;
+    s->tables_offset = l.tables;
+    s->weights_offset = l.weights;
+    const bool bias = has_bias(n);
+    const void* w = a.constant_inputs[1];
+    if (w != nullptr && is_nchw(n)) {  // [O,I,H,W] -> [O,H,W,I], once
+        nchw_to_nhwc(w, s->packed_weights(), in_info(n, g, 1).shape, element_size(n, g));
+        w = s->packed_weights();
+    }
+    s->weights_ready = w != nullptr;
+    s->bias_ready = !bias || a.constant_inputs[2] != nullptr;
+    if (!s->quantized) {
+        float* zeros = static_cast<float*>(static_cast<void*>(static_cast<uint8_t*>(a.state) + l.tables));
+        for (size_t i = 0; i < s->ic; ++i) zeros[i] = 0.0f;
+        return;
+    }
+    s->q = quant_params(n, g, bias);
+    const QuantTables t = s->tables();
+    fill_multipliers(s->q, s->oc, t.multiplier);
+    fill_zero_row(s->q, s->ic, t.zero_row);
+    if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(a.constant_inputs[2]) : nullptr, s->oc, t.bias);
+    if (s->weights_ready) fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
+}
+
+// Scratch, NCHW only: [x as NHWC][run-time weights as OHWI][y as NHWC], each 64-byte aligned. The copies
+// are the sizes of tensors the graph already holds, so the sum cannot overflow.
 size_t scratch_bytes(const Node& n, const Graph& g) {
-    size_t bytes = kernel_scratch(n, g);
-    if (is_nchw(n))
-        bytes += round_up64(in_info(n, g, 0).num_bytes()) + round_up64(in_info(n, g, 1).num_bytes()) +
-                 round_up64(out_info(n, g).num_bytes());
-    return bytes;
+    if (!is_nchw(n)) return 0;
+    return round_up64(in_info(n, g, 0).num_bytes()) + (weights_constant(n, g) ? 0 : round_up64(in_info(n, g, 1).num_bytes())) +
+           round_up64(out_info(n, g).num_bytes());
 }
 
 void run(const KernelArgs& a) {
     const Node& n = a.node;
     const Graph& g = a.graph;
-    const bool bias = n.attr<Convolution2dAttrs>().bias_enabled && has_input(n, 2);
-    const TensorInfo &xi = in_info(n, g, 0), &wi = in_info(n, g, 1), &yi = out_info(n, g);
+    ConvState* s = conv_state(a.state);
     const void* x = a.inputs[0];
-    const void* w = a.inputs[1];
+    const void* w = s->weights_offset ? s->packed_weights() : a.inputs[1];
     void* y = a.outputs[0];
+    const size_t elem = s->quantized ? 1 : 4;
     if (is_nchw(n)) {
-        const size_t elem = xi.dtype == DataType::Float32 ? 4 : 1;
-        uint8_t* p = static_cast<uint8_t*>(a.scratch) + kernel_scratch(n, g);
-        nchw_to_nhwc(x, p, xi.shape, elem);
+        uint8_t* p = static_cast<uint8_t*>(a.scratch);
+        nchw_to_nhwc(x, p, in_info(n, g, 0).shape, elem);
         x = p;
-        p += round_up64(xi.num_bytes());
-        nchw_to_nhwc(w, p, wi.shape, elem);  // [O,I,H,W] -> [O,H,W,I]
-        w = p;
-        y = p + round_up64(wi.num_bytes());
+        p += round_up64(in_info(n, g, 0).num_bytes());
+        if (!s->weights_ready) {
+            nchw_to_nhwc(w, p, in_info(n, g, 1).shape, elem);  // [O,I,H,W] -> [O,H,W,I]
+            w = p;
+            p += round_up64(in_info(n, g, 1).num_bytes());
+        }
+        y = p;
     }
-    if (xi.dtype != DataType::Float32) {
-        conv2d_quant(geometry(n, g), quant_params(n, g, bias), static_cast<const uint8_t*>(x), static_cast<const uint8_t*>(w),
-                     bias ? in_ptr<int32_t>(a, 2) : nullptr, static_cast<uint8_t*>(y), a.scratch);
+    const bool bias = has_bias(n);
+    if (s->quantized) {
+        const QuantTables t = s->tables();
+        if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
+        if (!s->weights_ready && conv2d_quant_uses_dotprod(s->q))
+            fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
+        conv2d_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), static_cast<const uint8_t*>(w), static_cast<uint8_t*>(y));
     } else {
-        conv2d_f32(geometry(n, g), static_cast<const float*>(x), static_cast<const float*>(w),
-                   bias ? in_ptr<float>(a, 2) : nullptr, static_cast<float*>(y), a.scratch);
+        conv2d_f32(s->g, static_cast<const float*>(x), static_cast<const float*>(w), bias ? in_ptr<float>(a, 2) : nullptr,
+                   static_cast<float*>(y), s->zero_row_f32());
     }
-    if (is_nchw(n)) nhwc_to_nchw(y, a.outputs[0], yi.shape, xi.dtype == DataType::Float32 ? 4 : 1);
+    if (is_nchw(n)) nhwc_to_nchw(y, a.outputs[0], out_info(n, g).shape, elem);
 }
 
 }  // namespace
 
-const Kernel kConvolution2d{check, scratch_bytes, run};
+const Kernel kConvolution2d{check, scratch_bytes, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

@@ -6,11 +6,13 @@
 // (bit-exact for 8-bit, the stated bound for float) carry over unchanged. MobileNets use M = 1; M > 1 is
 // rare enough that the copy (the size of one input per multiplier) is not worth a dedicated kernel.
 // NCHW nodes (weights stay [1, KH, KW, C*M]) run on NHWC copies of input and output (see nchw.h).
+// prepare computes the geometry and the requantization multiplier and bias tables once.
 #include <cstring>
 #include <limits>
 
 #include "runtime/util/checked_math.h"
 
+#include "kernels/neon/conv_state.h"
 #include "kernels/neon/depthwise.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -92,16 +94,39 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-size_t kernel_scratch(const Node& n, const Graph& g) {
-    return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : round_up64(depthwise_quant_scratch(geometry(n, g)));
+bool has_bias(const Node& n) { return n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2); }
+
+// Prepared state (conv_state.h): the header (geometry, quantization) and, quantized, the multiplier and bias
+// tables.
+size_t state_bytes(const Node& n, const Graph& g) {
+    const size_t oc = size_t(geometry(n, g).oc);
+    return conv_state_header_bytes() + (element_size(n, g) == 1 ? quant_tables_bytes(oc, 0, false) : 0);
 }
 
-// Layout: [depthwise_quant scratch][widened input (M > 1)][NCHW only: x as NHWC][y as NHWC], each
-// 64-byte aligned. check() proved the widened size fits; the copies are sizes of existing tensors.
+void prepare(const PrepareArgs& a) {
+    const Node& n = a.node;
+    const Graph& g = a.graph;
+    ConvState* s = new_conv_state(a.state);
+    s->g = geometry(n, g);
+    s->quantized = element_size(n, g) == 1;
+    s->oc = size_t(s->g.oc);
+    s->tables_offset = conv_state_header_bytes();
+    const bool bias = has_bias(n);
+    s->bias_ready = !bias || a.constant_inputs[2] != nullptr;
+    s->weights_ready = true;  // used as stored: [1, KH, KW, C*M] is already the kernel's layout
+    if (!s->quantized) return;
+    s->q = quant_params(n, g, bias);
+    const QuantTables t = s->tables();
+    fill_multipliers(s->q, s->oc, t.multiplier);
+    if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(a.constant_inputs[2]) : nullptr, s->oc, t.bias);
+}
+
+// Scratch: [widened input (M > 1)][NCHW only: x as NHWC][y as NHWC], each 64-byte aligned. check() proved
+// the widened size fits; the copies are sizes of existing tensors.
 size_t scratch_bytes(const Node& n, const Graph& g) {
     size_t widened = 0;
     widened_bytes(n, g, &widened);
-    size_t bytes = kernel_scratch(n, g) + widened;
+    size_t bytes = widened;
     if (is_nchw(n)) bytes += round_up64(in_info(n, g, 0).num_bytes()) + round_up64(out_info(n, g).num_bytes());
     return bytes;
 }
@@ -109,10 +134,10 @@ size_t scratch_bytes(const Node& n, const Graph& g) {
 void run(const KernelArgs& a) {
     const Node& n = a.node;
     const Graph& g = a.graph;
-    const bool bias = n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2);
+    ConvState* s = conv_state(a.state);
     size_t widened = 0;
     widened_bytes(n, g, &widened);
-    uint8_t* widened_at = static_cast<uint8_t*>(a.scratch) + kernel_scratch(n, g);
+    uint8_t* widened_at = static_cast<uint8_t*>(a.scratch);
     uint8_t* copies_at = widened_at + widened;
     const void* x = a.inputs[0];
     void* y = a.outputs[0];
@@ -122,18 +147,19 @@ void run(const KernelArgs& a) {
         y = copies_at + round_up64(in_info(n, g, 0).num_bytes());
     }
     if (widened) x = widen(n, g, x, widened_at);
-    if (in_info(n, g, 0).dtype != DataType::Float32) {
-        depthwise_quant(geometry(n, g), quant_params(n, g, bias), static_cast<const uint8_t*>(x), in_ptr<uint8_t>(a, 1),
-                        bias ? in_ptr<int32_t>(a, 2) : nullptr, static_cast<uint8_t*>(y), a.scratch);
+    if (s->quantized) {
+        const QuantTables t = s->tables();
+        if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
+        depthwise_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), in_ptr<uint8_t>(a, 1), static_cast<uint8_t*>(y));
     } else {
-        depthwise_f32(geometry(n, g), static_cast<const float*>(x), in_ptr<float>(a, 1),
-                      bias ? in_ptr<float>(a, 2) : nullptr, static_cast<float*>(y));
+        depthwise_f32(s->g, static_cast<const float*>(x), in_ptr<float>(a, 1), has_bias(n) ? in_ptr<float>(a, 2) : nullptr,
+                      static_cast<float*>(y));
     }
     if (is_nchw(n)) nhwc_to_nchw(y, a.outputs[0], out_info(n, g).shape, element_size(n, g));
 }
 
 }  // namespace
 
-const Kernel kDepthwiseConvolution2d{check, scratch_bytes, run};
+const Kernel kDepthwiseConvolution2d{check, scratch_bytes, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

@@ -62,8 +62,9 @@ public:
     const Graph& graph() const { return graph_; }
 
     // Runs `k` (check must pass) and returns each output's bytes. Output buffers start as 0xCD garbage
-    // so a kernel that leaves elements unwritten is caught.
-    std::vector<std::vector<uint8_t>> run(const kernels::Kernel* k) const {
+    // so a kernel that leaves elements unwritten is caught. The kernel is prepared for this run, unless
+    // `prepared` points at a state prepared earlier (by prepare_standalone on a node of the same structure).
+    std::vector<std::vector<uint8_t>> run(const kernels::Kernel* k, void* const* prepared = nullptr) const {
         std::vector<std::vector<uint8_t>> outs;
         if (k == nullptr) {
             ADD_FAILURE() << "no kernel";
@@ -90,7 +91,9 @@ public:
         for (auto id : node().outputs) outs.emplace_back(graph_.info(id).num_bytes(), uint8_t(0xCD));
         std::vector<void*> out_ptrs;
         for (auto& o : outs) out_ptrs.push_back(o.data());
-        kernels::KernelArgs args{node(), graph_, in_ptrs.data(), out_ptrs.data(), scratch};
+        std::vector<uint8_t> state_store;
+        void* state = prepared ? *prepared : kernels::prepare_standalone(*k, node(), graph_, state_store);
+        kernels::KernelArgs args{node(), graph_, in_ptrs.data(), out_ptrs.data(), scratch, state};
         k->run(args);
         return outs;
     }

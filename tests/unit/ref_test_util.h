@@ -70,7 +70,9 @@ public:
         std::vector<void*> outs;
         for (TensorId t : node().outputs) outs.push_back(buffers_[t].data());
         std::vector<uint8_t> scratch(k->scratch_bytes ? k->scratch_bytes(node(), g) : 0);
-        k->run({node(), g, ins.data(), outs.data(), scratch.empty() ? nullptr : scratch.data()});
+        std::vector<uint8_t> state_store;
+        void* state = kernels::prepare_standalone(*k, node(), g, state_store);
+        k->run({node(), g, ins.data(), outs.data(), scratch.empty() ? nullptr : scratch.data(), state});
     }
 
     template <class T> std::vector<T> values(TensorId t) const {

@@ -132,7 +132,9 @@ double time_kernel(Layer& l, const kernels::Kernel* k) {
     std::vector<const void*> in;
     for (size_t i = 0; i < n.inputs.size(); ++i) in.push_back(operand(l, i));
     void* out = l.outputs[0].data();
-    kernels::KernelArgs args{n, l.graph, in.data(), &out, sb ? sp : nullptr};
+    std::vector<uint8_t> state_store;
+    void* state = kernels::prepare_standalone(*k, n, l.graph, state_store);  // once, as a Session does
+    kernels::KernelArgs args{n, l.graph, in.data(), &out, sb ? sp : nullptr, state};
     return median_seconds([&] { k->run(args); });
 }
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::kernels {
 

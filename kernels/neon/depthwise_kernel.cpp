@@ -10,7 +10,7 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/util/checked_math.h"
+#include "core/checked_math.h"
 
 #include "kernels/neon/conv_state.h"
 #include "kernels/neon/depthwise.h"

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "kernels/neon/neon.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 namespace {

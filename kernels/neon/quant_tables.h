@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::kernels::neon {
 

@@ -2,7 +2,7 @@
 // per-output-channel tables: what a kernel's prepare computes once so that the run only accumulates and
 // requantizes.
 //
-// Every entry is computed with runtime/util/quantization.h's functions, exactly as kernels/ref computes it
+// Every entry is computed with core/quantization.h's functions, exactly as kernels/ref computes it
 // per element, so precomputing changes no result.
 #pragma once
 

@@ -24,6 +24,7 @@ void Executor::choose_kernels(const KernelSelector& select, const std::string& d
     const Graph& graph = graph_;
     auto handled = [&](size_t i) { return external != nullptr && i < external->handled.size() && external->handled[i]; };
     chosen_.assign(graph.nodes.size(), nullptr);
+    views_.resize(graph.nodes.size());
     scratch_sizes_.assign(graph.nodes.size(), 0);
     state_sizes_.assign(graph.nodes.size(), 0);
     const std::vector<bool> aliased = plan::find_aliased_nodes(graph);  // Reshapes: no kernel, no step
@@ -33,12 +34,14 @@ void Executor::choose_kernels(const KernelSelector& select, const std::string& d
         const kernels::Kernel* k = select(node, graph);
         if (k == nullptr || k->run == nullptr)
             fail(ErrorKind::Unsupported, node.describe() + ": no " + device_name + " kernel for this layer type");
+        views_[i] = std::make_unique<KernelNodeView>(node, graph);
+        const kernels::KernelNode& view = *views_[i];
         if (k->check != nullptr) {
-            const std::string reason = k->check(node, graph);
+            const std::string reason = k->check(view);
             if (!reason.empty()) fail(ErrorKind::Unsupported, node.describe() + ": not supported on " + device_name + ": " + reason);
         }
-        if (k->scratch_bytes != nullptr) scratch_sizes_[i] = k->scratch_bytes(node, graph);
-        if (k->state_bytes != nullptr && k->prepare != nullptr) state_sizes_[i] = k->state_bytes(node, graph);
+        if (k->scratch_bytes != nullptr) scratch_sizes_[i] = k->scratch_bytes(view);
+        if (k->state_bytes != nullptr && k->prepare != nullptr) state_sizes_[i] = k->state_bytes(view);
         chosen_[i] = k;
     }
 }
@@ -59,18 +62,11 @@ void* Executor::state_of(size_t node) {
     return off == plan::MemoryPlan::kNotInArena ? nullptr : arena_ + plan_.state_region_offset() + off;
 }
 
-// Each kernel's prepare, once: it sees only the constant operands' bytes.
+// Each kernel's prepare, once (its view carries the constant operands' bytes; run-time tensors have none yet).
 void Executor::prepare_kernels() {
-    std::vector<const void*> constants;
     for (size_t i = 0; i < graph_.nodes.size(); ++i) {
         if (chosen_[i] == nullptr || chosen_[i]->prepare == nullptr || state_sizes_[i] == 0) continue;
-        const Node& node = graph_.nodes[i];
-        constants.clear();
-        for (TensorId id : node.inputs)
-            constants.push_back(id != kNoTensor && id < graph_.tensors.size() && graph_.tensors[id].is_constant()
-                                    ? graph_.tensors[id].data
-                                    : nullptr);
-        chosen_[i]->prepare(kernels::PrepareArgs{node, graph_, constants.data(), state_of(i)});
+        chosen_[i]->prepare(kernels::PrepareArgs{*views_[i], state_of(i)});
     }
 }
 
@@ -103,7 +99,7 @@ void Executor::build_steps(const std::string& device_name, const ExternalSteps* 
         void* scratch_ptr = plan_.scratch_offsets[i] == plan::MemoryPlan::kNotInArena ? nullptr
                                                                                        : arena_ + plan_.scratch_offsets[i];
         steps_.push_back(Step{chosen_[i]->run,
-                              kernels::KernelArgs{node, graph, input_pointers_.data() + in_begin,
+                              kernels::KernelArgs{*views_[i], input_pointers_.data() + in_begin,
                                                   output_pointers_.data() + out_begin, scratch_ptr, state_of(i)},
                               uint32_t(i)});
         steps_.back().profile_begin = uint32_t(profile_.size());
@@ -119,8 +115,8 @@ void Executor::build_steps(const std::string& device_name, const ExternalSteps* 
 }
 
 void Executor::add_external_step(size_t node_index, size_t e) {
-    const Node& node = graph_.nodes[node_index];
-    Step st{nullptr, kernels::KernelArgs{node, graph_, nullptr, nullptr, nullptr}, uint32_t(node_index)};
+    static const kernels::KernelNode kNoKernelNode{};  // an external step runs no kernel
+    Step st{nullptr, kernels::KernelArgs{kNoKernelNode, nullptr, nullptr, nullptr}, uint32_t(node_index)};
     st.external = int32_t(e);
     st.profile_begin = uint32_t(profile_.size());
     st.profile_count = 0;

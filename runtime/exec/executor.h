@@ -17,6 +17,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
 #include "runtime/plan/memory_plan.h"
 
@@ -81,6 +82,7 @@ private:
 
     const Graph& graph_;
     std::vector<const kernels::Kernel*> chosen_;  // per node, nullptr: no kernel step
+    std::vector<std::unique_ptr<KernelNodeView>> views_;  // per node with a kernel: what the kernel sees
     std::vector<size_t> scratch_sizes_, state_sizes_;  // per node
     plan::MemoryPlan plan_;
     std::unique_ptr<uint8_t[]> arena_storage_;  // arena + state region, over-allocated so `arena_` can be 64-byte aligned

@@ -133,7 +133,8 @@ TEST_P(PreparedState, StatePreparedOnceServesRunsWithNewRunTimeOperands) {
         const kernels::Kernel* k = kernels::neon_kernel(first.node().op);
         ASSERT_NE(k, nullptr);
         std::vector<uint8_t> storage;
-        void* state = kernels::prepare_standalone(*k, first.node(), first.graph(), storage);
+        const exec::KernelNodeView view(first.node(), first.graph());
+        void* state = exec::prepare_standalone(*k, view, storage);
         EXPECT_EQ(first.run(k, &state).at(0), first.run_ref().at(0)) << "case " << seed << ", first run";
         // Same quantization and constants (the state holds what was derived from them), new run-time data.
         const OneNode second = make(c, seed, 2);

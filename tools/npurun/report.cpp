@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-#include "kernels/ref/support.h"
+#include "runtime/exec/cpu_support.h"
 
 namespace npurun::cli {
 namespace {
@@ -202,7 +202,7 @@ void print_layer_support(std::FILE* out) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
         for (DataType t : types) {
-            const std::string reason = kernels::cpu_support(op, t);
+            const std::string reason = exec::cpu_support(op, t);
             std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no", "-",
                          reason.c_str());
         }

@@ -124,12 +124,17 @@ std::string case_row(const CaseResult& r) {
     o += tag("td", to_string(r.spec->precision));
     o += tag("td", html_escape(r.built.ops.empty() ? "-" : r.built.ops), "ops");
     o += tag("td", html_escape(shapes), "shape");
-    o += tag("td", devices_cell(r));
+    o += tag("td", devices_cell(r), "devices");
     o += tag("td", diff_cell(r), "diff");
     o += tag("td", fmt("%.1f", r.total_ms) + " ms", "time");
     o += tag("td", tag("span", outcome_label(oc), "badge " + std::string(outcome_class(oc))), "result");
-    o += tag("td", detail_cell(r), "detail");
-    return o + "</tr>\n";
+    o += "</tr>\n";
+    // Reasons and differing elements are long: a row of their own under the case, the table's full width.
+    const std::string detail = detail_cell(r);
+    if (!detail.empty())
+        o += "<tr class=\"detail-row " + std::string(outcome_class(oc)) + "\" data-case=\"" + html_escape(name) +
+             "\"><td></td><td colspan=\"7\" class=\"detail\">" + detail + "</td></tr>\n";
+    return o;
 }
 
 const char* kStyle =
@@ -139,9 +144,9 @@ const char* kStyle =
     "table{border-collapse:collapse}td,th{padding:4px 8px;vertical-align:top;text-align:left}\n"
     ".env td:first-child{color:#5b6670;padding-left:0}\n"
     ".cases th{position:sticky;top:0;background:#eef1f4;border-bottom:2px solid #c9d0d6}\n"
-    ".cases td{border-bottom:1px solid #e3e7eb}.cases tr.fail td,.cases tr.xpass td{background:#fff3f3}\n"
+    ".cases td{border-bottom:1px solid #e3e7eb}.cases tr:has(+ tr.detail-row) td{border-bottom:none}.cases tr.fail td,.cases tr.xpass td{background:#fff3f3}\n"
     ".cases tr.xfail td,.cases tr.flake td{background:#fffaf0}\n"
-    ".name{white-space:nowrap}.name,.ops,.shape,.diff,.first-diff{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}\n"
+    ".name,.devices,.diff{white-space:nowrap}.detail{min-width:26em}.name,.ops,.shape,.diff,.first-diff{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12.5px}\n"
     ".time{text-align:right;white-space:nowrap}.over{color:#b3261e;font-weight:600}\n"
     ".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px;white-space:nowrap;"
     "color:#fff}\n"
@@ -201,7 +206,7 @@ std::string html_report(const std::vector<CaseResult>& results, const Environmen
 
     o += "<h2>Cases</h2>\n<table class=\"cases\">\n<thead><tr><th>case</th><th>precision</th><th>layers</th>"
          "<th>input \u2192 output</th><th>devices</th><th>max diff / tolerance</th><th>time</th><th>result</th>"
-         "<th>detail</th></tr></thead>\n<tbody>\n";
+         "</tr></thead>\n<tbody>\n";
     for (const CaseResult& r : results) o += case_row(r);
     o += "</tbody>\n</table>\n";
     o += "<footer>" + html_escape(summary_line(s, env)) + "</footer>\n</body>\n</html>\n";

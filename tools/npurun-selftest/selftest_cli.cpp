@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
 #include "tools/npurun-selftest/selftest_expectations.h"
 #include "tools/npurun-selftest/selftest_html.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::selftest {
 

@@ -145,6 +145,11 @@ TEST(SelftestCases, NamesUniqueAndDuplicatesRejected) {
     for (const Case& c : all_cases()) EXPECT_TRUE(names.insert(c.name).second) << c.name;
     std::vector<Case> dup = {all_cases()[0], all_cases()[0]};
     EXPECT_THROW(validate_cases(dup), Error);
+    for (const char* bad : {"conv u8", "conv,u8", "conv:u8", "conv-*"}) {
+        std::vector<Case> odd = {all_cases()[0]};
+        odd[0].name = bad;
+        EXPECT_THROW(validate_cases(odd), Error) << bad;
+    }
 }
 
 // Every op the NPU backend lowers (runtime/npu lowering_refusal) in every precision it supports, tiling

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "core/error.h"
 #include "runtime/npurun_version.h"
@@ -65,7 +66,8 @@ const char* usage() {
            "                        result, and for failures the first differing output element (index,\n"
            "                        expected, got)\n"
            "  --csv FILE            also write one line per case, NAME,RESULT,OUTCOME,MS (after a header line),\n"
-           "                        for farm result parsers (board/lava)\n"
+           "                        for farm result parsers (board/lava); written as the cases finish, so a\n"
+           "                        run that crashes keeps the cases before the crash\n"
            "  --expectations PREFIX judge the cases against the expectation lists PREFIX-fails.txt (cases known\n"
            "                        to fail), PREFIX-flakes.txt (may pass or fail) and PREFIX-skips.txt (not\n"
            "                        run), e.g. board/ci/rk3588; a missing file is an empty list. One entry a\n"
@@ -271,7 +273,19 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
         }
         check_writable(o.json, "--json");
         check_writable(o.html, "--html");
-        check_writable(o.csv, "--csv");
+        // The CSV grows as the cases finish (a run that crashes keeps the lines before the crash): not
+        // replaced atomically like the other reports.
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
+        if (!o.csv.empty()) {
+            csv.reset(std::fopen(o.csv.c_str(), "w"));
+            if (!csv) fail(ErrorKind::BadInput, "cannot write --csv file '" + o.csv + "': " + std::strerror(errno));
+        }
+        bool csv_ok = true;
+        auto csv_write = [&](const std::string& line) {
+            if (!csv) return;
+            csv_ok = csv_ok && std::fputs(line.c_str(), csv.get()) >= 0 && std::fflush(csv.get()) == 0;
+        };
+        csv_write(csv_header());
 
         const auto t0 = std::chrono::steady_clock::now();
         const Environment env = probe_environment(o.device);
@@ -310,6 +324,7 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
             }
             std::fprintf(text, "%s\n", case_line(results.back(), env).c_str());
             std::fflush(text);
+            csv_write(csv_line(results.back()));
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         Summary s = summarize(results, env, seconds, o.expectations);
@@ -327,7 +342,10 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
             }
         }
         if (!o.html.empty()) write_atomically(o.html, html_report(results, env, s), "--html");
-        if (!o.csv.empty()) write_atomically(o.csv, csv_report(results), "--csv");
+        if (csv) {
+            csv_ok = std::fclose(csv.release()) == 0 && csv_ok;
+            if (!csv_ok) fail(ErrorKind::BadInput, "cannot write --csv file '" + o.csv + "'");
+        }
         return s.ok() ? 0 : 1;
     } catch (const Error& e) {
         std::fprintf(stderr, "%s: error: %s\n", prog, e.what());

@@ -243,10 +243,15 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
     return o;
 }
 
+std::string csv_header() { return "name,result,outcome,ms\n"; }
+
+std::string csv_line(const CaseResult& r) {
+    return r.spec->name + "," + result_id(r) + "," + outcome_id(outcome(r)) + "," + fmt("%.1f", r.total_ms) + "\n";
+}
+
 std::string csv_report(const std::vector<CaseResult>& results) {
-    std::string o = "name,result,outcome,ms\n";
-    for (const CaseResult& r : results)
-        o += r.spec->name + "," + result_id(r) + "," + outcome_id(outcome(r)) + "," + fmt("%.1f", r.total_ms) + "\n";
+    std::string o = csv_header();
+    for (const CaseResult& r : results) o += csv_line(r);
     return o;
 }
 

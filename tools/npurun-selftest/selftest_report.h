@@ -40,8 +40,11 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
 
 // One line per case for farms' result parsers (board/lava/selftest-to-lava.sh): a header line
 // "name,result,outcome,ms", then NAME,RESULT,OUTCOME,MS with RESULT the case's own pass/fail/skip, OUTCOME
-// its judgement against the expectation lists (outcome_id()) and MS the case's total time.
-std::string csv_report(const std::vector<CaseResult>& results);
+// its judgement against the expectation lists (outcome_id()) and MS the case's total time. The tool
+// writes it line by line as the cases finish (csv_header, csv_line), so that a crash keeps the cases before it.
+std::string csv_header();
+std::string csv_line(const CaseResult& r);
+std::string csv_report(const std::vector<CaseResult>& results);  // header + every line
 
 // Why a case did not pass, in one line: the case's error, the first failing device's, npu != sim, the core
 // sweep (empty for a passing case).

@@ -21,7 +21,8 @@ lava-test-set and lava-test-reference are test doubles on PATH that print the si
 helpers print (<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=... RESULT=...>, <LAVA_SIGNAL_TESTSET START|STOP>) and
 refuse a malformed call. Checks the result lines: one per self-test case in set selftest-sim with the
 result the --csv report gives, the npu-info and verdict cases, the expectations set, the upload. Runs
-once with the board's lists (everything passes) and once with a planted failure (--test-corrupt through a
+with the board's lists (everything passes), the same under busybox ash when busybox is installed (the
+shell of Buildroot images; every script's #! line pointed at it), and with a planted failure (--test-corrupt through a
 wrapper) listed as expected, one not listed, to show both reach the dashboard as they should.
 One line per failure; exit 1 if any.
 """
@@ -483,7 +484,7 @@ def render(testdef, parameters, clone):
     return '\n'.join(lines) + '\n'
 
 
-def write_exe(path, text):
+def write_script(path, text):
     with open(path, 'w') as f:
         f.write(text)
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -512,9 +513,14 @@ def parse_signals(out):
     return cases, problems
 
 
-def run_steps(src, workdir, selftest, npu_info, tag, parameters, corrupt=(), files=None):
+def run_steps(src, workdir, selftest, npu_info, tag, parameters, corrupt=(), files=None, shell=('/bin/sh',)):
     """Runs the definition's steps in a fresh copy of board/ (plus `files`: path -> text) with the stubs on
-    PATH; returns (exit status, output, the copy's directory)."""
+    PATH, every script of the copy and every stub under `shell` (its #! line); returns (exit status,
+    output, the copy's directory)."""
+    shebang = '#!' + ' '.join(shell) + '\n'
+
+    def write_exe(path, text):
+        write_script(path, shebang + text.split('\n', 1)[1] if text.startswith('#!') else text)
     base = os.path.join(workdir, tag)
     shutil.rmtree(base, ignore_errors=True)
     clone, bindir = os.path.join(base, 'clone'), os.path.join(base, 'bin')
@@ -522,6 +528,8 @@ def run_steps(src, workdir, selftest, npu_info, tag, parameters, corrupt=(), fil
     for path, text in (files or {}).items():
         with open(os.path.join(clone, path), 'w') as f:
             f.write(text)
+    step = os.path.join(clone, 'board', 'lava', 'selftest-to-lava.sh')
+    write_exe(step, open(step).read())
     os.makedirs(bindir)
     write_exe(os.path.join(bindir, 'lava-test-case'), STUB_CASE)
     write_exe(os.path.join(bindir, 'lava-test-set'), STUB_SET)
@@ -536,7 +544,7 @@ def run_steps(src, workdir, selftest, npu_info, tag, parameters, corrupt=(), fil
     with open(script, 'w') as f:
         f.write(render(testdef, parameters, clone))
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get('PATH', '/usr/bin:/bin'))
-    r = subprocess.run(['/bin/sh', script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    r = subprocess.run(list(shell) + [script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                        timeout=900, cwd=base)
     return r.returncode, r.stdout, clone
 
@@ -585,6 +593,20 @@ def steps(src, workdir, selftest, npu_info):
     passed = sum(1 for _, r, _, _ in in_set if r == 'pass')
     print(f'clean run: {len(cases)} LAVA test cases: {passed}/{len(in_set)} pass in set selftest-sim; top level {top}')
     print('  e.g. ' + next(l.strip() for l in out.splitlines() if 'TEST_CASE_ID=conv-u8-k1 ' in l))
+
+    # The same under busybox ash, the shell of Buildroot images: the same test cases and results.
+    busybox = shutil.which('busybox')
+    if busybox:
+        code, bout, _ = run_steps(src, workdir, selftest, npu_info, 'busybox', params, shell=(busybox, 'sh'))
+        bcases, problems = parse_signals(bout)
+        for p in problems:
+            fail('busybox: ' + p)
+        if code != 0 or [c[:3] for c in bcases] != [c[:3] for c in cases]:
+            fail(f'busybox sh: exit {code}, {len(bcases)} test cases differ from /bin/sh\'s {len(cases)}:\n{bout[-2000:]}')
+        else:
+            print(f'busybox sh: the same {len(bcases)} LAVA test cases and results')
+    else:
+        print('note: busybox is not installed (tools/ci/install-deps.sh test): the steps ran under /bin/sh only')
 
     # 2. A failure listed as expected and one that is not: both fail in selftest-sim, the listed one
     # passes in set expectations, the verdict fails (the unlisted one).

@@ -608,6 +608,24 @@ def steps(src, workdir, selftest, npu_info):
     else:
         print('note: busybox is not installed (tools/ci/install-deps.sh test): the steps ran under /bin/sh only')
 
+    # The job's own parameters (DEVICE=npu, REQUIRE_NPU=true) where there is no NPU: what a farm sees
+    # from a board that lost its NPU. npu-info fails, every case is skipped, the verdict fails.
+    board = dict(job_definition(job)['parameters'], RESULTS_DIR=results + '-npu', UPLOAD_URL='')
+    code, nout, _ = run_steps(src, workdir, selftest, npu_info, 'no-npu', board)
+    ncases, problems = parse_signals(nout)
+    ntop = {n: (r, m) for s_, n, r, m, u in ncases if s_ is None}
+    if ntop.get('npu-info', ('',))[0] == 'pass':
+        print('note: an NPU is present here; the no-NPU run is not checked')
+    else:
+        for p in problems:
+            fail('no-npu: ' + p)
+        skipped = [n for s_, n, r, m, u in ncases if s_ == 'selftest-npu' and r == 'skip']
+        if code != 0 or len(skipped) != len(names) or ntop.get('npurun-selftest') != ('fail', '1'):
+            fail(f'no NPU with the job\'s parameters: exit {code}, {len(skipped)} of {len(names)} skipped, {ntop}')
+        else:
+            print(f'job parameters without an NPU: npu-info fail, {len(skipped)} cases skip in set selftest-npu, '
+                  f'verdict {ntop["npurun-selftest"]}')
+
     # 2. A failure listed as expected and one that is not: both fail in selftest-sim, the listed one
     # passes in set expectations, the verdict fails (the unlisted one).
     planted = dict(params, EXPECTATIONS='board/ci/planted')

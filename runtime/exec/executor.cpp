@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 
@@ -50,7 +51,9 @@ void Executor::choose_kernels(const KernelSelector& select, const std::string& d
 // (zeroed, so even a kernel bug reads deterministic bytes).
 void Executor::allocate() {
     plan_ = plan::plan_memory(graph_, scratch_sizes_, state_sizes_);
-    const size_t bytes = plan_.total_bytes() + plan::kArenaAlignment;
+    size_t bytes = 0;  // + alignment slack; the plan checked total_bytes() itself
+    if (!checked_add(plan_.total_bytes(), plan::kArenaAlignment, &bytes))
+        fail(ErrorKind::BadModel, "memory plan: arena and prepared state size overflow");
     arena_storage_.reset(new uint8_t[bytes]);
     std::memset(arena_storage_.get(), 0, bytes);
     const uintptr_t base = reinterpret_cast<uintptr_t>(arena_storage_.get());

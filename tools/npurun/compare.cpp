@@ -40,7 +40,7 @@ void print_comparison(std::FILE* out, const Session& device, const Session& cpu)
         const size_t n = a.info.shape.num_elements();
         std::fprintf(out, "compare %s vs cpu: output %zu '%s': max |difference| %.6g", dev, i, a.name.c_str(), d.max_abs);
         if (d.max_abs > 0) std::fprintf(out, " at element %zu (%s %.6g, cpu %.6g)", d.at, dev, d.device_value, d.cpu_value);
-        if (is_quantized(a.info.dtype) && !a.info.quant.per_axis() && a.info.quant.scale() > 0)
+        if (d.max_abs > 0 && is_quantized(a.info.dtype) && !a.info.quant.per_axis() && a.info.quant.scale() > 0)
             std::fprintf(out, " = %.3g quantization steps", d.max_abs / double(a.info.quant.scale()));
         std::fprintf(out, "; %zu of %zu elements differ", d.differing, n);
         if (d.nan_mismatch) std::fprintf(out, ", %zu NaN on one side only", d.nan_mismatch);

@@ -108,6 +108,11 @@ void Executor::run() {
         }
         return;
     }
+    const auto origin = std::chrono::steady_clock::now();
+    trace_.clear();
+    auto since = [&origin](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::micro>(t - origin).count();
+    };
     for (const Step& s : steps_) {
         const auto t0 = std::chrono::steady_clock::now();
         if (s.external >= 0)
@@ -117,10 +122,16 @@ void Executor::run() {
         const auto t1 = std::chrono::steady_clock::now();
         const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
         if (s.external < 0) {
-            profile_[s.profile_begin].microseconds = us;
+            LayerProfile& row = profile_[s.profile_begin];
+            row.microseconds = us;
+            trace_.push_back(TraceSpan{row.name, "cpu", "cpu", since(t0), us, {{"type", row.type}, {"output", row.output_shape.str()}}});
             continue;
         }
         const ExternalStep& e = externals_[size_t(s.external)];
+        trace_.push_back(TraceSpan{"npu segment " + std::to_string(s.external), "npu segment",
+                                   "npu segment " + std::to_string(s.external), since(t0), us,
+                                   {{"layers", std::to_string(s.profile_count)}}});
+        if (e.trace) e.trace(origin, trace_);
         if (!e.profile_rows || s.profile_count == 0) continue;
         std::vector<LayerProfile> rows = e.profile_rows();
         uint64_t total_macs = 0;

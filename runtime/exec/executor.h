@@ -45,6 +45,9 @@ struct ExternalStep {
     // Profile rows (one per layer of the group), refreshed after each profiled run; `microseconds` is
     // filled by the executor: the step's time shared among the rows in proportion to their MACs.
     std::function<std::vector<LayerProfile>()> profile_rows;
+    // Timeline spans of the last run (conversions, submit, wait, tasks), appended after the step's own span;
+    // `origin` is the start of Executor::run(). Optional; called only when profiling.
+    std::function<void(std::chrono::steady_clock::time_point origin, std::vector<TraceSpan>& out)> trace;
 };
 
 // Nodes some backend takes over. `handled[i]`: node i gets no kernel; `build` is called once the arena
@@ -68,6 +71,7 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
+    const std::vector<TraceSpan>& trace() const { return trace_; }  // the last profiled run
 
 private:
     const Graph& graph_;
@@ -80,6 +84,7 @@ private:
     std::vector<ExternalStep> externals_;
     bool profiling_ = false;
     std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
+    std::vector<TraceSpan> trace_;       // profiling only: one span per step plus the external steps' own
 };
 
 }  // namespace npurun::exec

@@ -26,6 +26,7 @@
 #include "tools/npurun/compare.h"
 #include "tools/npurun/files.h"
 #include "tools/npurun/labels.h"
+#include "tools/npurun/trace.h"
 #include "tools/npurun/options.h"
 #include "tools/npurun/report.h"
 #include "tools/npurun-selftest/selftest_cli.h"
@@ -127,6 +128,11 @@ int run_command(const Options& o) {
     // Flags and destination first: cheap, and nothing must run if the result could not be saved.
     OutputTarget target;
     if (!o.output.empty()) target = resolve_output(o.output);
+    OutputTarget trace_target;
+    if (!o.trace.empty()) {
+        trace_target = resolve_output(o.trace);
+        if (trace_target.directory) fail(ErrorKind::BadInput, "--trace needs a file name, '" + o.trace + "' is a directory");
+    }
 
     check_model_file(o.model);
     const auto load_start = Clock::now();
@@ -161,7 +167,7 @@ int run_command(const Options& o) {
     SessionOptions so;
     so.device = o.device;
     so.threads = o.threads;
-    so.profile = o.profile;
+    so.profile = o.profile || !o.trace.empty();
     so.fp16 = o.fp16;
     so.npu_cores = o.npu_cores;
     Session session(model, so);
@@ -227,6 +233,10 @@ int run_command(const Options& o) {
                     session.num_outputs() == 1 ? "" : "s", total, o.output.c_str());
     }
 
+    if (!o.trace.empty()) {
+        const std::string json = chrome_trace_json(session.trace(), "npurun " + o.model + " (" + to_string(session.device()) + ")");
+        write_files_atomically({PendingFile{trace_target.path, {{json.data(), json.size()}}}});
+    }
     if (o.compare_cpu) {
         SessionOptions cpu = so;
         cpu.device = DeviceKind::Cpu;

@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "drv/regcmd/regcmd_decoder.h"
+#include "core/error.h"
 #include "runtime/npu/segment_trace.h"
-#include "runtime/graph/error.h"
 
 namespace npurun::npu {
 

@@ -24,7 +24,7 @@
 #include <opencv2/imgproc.hpp>
 #endif
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/common/image.h"
 #include "tools/common/image_resize.h"
 #include "tools/common/image_tensor.h"

@@ -10,7 +10,7 @@
 
 #include <cerrno>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/common/image.h"
 
 namespace npurun::image {

@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::image {
 namespace {

@@ -130,7 +130,7 @@ public:
     NativeTensor import_native_output(size_t i, int dmabuf_fd);
 
     const std::vector<LayerProfile>& profile() const;  // filled by run() when options.profile
-    const std::vector<TraceSpan>& trace() const;       // the last run()'s spans, when options.profile
+    std::vector<TraceSpan> trace() const;  // the last run()'s spans, when options.profile (built on call)
     MemoryPlanStats memory_stats() const;
 
 private:

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
@@ -46,7 +47,7 @@ struct ExternalStep {
     // filled by the executor: the step's time shared among the rows in proportion to their MACs.
     std::function<std::vector<LayerProfile>()> profile_rows;
     // Timeline spans of the last run (conversions, submit, wait, tasks), appended after the step's own span;
-    // `origin` is the start of Executor::run(). Optional; called only when profiling.
+    // `origin` is the start of Executor::run(). Optional; called by Executor::trace(), after the run.
     std::function<void(std::chrono::steady_clock::time_point origin, std::vector<TraceSpan>& out)> trace;
 };
 
@@ -71,7 +72,8 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
-    const std::vector<TraceSpan>& trace() const { return trace_; }  // the last profiled run
+    // The last profiled run as timeline spans (empty before one); built here from the times run() stored.
+    std::vector<TraceSpan> trace() const;
 
 private:
     const Graph& graph_;
@@ -84,7 +86,8 @@ private:
     std::vector<ExternalStep> externals_;
     bool profiling_ = false;
     std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
-    std::vector<TraceSpan> trace_;       // profiling only: one span per step plus the external steps' own
+    std::vector<std::pair<double, double>> step_times_;  // profiling: start (us from origin_) and duration per step
+    std::chrono::steady_clock::time_point origin_{};     // start of the last profiled run
 };
 
 }  // namespace npurun::exec

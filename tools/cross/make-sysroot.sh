@@ -8,6 +8,7 @@
 #
 # Usage: make-sysroot.sh SYSROOT [extra arm64 package...]
 # Result: SYSROOT/usr/{include,lib/aarch64-linux-gnu} with libc, libstdc++, libdrm, flatbuffers, gtest,
+# libjpeg-turbo, libpng and zlib (static libraries included: the tools link those three statically),
 # usable both for linking (meson cross file, pkg-config sys_root) and for `qemu-aarch64 -L SYSROOT`.
 # Idempotent: a finished sysroot carries a stamp listing its packages and is not rebuilt.
 set -euo pipefail

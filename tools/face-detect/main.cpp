@@ -35,6 +35,8 @@ const char* kUsage =
     "options:\n"
     "      --model MODEL      run MODEL (.armnn, .mnn) on IMAGE: resized to the model input (stretch),\n"
     "                         RGB, (pixel - 127) / 128, in the input's layout\n"
+    "      --input-tensor FILE  with --model: feed FILE's raw bytes (the model input's exact size) instead of\n"
+    "                         the converted IMAGE, which then only gives the picture size and the drawing\n"
     "      --scores FILE --boxes FILE  raw float32 outputs instead of a model run (N from the sizes)\n"
     "      --input-size WxH   network input size the priors are made for with --scores/--boxes\n"
     "                         (default 320x240; with --model: the model input's)\n"
@@ -96,7 +98,7 @@ std::vector<float> as_floats(const TensorBinding& b, const char* role) {
 }
 
 int run(int argc, char** argv) {
-    std::string model, scores_path, boxes_path, image_path, out_path;
+    std::string model, scores_path, boxes_path, image_path, out_path, input_tensor;
     std::string device = "auto";
     uint32_t in_w = 320, in_h = 240;
     bool size_given = false, json = false;
@@ -112,6 +114,8 @@ int run(int argc, char** argv) {
             return 0;
         } else if (a == "--model") {
             model = value();
+        } else if (a == "--input-tensor") {
+            input_tensor = value();
         } else if (a == "--scores") {
             scores_path = value();
         } else if (a == "--boxes") {
@@ -151,6 +155,7 @@ int run(int argc, char** argv) {
     const bool raw = !scores_path.empty() || !boxes_path.empty();
     if (raw && (scores_path.empty() || boxes_path.empty())) usage_error("--scores and --boxes go together");
     if (raw == !model.empty()) usage_error("give either --model or --scores and --boxes");
+    if (raw && !input_tensor.empty()) usage_error("--input-tensor is for --model");
     if (!raw && size_given) usage_error("--input-size is for --scores/--boxes; a model's input size is its own");
     if (!out_path.empty() && image::format_from_name(out_path) != image::ImageFormat::Png)
         usage_error("-o writes PNG: the name must end in .png");
@@ -173,12 +178,24 @@ int run(int argc, char** argv) {
         SessionOptions so;
         so.device = device == "cpu" ? DeviceKind::Cpu : device == "npu" ? DeviceKind::Npu : device == "sim" ? DeviceKind::Sim : DeviceKind::Auto;
         Session session(m, so);
-        const std::vector<uint8_t> tensor = image::image_to_tensor(img, plan, image_path);
-        std::memcpy(session.input(0).data, tensor.data(), tensor.size());
-        session.run();
+        // The outputs are known before anything runs: a model that is no face detector is refused first.
         const TensorBinding* s = find_output(session, "scores", 2);
         const TensorBinding* b = find_output(session, "boxes", 4);
         if (!s || !b) fail(ErrorKind::BadModel, "'" + model + "' has no scores [1,N,2] and boxes [1,N,4] outputs");
+        std::vector<uint8_t> tensor;
+        if (input_tensor.empty()) {
+            tensor = image::image_to_tensor(img, plan, image_path);
+        } else {
+            const std::vector<float> v = read_floats(input_tensor, "--input-tensor");
+            if (v.size() * 4 != session.input(0).info.num_bytes())
+                fail(ErrorKind::BadInput, "--input-tensor: '" + input_tensor + "' has " + std::to_string(v.size() * 4) +
+                                              " bytes, the input " + session.input(0).info.str() + " needs " +
+                                              std::to_string(session.input(0).info.num_bytes()));
+            tensor.resize(v.size() * 4);
+            std::memcpy(tensor.data(), v.data(), tensor.size());
+        }
+        std::memcpy(session.input(0).data, tensor.data(), tensor.size());
+        session.run();
         scores = as_floats(*s, "scores");
         boxes = as_floats(*b, "boxes");
     }

@@ -6,6 +6,9 @@
 
 namespace npurun::npu {
 
+// Register types and field handles generated from the register table: CNA_CONV_CON1::CONV_MODE(3).
+using namespace npudrv::regcmd::regs;
+
 namespace rc = npudrv::regcmd;
 
 namespace {
@@ -220,114 +223,129 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
 
         w.begin_task(kind);
         const uint32_t reuse = tile.weight_reuse ? 1u : 0u, dreuse = tile.data_reuse ? 1u : 0u;
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"DATA_REUSE", dreuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
-        w.write("CNA_DCOMP_REGNUM", {});
-        w.write("CNA_DCOMP_CTRL", {});
-        w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
-        w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-        if (L.use_bs) w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-        w.write("CNA_CONV_CON1", {{"PROC_PRECISION", prec}, {"IN_PRECISION", prec}, {"CONV_MODE", conv_mode}});
+        w.write({CNA_CBUF_CON0::WEIGHT_REUSE(reuse), CNA_CBUF_CON0::DATA_REUSE(dreuse),
+                 CNA_CBUF_CON0::WEIGHT_BANK(t.weight_banks), CNA_CBUF_CON0::DATA_BANK(t.data_banks)});
+        w.write(CNA_DCOMP_REGNUM{});
+        w.write(CNA_DCOMP_CTRL{});
+        w.write({CNA_CONV_CON1::PROC_PRECISION(prec), CNA_CONV_CON1::IN_PRECISION(prec),
+                 CNA_CONV_CON1::CONV_MODE(conv_mode)});
+        w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
+        if (L.use_bs) w.write({DPU_RDMA_S_POINTER::POINTER_PP_MODE(1), DPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
+                               DPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
+        w.write({CNA_CONV_CON1::PROC_PRECISION(prec), CNA_CONV_CON1::IN_PRECISION(prec),
+                 CNA_CONV_CON1::CONV_MODE(conv_mode)});
         // FEATURE_GRAINS: rows buffered before the conv starts; the vendor writes H + kh when the task's
         // input is resident (reference §4.2), capped by the 10-bit field.
-        w.write("CNA_CONV_CON2", {{"FEATURE_GRAINS", std::min(ht + L.kh, 1023u)}});
-        w.write("CNA_CONV_CON3", {{"CONV_Y_STRIDE", L.sy}, {"CONV_X_STRIDE", L.sx}});
-        w.write("CNA_DATA_SIZE0", {{"DATAIN_WIDTH", L.w}, {"DATAIN_HEIGHT", ht}});
+        w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(ht + L.kh, 1023u))});
+        w.write({CNA_CONV_CON3::CONV_Y_STRIDE(L.sy), CNA_CONV_CON3::CONV_X_STRIDE(L.sx)});
+        w.write({CNA_DATA_SIZE0::DATAIN_WIDTH(L.w), CNA_DATA_SIZE0::DATAIN_HEIGHT(ht)});
         // DATAIN_CHANNEL_REAL: every vendor fp16 capture writes the channel count of the last 64-channel
         // group minus one, (C - 1) % 64 (1024 -> 63, 480 -> 31, 72 -> 7, 40 -> 39), not C - 1; the
         // simulator gives it no function, so the vendor's value is used.
-        w.write("CNA_DATA_SIZE1", {{"DATAIN_CHANNEL_REAL", (ca - 1) % 64}, {"DATAIN_CHANNEL", ca}});
-        w.write("CNA_DATA_SIZE2", {{"DATAOUT_WIDTH", L.wo}});
-        w.write("CNA_DATA_SIZE3", {{"DATAOUT_ATOMICS", L.wo * hot}});
-        w.write("CNA_WEIGHT_SIZE0", {{"WEIGHT_BYTES", per_kernel * kernels}});
-        w.write("CNA_WEIGHT_SIZE1", {{"WEIGHT_BYTES_PER_KERNEL", per_kernel}});
-        w.write("CNA_WEIGHT_SIZE2", {{"WEIGHT_WIDTH", L.kw}, {"WEIGHT_HEIGHT", L.kh}, {"WEIGHT_KERNELS", kernels}});
-        w.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", reuse}, {"DATA_REUSE", dreuse}, {"WEIGHT_BANK", t.weight_banks}, {"DATA_BANK", t.data_banks}});
-        w.write("CNA_CBUF_CON1", {{"DATA_ENTRIES", (L.w * ca * bpe + 63) / 64}});
-        w.write("CNA_CVT_CON0", {{"DATA_SIGN", 1}, {"CVT_TYPE", 1}, {"CVT_BYPASS", 1}});
-        w.write("CNA_CVT_CON1", {{"CVT_SCALE0", 1}});
-        w.write("CNA_CVT_CON2", {{"CVT_SCALE1", 1}});
-        w.write("CNA_CVT_CON3", {{"CVT_SCALE2", 1}});
-        w.write("CNA_CVT_CON4", {{"CVT_SCALE3", 1}});
-        w.write("CNA_FC_CON0", {});
-        w.write("CNA_FC_CON1", {});
-        w.write("CNA_PAD_CON0", {{"PAD_LEFT", L.pad_left}, {"PAD_TOP", pad_top}});
-        w.write("CNA_FEATURE_DATA_ADDR", {{"FEATURE_BASE_ADDR", in_base + iy0 * L.w * 16}});
-        w.write("CNA_FC_CON2", {});
-        w.write("CNA_DMA_CON0", {{"WEIGHT_BURST_LEN", 15}, {"DATA_BURST_LEN", 15}});
+        w.write({CNA_DATA_SIZE1::DATAIN_CHANNEL_REAL((ca - 1) % 64), CNA_DATA_SIZE1::DATAIN_CHANNEL(ca)});
+        w.write({CNA_DATA_SIZE2::DATAOUT_WIDTH(L.wo)});
+        w.write({CNA_DATA_SIZE3::DATAOUT_ATOMICS(L.wo * hot)});
+        w.write({CNA_WEIGHT_SIZE0::WEIGHT_BYTES(per_kernel * kernels)});
+        w.write({CNA_WEIGHT_SIZE1::WEIGHT_BYTES_PER_KERNEL(per_kernel)});
+        w.write({CNA_WEIGHT_SIZE2::WEIGHT_WIDTH(L.kw), CNA_WEIGHT_SIZE2::WEIGHT_HEIGHT(L.kh),
+                 CNA_WEIGHT_SIZE2::WEIGHT_KERNELS(kernels)});
+        w.write({CNA_CBUF_CON0::WEIGHT_REUSE(reuse), CNA_CBUF_CON0::DATA_REUSE(dreuse),
+                 CNA_CBUF_CON0::WEIGHT_BANK(t.weight_banks), CNA_CBUF_CON0::DATA_BANK(t.data_banks)});
+        w.write({CNA_CBUF_CON1::DATA_ENTRIES((L.w * ca * bpe + 63) / 64)});
+        w.write({CNA_CVT_CON0::DATA_SIGN(1), CNA_CVT_CON0::CVT_TYPE(1), CNA_CVT_CON0::CVT_BYPASS(1)});
+        w.write({CNA_CVT_CON1::CVT_SCALE0(1)});
+        w.write({CNA_CVT_CON2::CVT_SCALE1(1)});
+        w.write({CNA_CVT_CON3::CVT_SCALE2(1)});
+        w.write({CNA_CVT_CON4::CVT_SCALE3(1)});
+        w.write(CNA_FC_CON0{});
+        w.write(CNA_FC_CON1{});
+        w.write({CNA_PAD_CON0::PAD_LEFT(L.pad_left), CNA_PAD_CON0::PAD_TOP(pad_top)});
+        w.write({CNA_FEATURE_DATA_ADDR::FEATURE_BASE_ADDR(in_base + iy0 * L.w * 16)});
+        w.write(CNA_FC_CON2{});
+        w.write({CNA_DMA_CON0::WEIGHT_BURST_LEN(15), CNA_DMA_CON0::DATA_BURST_LEN(15)});
         // Line stride covers a 4-line fetch group; SURF_STRIDE + LINE_STRIDE = one plane of the whole
         // tensor (W*H atoms, two's complement in 28 bits when H < 4; reference §6.1).
-        w.write("CNA_DMA_CON1", {{"LINE_STRIDE", 4 * L.w}});
-        w.write("CNA_DMA_CON2", {{"SURF_STRIDE", (L.w * L.h - 4 * L.w) & 0x0FFFFFFFu}});
-        w.write("CNA_FC_DATA_SIZE0", {{"DMA_WIDTH", L.w}, {"DMA_HEIGHT", ht}});
-        w.write("CNA_FC_DATA_SIZE1", {{"DMA_CHANNEL", ca}});
-        w.write("CNA_DCOMP_CTRL", {});
-        w.write("CNA_DCOMP_REGNUM", {});
-        w.write("CNA_DCOMP_ADDR0", {{"DECOMPRESS_ADDR0", w_base}});
-        w.write(rc::reg("CNA_CVT_CON5"), 0u);
-        w.write(rc::reg("CNA_PAD_CON1"), i8 ? L.pad_value : 0u);
-        w.write("CORE_MISC_CFG", {{"PROC_PRECISION", prec}, {"DW_EN", L.depthwise ? 1u : 0u}, {"QD_EN", i8 ? 1u : 0u}});
-        w.write("CORE_DATAOUT_SIZE_0", {{"DATAOUT_HEIGHT", hot - 1}, {"DATAOUT_WIDTH", L.wo - 1}});
-        w.write("CORE_DATAOUT_SIZE_1", {{"DATAOUT_CHANNEL", coa - 1}});
-        w.write("CORE_CLIP_TRUNCATE", {});
-        w.write(rc::reg("CORE_3030"), 0u);
-        w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"CONV_MODE", conv_mode}, {"OUTPUT_MODE", 2}});
-        w.write("DPU_DATA_FORMAT", {{"OUT_PRECISION", prec}, {"IN_PRECISION", prec}, {"PROC_PRECISION", prec}});
-        w.write("DPU_OFFSET_PEND", {});
-        w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", out_base + oy0 * L.wo * 16}});
-        w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", out_plane_atoms}});
-        w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", L.wo - 1}});
-        w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", hot - 1}});
-        w.write("DPU_DATA_CUBE_NOTCH_ADDR", {});
-        w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", orig - 1}, {"CHANNEL", coa - 1}});
+        w.write({CNA_DMA_CON1::LINE_STRIDE(4 * L.w)});
+        w.write({CNA_DMA_CON2::SURF_STRIDE((L.w * L.h - 4 * L.w) & 0x0FFFFFFFu)});
+        w.write({CNA_FC_DATA_SIZE0::DMA_WIDTH(L.w), CNA_FC_DATA_SIZE0::DMA_HEIGHT(ht)});
+        w.write({CNA_FC_DATA_SIZE1::DMA_CHANNEL(ca)});
+        w.write(CNA_DCOMP_CTRL{});
+        w.write(CNA_DCOMP_REGNUM{});
+        w.write({CNA_DCOMP_ADDR0::DECOMPRESS_ADDR0(w_base)});
+        w.write({CNA_CVT_CON5::PER_CHANNEL_CVT_EN(0u)});
+        w.write({CNA_PAD_CON1::PAD_VALUE(i8 ? L.pad_value : 0u)});
+        w.write({CORE_MISC_CFG::PROC_PRECISION(prec), CORE_MISC_CFG::DW_EN(L.depthwise ? 1u : 0u),
+                 CORE_MISC_CFG::QD_EN(i8 ? 1u : 0u)});
+        w.write({CORE_DATAOUT_SIZE_0::DATAOUT_HEIGHT(hot - 1), CORE_DATAOUT_SIZE_0::DATAOUT_WIDTH(L.wo - 1)});
+        w.write({CORE_DATAOUT_SIZE_1::DATAOUT_CHANNEL(coa - 1)});
+        w.write(CORE_CLIP_TRUNCATE{});
+        w.write({CORE_3030::VALUE(0u)});
+        w.write({DPU_FEATURE_MODE_CFG::BURST_LEN(15), DPU_FEATURE_MODE_CFG::CONV_MODE(conv_mode),
+                 DPU_FEATURE_MODE_CFG::OUTPUT_MODE(2)});
+        w.write({DPU_DATA_FORMAT::OUT_PRECISION(prec), DPU_DATA_FORMAT::IN_PRECISION(prec),
+                 DPU_DATA_FORMAT::PROC_PRECISION(prec)});
+        w.write(DPU_OFFSET_PEND{});
+        w.write({DPU_DST_BASE_ADDR::DST_BASE_ADDR(out_base + oy0 * L.wo * 16)});
+        w.write({DPU_DST_SURF_STRIDE::DST_SURF_STRIDE(out_plane_atoms)});
+        w.write({DPU_DATA_CUBE_WIDTH::WIDTH(L.wo - 1)});
+        w.write({DPU_DATA_CUBE_HEIGHT::HEIGHT(hot - 1)});
+        w.write(DPU_DATA_CUBE_NOTCH_ADDR{});
+        w.write({DPU_DATA_CUBE_CHANNEL::ORIG_CHANNEL(orig - 1), DPU_DATA_CUBE_CHANNEL::CHANNEL(coa - 1)});
         if (L.use_bs) {
-            w.write("DPU_BS_CFG", {{"BS_ALU_ALGO", 2}, {"BS_ALU_SRC", 1}, {"BS_RELUX_EN", L.relux ? 1u : 0u},
-                                   {"BS_RELU_BYPASS", L.relu ? 0u : 1u}, {"BS_MUL_BYPASS", L.per_channel ? 0u : 1u}});
+            w.write({DPU_BS_CFG::BS_ALU_ALGO(2), DPU_BS_CFG::BS_ALU_SRC(1), DPU_BS_CFG::BS_RELUX_EN(L.relux ? 1u : 0u),
+                     DPU_BS_CFG::BS_RELU_BYPASS(L.relu ? 0u : 1u), DPU_BS_CFG::BS_MUL_BYPASS(L.per_channel ? 0u : 1u)});
         } else {
-            w.write("DPU_BS_CFG", {{"BS_RELU_BYPASS", 1}, {"BS_MUL_BYPASS", 1}, {"BS_ALU_BYPASS", 1}, {"BS_BYPASS", 1}});
+            w.write({DPU_BS_CFG::BS_RELU_BYPASS(1), DPU_BS_CFG::BS_MUL_BYPASS(1), DPU_BS_CFG::BS_ALU_BYPASS(1),
+                     DPU_BS_CFG::BS_BYPASS(1)});
         }
-        w.write("DPU_BS_ALU_CFG", {});
+        w.write(DPU_BS_ALU_CFG{});
         if (L.per_channel) {
-            w.write("DPU_BS_MUL_CFG", {{"BS_MUL_SHIFT_VALUE", 14}, {"BS_MUL_SRC", 1}});
+            w.write({DPU_BS_MUL_CFG::BS_MUL_SHIFT_VALUE(14), DPU_BS_MUL_CFG::BS_MUL_SRC(1)});
         } else {
-            w.write("DPU_BS_MUL_CFG", {});
+            w.write(DPU_BS_MUL_CFG{});
         }
-        w.write(rc::reg("DPU_BS_RELUX_CMP_VALUE"), L.relux ? L.relux_bits : 0u);
-        w.write("DPU_BS_OW_CFG", {{"SIZE_E_2", m - 1}, {"SIZE_E_1", m - 1}, {"SIZE_E_0", m - 1},
-                                  {"OD_BYPASS", L.ow_op == 0 ? 1u : 0u}});
-        w.write("DPU_BS_OW_OP", {{"OW_OP", static_cast<uint32_t>(L.ow_op) & 0xFFFFu}});
-        w.write("DPU_WDMA_SIZE_0", {{"CHANNEL_WDMA", coa - 1}});
-        w.write("DPU_WDMA_SIZE_1", {{"HEIGHT_WDMA", hot - 1}, {"WIDTH_WDMA", L.wo - 1}});
-        w.write("DPU_BN_CFG", {{"BN_RELU_BYPASS", 1}, {"BN_MUL_BYPASS", 1}, {"BN_ALU_BYPASS", 1}, {"BN_BYPASS", 1}});
-        w.write("DPU_BN_ALU_CFG", {});
-        w.write("DPU_BN_MUL_CFG", {});
-        w.write(rc::reg("DPU_BN_RELUX_CMP_VALUE"), 0u);
-        w.write("DPU_EW_CFG", {{"EW_RELU_BYPASS", 1}, {"EW_OP_CVT_BYPASS", 1}, {"EW_LUT_BYPASS", 1}, {"EW_OP_BYPASS", 1}, {"EW_BYPASS", 1}});
-        w.write(rc::reg("DPU_EW_CVT_OFFSET_VALUE"), 0u);
-        w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SCALE", 1}});
-        w.write(rc::reg("DPU_EW_RELUX_CMP_VALUE"), 0u);
-        w.write(rc::reg("DPU_OUT_CVT_OFFSET"), i8 ? static_cast<uint32_t>(L.out_offset) : 0u);
-        w.write("DPU_OUT_CVT_SCALE", {{"FP32TOFP16_EN", i8 ? 0u : 1u}, {"OUT_CVT_SCALE", i8 ? L.out_scale : 1u}});
-        w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", i8 ? L.out_shift : 0u}});
-        w.write("DPU_SURFACE_ADD", {{"SURF_ADD", m * out_plane_atoms}});
-        w.write(rc::reg("DPU_40C4"), 0u);
+        w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(L.relux ? L.relux_bits : 0u)});
+        w.write({DPU_BS_OW_CFG::SIZE_E_2(m - 1), DPU_BS_OW_CFG::SIZE_E_1(m - 1), DPU_BS_OW_CFG::SIZE_E_0(m - 1),
+                 DPU_BS_OW_CFG::OD_BYPASS(L.ow_op == 0 ? 1u : 0u)});
+        w.write({DPU_BS_OW_OP::OW_OP(static_cast<uint32_t>(L.ow_op) & 0xFFFFu)});
+        w.write({DPU_WDMA_SIZE_0::CHANNEL_WDMA(coa - 1)});
+        w.write({DPU_WDMA_SIZE_1::HEIGHT_WDMA(hot - 1), DPU_WDMA_SIZE_1::WIDTH_WDMA(L.wo - 1)});
+        w.write({DPU_BN_CFG::BN_RELU_BYPASS(1), DPU_BN_CFG::BN_MUL_BYPASS(1), DPU_BN_CFG::BN_ALU_BYPASS(1),
+                 DPU_BN_CFG::BN_BYPASS(1)});
+        w.write(DPU_BN_ALU_CFG{});
+        w.write(DPU_BN_MUL_CFG{});
+        w.write({DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT(0u)});
+        w.write({DPU_EW_CFG::EW_RELU_BYPASS(1), DPU_EW_CFG::EW_OP_CVT_BYPASS(1), DPU_EW_CFG::EW_LUT_BYPASS(1),
+                 DPU_EW_CFG::EW_OP_BYPASS(1), DPU_EW_CFG::EW_BYPASS(1)});
+        w.write({DPU_EW_CVT_OFFSET_VALUE::EW_OP_CVT_OFFSET(0u)});
+        w.write({DPU_EW_CVT_SCALE_VALUE::EW_OP_CVT_SCALE(1)});
+        w.write({DPU_EW_RELUX_CMP_VALUE::EW_RELUX_CMP_DAT(0u)});
+        w.write({DPU_OUT_CVT_OFFSET::OUT_CVT_OFFSET(i8 ? static_cast<uint32_t>(L.out_offset) : 0u)});
+        w.write({DPU_OUT_CVT_SCALE::FP32TOFP16_EN(i8 ? 0u : 1u),
+                 DPU_OUT_CVT_SCALE::OUT_CVT_SCALE(i8 ? L.out_scale : 1u)});
+        w.write({DPU_OUT_CVT_SHIFT::OUT_CVT_SHIFT(i8 ? L.out_shift : 0u)});
+        w.write({DPU_SURFACE_ADD::SURF_ADD(m * out_plane_atoms)});
+        w.write({DPU_40C4::VALUE(0u)});
         if (L.use_bs) {
-            w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", L.wo - 1}});
-            w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", hot - 1}});
-            w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", coa - 1}});
-            w.write("DPU_RDMA_SRC_BASE_ADDR", {});
-            w.write("DPU_RDMA_BRDMA_CFG", {{"BRDMA_DATA_USE", L.bs_data_use}});
-            w.write("DPU_RDMA_BS_BASE_ADDR", {{"BS_BASE_ADDR", bs_base}});
-            w.write("DPU_RDMA_NRDMA_CFG", {});
-            w.write("DPU_RDMA_BN_BASE_ADDR", {});
-            w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DISABLE", 1}});
-            w.write("DPU_RDMA_EW_BASE_ADDR", {});
-            w.write("DPU_RDMA_EW_SURF_STRIDE", {});
-            w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"MRDMA_DISABLE", 1}, {"CONV_MODE", conv_mode}});
-            w.write("DPU_RDMA_SRC_DMA_CFG", {});
-            w.write("DPU_RDMA_SURF_NOTCH", {});
-            w.write("DPU_RDMA_PAD_CFG", {});
-            w.write("DPU_RDMA_WEIGHT", {{"E_WEIGHT", 1}, {"N_WEIGHT", 1}, {"B_WEIGHT", 1}, {"M_WEIGHT", 1}});
-            w.write("DPU_RDMA_EW_SURF_NOTCH", {});
+            w.write({DPU_RDMA_DATA_CUBE_WIDTH::WIDTH(L.wo - 1)});
+            w.write({DPU_RDMA_DATA_CUBE_HEIGHT::HEIGHT(hot - 1)});
+            w.write({DPU_RDMA_DATA_CUBE_CHANNEL::CHANNEL(coa - 1)});
+            w.write(DPU_RDMA_SRC_BASE_ADDR{});
+            w.write({DPU_RDMA_BRDMA_CFG::BRDMA_DATA_USE(L.bs_data_use)});
+            w.write({DPU_RDMA_BS_BASE_ADDR::BS_BASE_ADDR(bs_base)});
+            w.write(DPU_RDMA_NRDMA_CFG{});
+            w.write(DPU_RDMA_BN_BASE_ADDR{});
+            w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DISABLE(1)});
+            w.write(DPU_RDMA_EW_BASE_ADDR{});
+            w.write(DPU_RDMA_EW_SURF_STRIDE{});
+            w.write({DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN(15), DPU_RDMA_FEATURE_MODE_CFG::MRDMA_DISABLE(1),
+                     DPU_RDMA_FEATURE_MODE_CFG::CONV_MODE(conv_mode)});
+            w.write(DPU_RDMA_SRC_DMA_CFG{});
+            w.write(DPU_RDMA_SURF_NOTCH{});
+            w.write(DPU_RDMA_PAD_CFG{});
+            w.write({DPU_RDMA_WEIGHT::E_WEIGHT(1), DPU_RDMA_WEIGHT::N_WEIGHT(1), DPU_RDMA_WEIGHT::B_WEIGHT(1),
+                     DPU_RDMA_WEIGHT::M_WEIGHT(1)});
+            w.write(DPU_RDMA_EW_SURF_NOTCH{});
         }
         ++emitted;
     }

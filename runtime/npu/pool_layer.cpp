@@ -4,6 +4,9 @@
 
 namespace npurun::npu {
 
+// Register types and field handles generated from the register table: CNA_CONV_CON1::CONV_MODE(3).
+using namespace npudrv::regcmd::regs;
+
 bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out, std::string* why) {
     if (node.op != OpKind::Pooling2d) {
         *why = "not a Pooling2d";
@@ -83,36 +86,38 @@ bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer
 void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_t input, uint32_t output) {
     const uint32_t prec = L.domain == NpuDomain::Int8 ? 0 : 2;
     w.begin_task(npudrv::regcmd::TaskKind::PpuFlying);
-    w.write("PPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("PPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("PPU_DATA_CUBE_IN_WIDTH", {{"CUBE_IN_WIDTH", L.w - 1}});
-    w.write("PPU_DATA_CUBE_IN_HEIGHT", {{"CUBE_IN_HEIGHT", L.h - 1}});
-    w.write("PPU_DATA_CUBE_IN_CHANNEL", {{"CUBE_IN_CHANNEL", L.c - 1}});
-    w.write("PPU_DATA_CUBE_OUT_WIDTH", {{"CUBE_OUT_WIDTH", L.wo - 1}});
-    w.write("PPU_DATA_CUBE_OUT_HEIGHT", {{"CUBE_OUT_HEIGHT", L.ho - 1}});
-    w.write("PPU_DATA_CUBE_OUT_CHANNEL", {{"CUBE_OUT_CHANNEL", L.c - 1}});
-    w.write("PPU_OPERATION_MODE_CFG", {{"FLYING_MODE", 1}, {"POOLING_METHOD", L.max ? 1u : 0u}});
-    w.write("PPU_POOLING_KERNEL_CFG", {{"KERNEL_STRIDE_HEIGHT", L.sy - 1}, {"KERNEL_STRIDE_WIDTH", L.sx - 1},
-                                       {"KERNEL_HEIGHT", L.kh - 1}, {"KERNEL_WIDTH", L.kw - 1}});
+    w.write({PPU_S_POINTER::POINTER_PP_MODE(1), PPU_S_POINTER::EXECUTER_PP_EN(1), PPU_S_POINTER::POINTER_PP_EN(1)});
+    w.write({PPU_RDMA_S_POINTER::POINTER_PP_MODE(1), PPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
+             PPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
+    w.write({PPU_DATA_CUBE_IN_WIDTH::CUBE_IN_WIDTH(L.w - 1)});
+    w.write({PPU_DATA_CUBE_IN_HEIGHT::CUBE_IN_HEIGHT(L.h - 1)});
+    w.write({PPU_DATA_CUBE_IN_CHANNEL::CUBE_IN_CHANNEL(L.c - 1)});
+    w.write({PPU_DATA_CUBE_OUT_WIDTH::CUBE_OUT_WIDTH(L.wo - 1)});
+    w.write({PPU_DATA_CUBE_OUT_HEIGHT::CUBE_OUT_HEIGHT(L.ho - 1)});
+    w.write({PPU_DATA_CUBE_OUT_CHANNEL::CUBE_OUT_CHANNEL(L.c - 1)});
+    w.write({PPU_OPERATION_MODE_CFG::FLYING_MODE(1), PPU_OPERATION_MODE_CFG::POOLING_METHOD(L.max ? 1u : 0u)});
+    w.write({PPU_POOLING_KERNEL_CFG::KERNEL_STRIDE_HEIGHT(L.sy - 1),
+             PPU_POOLING_KERNEL_CFG::KERNEL_STRIDE_WIDTH(L.sx - 1), PPU_POOLING_KERNEL_CFG::KERNEL_HEIGHT(L.kh - 1),
+             PPU_POOLING_KERNEL_CFG::KERNEL_WIDTH(L.kw - 1)});
     // Average: 65536/k per axis (the RK3568 vendor encoding, reference §8.2), rounded.
-    w.write("PPU_RECIP_KERNEL_WIDTH", {{"RECIP_KERNEL_WIDTH", L.max ? 0u : (65536u + L.kw / 2) / L.kw}});
-    w.write("PPU_RECIP_KERNEL_HEIGHT", {{"RECIP_KERNEL_HEIGHT", L.max ? 0u : (65536u + L.kh / 2) / L.kh}});
+    w.write({PPU_RECIP_KERNEL_WIDTH::RECIP_KERNEL_WIDTH(L.max ? 0u : (65536u + L.kw / 2) / L.kw)});
+    w.write({PPU_RECIP_KERNEL_HEIGHT::RECIP_KERNEL_HEIGHT(L.max ? 0u : (65536u + L.kh / 2) / L.kh)});
     // All four paddings are written together (the RK3568 port found the PPU stalls otherwise).
-    w.write("PPU_POOLING_PADDING_CFG", {{"PAD_BOTTOM", L.pad_bottom}, {"PAD_RIGHT", L.pad_right}, {"PAD_TOP", L.pad_top},
-                                        {"PAD_LEFT", L.pad_left}});
-    w.write(npudrv::regcmd::reg("PPU_PADDING_VALUE_1_CFG"), static_cast<uint32_t>(L.pad_value));
-    w.write("PPU_PADDING_VALUE_2_CFG", {{"PAD_VALUE_1", static_cast<uint32_t>(L.pad_value >> 32) & 7u}});
-    w.write("PPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", output >> 4}});
-    w.write("PPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", L.wo * L.ho}});
-    w.write("PPU_DATA_FORMAT", {{"PROC_PRECISION", prec}});
-    w.write("PPU_MISC_CTRL", {{"BURST_LEN", 3}});
-    w.write("PPU_RDMA_CUBE_IN_WIDTH", {{"CUBE_IN_WIDTH", L.w - 1}});
-    w.write("PPU_RDMA_CUBE_IN_HEIGHT", {{"CUBE_IN_HEIGHT", L.h - 1}});
-    w.write("PPU_RDMA_CUBE_IN_CHANNEL", {{"CUBE_IN_CHANNEL", L.c - 1}});
-    w.write("PPU_RDMA_SRC_BASE_ADDR", {{"SRC_BASE_ADDR", input}});
-    w.write("PPU_RDMA_SRC_LINE_STRIDE", {{"SRC_LINE_STRIDE", L.w}});
-    w.write("PPU_RDMA_SRC_SURF_STRIDE", {{"SRC_SURF_STRIDE", L.w * L.h}});
-    w.write("PPU_RDMA_DATA_FORMAT", {{"IN_PRECISION", prec == 0 ? 1u : 2u}});
+    w.write({PPU_POOLING_PADDING_CFG::PAD_BOTTOM(L.pad_bottom), PPU_POOLING_PADDING_CFG::PAD_RIGHT(L.pad_right),
+             PPU_POOLING_PADDING_CFG::PAD_TOP(L.pad_top), PPU_POOLING_PADDING_CFG::PAD_LEFT(L.pad_left)});
+    w.write({PPU_PADDING_VALUE_1_CFG::PAD_VALUE_0(static_cast<uint32_t>(L.pad_value))});
+    w.write({PPU_PADDING_VALUE_2_CFG::PAD_VALUE_1(static_cast<uint32_t>(L.pad_value >> 32) & 7u)});
+    w.write({PPU_DST_BASE_ADDR::DST_BASE_ADDR(output >> 4)});
+    w.write({PPU_DST_SURF_STRIDE::DST_SURF_STRIDE(L.wo * L.ho)});
+    w.write({PPU_DATA_FORMAT::PROC_PRECISION(prec)});
+    w.write({PPU_MISC_CTRL::BURST_LEN(3)});
+    w.write({PPU_RDMA_CUBE_IN_WIDTH::CUBE_IN_WIDTH(L.w - 1)});
+    w.write({PPU_RDMA_CUBE_IN_HEIGHT::CUBE_IN_HEIGHT(L.h - 1)});
+    w.write({PPU_RDMA_CUBE_IN_CHANNEL::CUBE_IN_CHANNEL(L.c - 1)});
+    w.write({PPU_RDMA_SRC_BASE_ADDR::SRC_BASE_ADDR(input)});
+    w.write({PPU_RDMA_SRC_LINE_STRIDE::SRC_LINE_STRIDE(L.w)});
+    w.write({PPU_RDMA_SRC_SURF_STRIDE::SRC_SURF_STRIDE(L.w * L.h)});
+    w.write({PPU_RDMA_DATA_FORMAT::IN_PRECISION(prec == 0 ? 1u : 2u)});
 }
 
 }  // namespace npurun::npu

@@ -112,6 +112,14 @@ inline constexpr FieldDef kFields[] = {
 };
 // clang-format on
 
+// CBUF geometry (reference §1, §9.2): 12 banks of 32 KiB shared by feature data and weights; a task's
+// DATA_BANK + WEIGHT_BANK must not exceed the bank count.
+inline constexpr uint32_t kCbufBanks = 12;
+inline constexpr uint32_t kCbufBankBytes = 32 * 1024;
+static_assert(kCbufBanks <= regs::CNA_CBUF_CON0::DATA_BANK.max_value() &&
+                  kCbufBanks <= regs::CNA_CBUF_CON0::WEIGHT_BANK.max_value(),
+              "the CBUF_CON0 bank fields hold the bank count");
+
 inline constexpr size_t kRegisterCount = sizeof(kRegisters) / sizeof(kRegisters[0]);
 inline constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "runtime/npu/feature_layout.h"
+#include "runtime/passes/npu_limits.h"
 #include "runtime/util/quantization.h"
 
 namespace npurun::npu {
@@ -149,8 +150,8 @@ bool prepare_conv_layer(const Graph& g, const Node& node, const Node* act, NpuDo
         *why = std::string(to_string(node.op)) + " is not a convolution";
         return false;
     }
-    if (L.sx < 1 || L.sy < 1 || L.sx > 7 || L.sy > 7) {
-        *why = "stride outside 1..7";
+    if (L.sx < 1 || L.sy < 1 || L.sx > npu_limits::kConvMaxStride || L.sy > npu_limits::kConvMaxStride) {
+        *why = "stride outside 1.." + std::to_string(npu_limits::kConvMaxStride);
         return false;
     }
     // Output size the registers imply must be the tensor's.
@@ -168,7 +169,8 @@ bool prepare_conv_layer(const Graph& g, const Node& node, const Node* act, NpuDo
     // kernel group is 16; every vendor fp16 capture programs align16(Co)-1), real count in ORIG_CHANNEL.
     L.coa = align_up(L.depthwise ? L.ca : L.k, 16);
     const uint32_t taps = L.kh * L.kw;
-    if (uint64_t{L.w} * L.ca * bpe / 64 >= 16384) {
+    // CBUF_CON1.DATA_ENTRIES is written as ceil(row bytes / 64) (conv_regcmd.cpp): it must fit the field.
+    if ((uint64_t{L.w} * L.ca * bpe + 63) / 64 > npu_limits::kMaxRowEntries) {
         *why = "input row exceeds the CBUF_CON1 DATA_ENTRIES field";
         return false;
     }

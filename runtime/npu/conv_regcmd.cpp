@@ -12,8 +12,8 @@ using namespace npudrv::regcmd::regs;
 namespace rc = npudrv::regcmd;
 
 namespace {
-constexpr uint64_t kBankBytes = 32768;
-constexpr uint32_t kBanks = 12;
+constexpr uint64_t kBankBytes = npu_limits::kCbufBankBytes;
+constexpr uint32_t kBanks = npu_limits::kCbufBanks;
 uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
 }  // namespace
 
@@ -235,8 +235,8 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         w.write({CNA_CONV_CON1::PROC_PRECISION(prec), CNA_CONV_CON1::IN_PRECISION(prec),
                  CNA_CONV_CON1::CONV_MODE(conv_mode)});
         // FEATURE_GRAINS: rows buffered before the conv starts; the vendor writes H + kh when the task's
-        // input is resident (reference §4.2), capped by the 10-bit field.
-        w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(ht + L.kh, 1023u))});
+        // input is resident (reference §4.2), capped by the field.
+        w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(ht + L.kh, npu_limits::kMaxFeatureGrains))});
         w.write({CNA_CONV_CON3::CONV_Y_STRIDE(L.sy), CNA_CONV_CON3::CONV_X_STRIDE(L.sx)});
         w.write({CNA_DATA_SIZE0::DATAIN_WIDTH(L.w), CNA_DATA_SIZE0::DATAIN_HEIGHT(ht)});
         // DATAIN_CHANNEL_REAL: every vendor fp16 capture writes the channel count of the last 64-channel
@@ -266,7 +266,7 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         // Line stride covers a 4-line fetch group; SURF_STRIDE + LINE_STRIDE = one plane of the whole
         // tensor (W*H atoms, two's complement in 28 bits when H < 4; reference §6.1).
         w.write({CNA_DMA_CON1::LINE_STRIDE(4 * L.w)});
-        w.write({CNA_DMA_CON2::SURF_STRIDE((L.w * L.h - 4 * L.w) & 0x0FFFFFFFu)});
+        w.write({CNA_DMA_CON2::SURF_STRIDE((L.w * L.h - 4 * L.w) & CNA_DMA_CON2::SURF_STRIDE.max_value())});
         w.write({CNA_FC_DATA_SIZE0::DMA_WIDTH(L.w), CNA_FC_DATA_SIZE0::DMA_HEIGHT(ht)});
         w.write({CNA_FC_DATA_SIZE1::DMA_CHANNEL(ca)});
         w.write(CNA_DCOMP_CTRL{});
@@ -307,7 +307,7 @@ uint32_t emit_conv_tasks(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTili
         w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(L.relux ? L.relux_bits : 0u)});
         w.write({DPU_BS_OW_CFG::SIZE_E_2(m - 1), DPU_BS_OW_CFG::SIZE_E_1(m - 1), DPU_BS_OW_CFG::SIZE_E_0(m - 1),
                  DPU_BS_OW_CFG::OD_BYPASS(L.ow_op == 0 ? 1u : 0u)});
-        w.write({DPU_BS_OW_OP::OW_OP(static_cast<uint32_t>(L.ow_op) & 0xFFFFu)});
+        w.write({DPU_BS_OW_OP::OW_OP(static_cast<uint32_t>(L.ow_op) & DPU_BS_OW_OP::OW_OP.max_value())});
         w.write({DPU_WDMA_SIZE_0::CHANNEL_WDMA(coa - 1)});
         w.write({DPU_WDMA_SIZE_1::HEIGHT_WDMA(hot - 1), DPU_WDMA_SIZE_1::WIDTH_WDMA(L.wo - 1)});
         w.write({DPU_BN_CFG::BN_RELU_BYPASS(1), DPU_BN_CFG::BN_MUL_BYPASS(1), DPU_BN_CFG::BN_ALU_BYPASS(1),

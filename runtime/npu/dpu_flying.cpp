@@ -50,7 +50,7 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
              DPU_BS_CFG::BS_MUL_BYPASS(t.bs_mul_en ? 0u : 1u), DPU_BS_CFG::BS_ALU_BYPASS(t.bs_add_en ? 0u : 1u),
              DPU_BS_CFG::BS_BYPASS(bs ? 0u : 1u)});
     w.write({DPU_BS_ALU_CFG::BS_ALU_OPERAND(t.bs_add_en ? t.bs_add : 0u)});
-    w.write({DPU_BS_MUL_CFG::BS_MUL_OPERAND(t.bs_mul_en ? (t.bs_mul & 0xFFFFu) : 0u)});
+    w.write({DPU_BS_MUL_CFG::BS_MUL_OPERAND(t.bs_mul_en ? (t.bs_mul & DPU_BS_MUL_CFG::BS_MUL_OPERAND.max_value()) : 0u)});
     w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(0u)});
     w.write({DPU_BS_OW_CFG::SIZE_E_2(1), DPU_BS_OW_CFG::SIZE_E_1(1), DPU_BS_OW_CFG::SIZE_E_0(1),
              DPU_BS_OW_CFG::OD_BYPASS(1)});

@@ -6,6 +6,7 @@
 
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
+#include "runtime/passes/npu_limits.h"
 #include "runtime/util/quantization.h"
 
 namespace npurun::npu {
@@ -98,8 +99,8 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
     if (!feature_geometry(yi, d, &gy, why) || !feature_geometry(*in[mi], d, &gm, why) || !feature_geometry(*in[oi], d, &ge, why))
         return false;
     L.c = gy.c, L.h = gy.h, L.w = gy.w;
-    if (L.c > 8192 || L.h > 8192 || L.w > 8192) {
-        *why = "cube above 8192 (13-bit fields)";
+    if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim) {
+        *why = "cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)";
         return false;
     }
     uint64_t tasks = 1;
@@ -189,7 +190,7 @@ uint32_t emit_eltwise_tasks(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer&
         t.bs_add = static_cast<uint32_t>(-L.zm);
         const int32_t m = L.negate_main ? -static_cast<int32_t>(L.mm) : static_cast<int32_t>(L.mm);
         t.bs_mul_en = m != 1;
-        t.bs_mul = static_cast<uint32_t>(m) & 0xFFFFu;
+        t.bs_mul = static_cast<uint32_t>(m) & npudrv::regcmd::regs::DPU_BS_MUL_CFG::BS_MUL_OPERAND.max_value();
         t.ew_cvt_offset = -L.ze;
         t.ew_cvt_scale = L.me;
         t.out_scale = L.out_scale, t.out_shift = L.out_shift, t.out_offset = L.out_offset;

@@ -7,6 +7,7 @@
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/util/quantization.h"
+#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
@@ -66,8 +67,8 @@ bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* 
         *why = "Pad output shape " + yi.shape.str() + " does not match the input and the pads";
         return false;
     }
-    if (L.c > 8192 || L.ho > 8192 || L.wo > 8192) {
-        *why = "cube above 8192 (13-bit fields)";
+    if (L.c > npu_limits::kCubeMaxDim || L.ho > npu_limits::kCubeMaxDim || L.wo > npu_limits::kCubeMaxDim) {
+        *why = "cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)";
         return false;
     }
     if (L.reflect) {

@@ -1,6 +1,7 @@
 #include "runtime/npu/pool_layer.h"
 
 #include "runtime/npu/feature_layout.h"
+#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
@@ -68,14 +69,16 @@ bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer
         *why = "average pooling excluding padding from the divisor (the PPU counts padding)";
         return false;
     }
-    if (L.c > 8192 || L.h > 8192 || L.w > 8192) {
-        *why = "cube above 8192 (13-bit fields)";
+    if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim) {
+        *why = "cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)";
         return false;
     }
     if (d == NpuDomain::Int8) {
         const int32_t zs = xi.dtype == DataType::QAsymmU8 ? xi.quant.offset - 128 : xi.quant.offset;
         const int64_t pv = L.max ? -128 : zs;
-        L.pad_value = static_cast<uint64_t>(pv) & ((uint64_t{1} << 35) - 1);
+        // The pad value spans PAD_VALUE_0 (32 bits) and PAD_VALUE_1 (3 bits): two's complement in 35 bits.
+        constexpr unsigned kPadBits = PPU_PADDING_VALUE_1_CFG::PAD_VALUE_0.width() + PPU_PADDING_VALUE_2_CFG::PAD_VALUE_1.width();
+        L.pad_value = static_cast<uint64_t>(pv) & ((uint64_t{1} << kPadBits) - 1);
     } else {
         L.pad_value = L.max ? 0xFC00u : 0u;  // -inf / +0 in fp16
     }
@@ -106,7 +109,7 @@ void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_
     w.write({PPU_POOLING_PADDING_CFG::PAD_BOTTOM(L.pad_bottom), PPU_POOLING_PADDING_CFG::PAD_RIGHT(L.pad_right),
              PPU_POOLING_PADDING_CFG::PAD_TOP(L.pad_top), PPU_POOLING_PADDING_CFG::PAD_LEFT(L.pad_left)});
     w.write({PPU_PADDING_VALUE_1_CFG::PAD_VALUE_0(static_cast<uint32_t>(L.pad_value))});
-    w.write({PPU_PADDING_VALUE_2_CFG::PAD_VALUE_1(static_cast<uint32_t>(L.pad_value >> 32) & 7u)});
+    w.write({PPU_PADDING_VALUE_2_CFG::PAD_VALUE_1(static_cast<uint32_t>(L.pad_value >> 32) & PPU_PADDING_VALUE_2_CFG::PAD_VALUE_1.max_value())});
     w.write({PPU_DST_BASE_ADDR::DST_BASE_ADDR(output >> 4)});
     w.write({PPU_DST_SURF_STRIDE::DST_SURF_STRIDE(L.wo * L.ho)});
     w.write({PPU_DATA_FORMAT::PROC_PRECISION(prec)});

@@ -16,7 +16,7 @@ PlacementOptions npu_placement_options(bool fp16) {
     PlacementOptions o;
     o.use_npu = true;
     o.policy.fp32_as_fp16 = fp16;
-    o.lowering_refusal = lowering_refusal;
+    o.lowering_refusal = npu_lowering_refusal;
     return o;
 }
 

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/refusal.h"
 #include "runtime/graph/graph.h"
 
 namespace npurun {

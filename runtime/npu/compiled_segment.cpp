@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "drv/sim/npu_simulator.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::npu {
 

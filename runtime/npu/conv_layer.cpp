@@ -7,10 +7,10 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/passes/npu_limits.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::npu {
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "core/refusal.h"
 #include "runtime/passes/npu_support.h"
 

@@ -15,7 +15,7 @@
 
 #include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/npu/buffer_alias.h"
 #include "runtime/passes/npu_support.h"
 

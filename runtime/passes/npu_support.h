@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/refusal.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

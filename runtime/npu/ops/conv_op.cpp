@@ -4,7 +4,7 @@
 // (conv_regcmd.h), over several lanes when the segment is this one convolution.
 #include <algorithm>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/passes/pad_folding.h"

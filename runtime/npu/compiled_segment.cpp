@@ -371,23 +371,23 @@ CompiledSegment::~CompiledSegment() {
     }
 }
 
-std::string CompiledSegment::native_refusal(TensorId t) const {
+Refusal CompiledSegment::native_refusal(TensorId t) const {
     for (const auto& e : edges_)
         if (e->tensor == t) return {};
     const auto r = edge_refusals_.find(t);
-    return r != edge_refusals_.end() ? r->second : "it is not an input or output of this NPU segment";
+    return Refusal::because(r != edge_refusals_.end() ? r->second : "it is not an input or output of this NPU segment");
 }
 
 CompiledSegment::NativeEdge& CompiledSegment::edge_of(TensorId t) {
     for (auto& e : edges_)
         if (e->tensor == t) return *e;
-    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t).reason());
 }
 
 const FeatureGeometry& CompiledSegment::native_geometry(TensorId t) const {
     for (const auto& e : edges_)
         if (e->tensor == t) return e->geom;
-    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t).reason());
 }
 
 int CompiledSegment::export_native(TensorId t, void** data) {

@@ -53,8 +53,8 @@ public:
     // only by this segment's NPU layers, or a segment output that is a model output only the user reads, has
     // its own DMA buffer (allocated here, at load), so it can be handed to the user as a dma-buf or replaced
     // by the user's dma-buf. Once bound, run() no longer converts it.
-    // Why `t` cannot be bound (empty: it can).
-    std::string native_refusal(TensorId t) const;
+    // Whether `t` can be bound, or why not.
+    Refusal native_refusal(TensorId t) const;
     const FeatureGeometry& native_geometry(TensorId t) const;  // throws unless bindable
     // Binds `t` to the segment's own buffer; returns a new dma-buf fd of it (owned by the segment, closed
     // with it) and its CPU mapping.

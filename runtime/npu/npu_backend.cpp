@@ -79,8 +79,8 @@ CompiledSegment& NpuBackend::native_segment(TensorId t, bool output) {
         fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
     }
     if (found.size() > 1) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: several NPU segments read it");
-    const std::string why = found[0]->native_refusal(t);
-    if (!why.empty()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
+    const Refusal r = found[0]->native_refusal(t);
+    if (r.refused()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + r.reason());
     return *found[0];
 }
 

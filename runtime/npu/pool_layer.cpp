@@ -8,32 +8,29 @@ namespace npurun::npu {
 // Register types and field handles generated from the register table: CNA_CONV_CON1::CONV_MODE(3).
 using namespace npudrv::regcmd::regs;
 
-bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out, std::string* why) {
+Refusal prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out) {
+    std::string why_text;  // what the helpers below report
+    std::string* why = &why_text;
     if (node.op != OpKind::Pooling2d) {
-        *why = "not a Pooling2d";
-        return false;
+        return Refusal::because("not a Pooling2d");
     }
     const auto& a = node.attr<Pooling2dAttrs>();
     if (a.layout != DataLayout::NHWC) {
-        *why = "NCHW pooling is not lowered (NHWC only)";
-        return false;
+        return Refusal::because("NCHW pooling is not lowered (NHWC only)");
     }
     if (a.algorithm != PoolingAlgorithm::Max && a.algorithm != PoolingAlgorithm::Average) {
-        *why = "only Max and Average pooling are lowered";
-        return false;
+        return Refusal::because("only Max and Average pooling are lowered");
     }
     const TensorInfo& xi = g.info(node.inputs[0]);
     const TensorInfo& yi = g.info(node.outputs[0]);
     FeatureGeometry gi, go;
-    if (!feature_geometry(xi, d, &gi, why) || !feature_geometry(yi, d, &go, why)) return false;
+    if (!feature_geometry(xi, d, &gi, why) || !feature_geometry(yi, d, &go, why)) return Refusal::because(why_text);
     if (gi.c != go.c) {
-        *why = "pooling changes the channel count";
-        return false;
+        return Refusal::because("pooling changes the channel count");
     }
     if (d == NpuDomain::Int8 && (xi.quant.scale() != yi.quant.scale() || xi.quant.offset != yi.quant.offset ||
                                  xi.dtype != yi.dtype)) {
-        *why = "input and output quantization differ (the PPU does not requantize)";
-        return false;
+        return Refusal::because("input and output quantization differ (the PPU does not requantize)");
     }
     PoolLayer L;
     L.domain = d;
@@ -43,35 +40,29 @@ bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer
     L.kw = a.pool_width;
     L.kh = a.pool_height;
     if (global && (L.kw != gi.w || L.kh != gi.h)) {
-        *why = "global pooling with a kernel other than the input plane";
-        return false;
+        return Refusal::because("global pooling with a kernel other than the input plane");
     }
     L.sx = global ? 1 : a.stride_x;
     L.sy = global ? 1 : a.stride_y;
     L.pad_left = a.pad_left, L.pad_right = a.pad_right, L.pad_top = a.pad_top, L.pad_bottom = a.pad_bottom;
     if (L.kw < 1 || L.kh < 1 || L.kw > 16 || L.kh > 16 || L.sx > 16 || L.sy > 16 || L.sx < 1 || L.sy < 1) {
-        *why = "kernel or stride outside the PPU's 4-bit fields";
-        return false;
+        return Refusal::because("kernel or stride outside the PPU's 4-bit fields");
     }
     if (L.pad_left >= L.kw || L.pad_right >= L.kw || L.pad_top >= L.kh || L.pad_bottom >= L.kh || L.pad_left > 7 ||
         L.pad_right > 7 || L.pad_top > 7 || L.pad_bottom > 7) {
-        *why = "padding not below the kernel or above 7";
-        return false;
+        return Refusal::because("padding not below the kernel or above 7");
     }
     if (L.w + L.pad_left + L.pad_right < L.kw || L.h + L.pad_top + L.pad_bottom < L.kh ||
         (L.w + L.pad_left + L.pad_right - L.kw) / L.sx + 1 != L.wo ||
         (L.h + L.pad_top + L.pad_bottom - L.kh) / L.sy + 1 != L.ho) {
-        *why = "output size is not the floor-rounded pooling size";
-        return false;
+        return Refusal::because("output size is not the floor-rounded pooling size");
     }
     if (!L.max && a.padding_method == PaddingMethod::Exclude &&
         (L.pad_left || L.pad_right || L.pad_top || L.pad_bottom)) {
-        *why = "average pooling excluding padding from the divisor (the PPU counts padding)";
-        return false;
+        return Refusal::because("average pooling excluding padding from the divisor (the PPU counts padding)");
     }
     if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim) {
-        *why = "cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)";
-        return false;
+        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     }
     if (d == NpuDomain::Int8) {
         const int32_t zs = xi.dtype == DataType::QAsymmU8 ? xi.quant.offset - 128 : xi.quant.offset;
@@ -83,7 +74,7 @@ bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer
         L.pad_value = L.max ? 0xFC00u : 0u;  // -inf / +0 in fp16
     }
     *out = L;
-    return true;
+    return {};
 }
 
 void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_t input, uint32_t output) {

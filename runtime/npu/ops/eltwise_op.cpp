@@ -31,14 +31,12 @@ private:
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
     EltwiseLayer L;
-    std::string why;
-    return prepare_eltwise_layer(g, node, nullptr, d, &L, &why) ? Refusal() : Refusal::because(why);
+    return prepare_eltwise_layer(g, node, nullptr, d, &L);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     EltwiseLayer L;
-    std::string why;
-    if (!prepare_eltwise_layer(g, *f.node, f.activation, d, &L, &why)) return Refusal::because(why);
+    if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, &L); r.refused()) return r;
     *out = std::make_unique<EltwiseOp>(*f.node, f.activation, std::move(L));
     return {};
 }

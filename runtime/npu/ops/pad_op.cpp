@@ -27,15 +27,13 @@ private:
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
     PadLayer L;
-    std::string why;
-    return prepare_pad_layer(g, node, d, &L, &why) ? Refusal() : Refusal::because(why);
+    return prepare_pad_layer(g, node, d, &L);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     if (f.activation != nullptr) return Refusal::because("fused activation");
     PadLayer L;
-    std::string why;
-    if (!prepare_pad_layer(g, *f.node, d, &L, &why)) return Refusal::because(why);
+    if (Refusal r = prepare_pad_layer(g, *f.node, d, &L); r.refused()) return r;
     *out = std::make_unique<PadOp>(*f.node, L);
     return {};
 }

@@ -23,15 +23,13 @@ private:
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
     PoolLayer L;
-    std::string why;
-    return prepare_pool_layer(g, node, d, &L, &why) ? Refusal() : Refusal::because(why);
+    return prepare_pool_layer(g, node, d, &L);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     if (f.activation != nullptr) return Refusal::because("fused activation");
     PoolLayer L;
-    std::string why;
-    if (!prepare_pool_layer(g, *f.node, d, &L, &why)) return Refusal::because(why);
+    if (Refusal r = prepare_pool_layer(g, *f.node, d, &L); r.refused()) return r;
     *out = std::make_unique<PoolOp>(*f.node, L);
     return {};
 }

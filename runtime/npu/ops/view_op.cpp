@@ -23,8 +23,7 @@ private:
 };
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
-    const std::string why = buffer_alias_refusal(g, node, d);
-    return why.empty() ? Refusal() : Refusal::because(why);
+    return buffer_alias_refusal(g, node, d);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain, std::unique_ptr<NpuOp>* out) {

@@ -33,6 +33,101 @@ size_t dw_weight_index(uint32_t c, uint32_t ky, uint32_t kx, uint32_t C, uint32_
 
 }  // namespace
 
+// What the CORE computes from: the task's geometry, its fetched input (float or integer, per the pipeline),
+// the padding value and the weight bytes.
+struct MacTask {
+    uint32_t C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy;
+    int pl, pt;
+    uint32_t bpe, prec;
+    bool fl, dw;
+    const std::vector<float>& in_f;
+    const std::vector<int64_t>& in_i;
+    float pad_f;
+    int64_t pad_i;
+    const std::vector<uint8_t>& wbytes;
+};
+
+// CORE: the MACs of one task (and, int8, the input window sums the DPU's weight-offset term needs).
+ConvResult run_core(TaskExec& t, const MacTask& m) {
+    const uint32_t C = m.C, H = m.H, W = m.W, K = m.K, Co = m.Co, Coa = m.Coa, Ho = m.Ho, Wo = m.Wo, kh = m.kh, kw = m.kw;
+    const uint32_t sx = m.sx, sy = m.sy, bpe = m.bpe, prec = m.prec;
+    const int pl = m.pl, pt = m.pt;
+    const bool fl = m.fl, dw = m.dw;
+    const std::vector<float>& in_f = m.in_f;
+    const std::vector<int64_t>& in_i = m.in_i;
+    const float pad_f = m.pad_f;
+    const int64_t pad_i = m.pad_i;
+    const std::vector<uint8_t>& wbytes = m.wbytes;
+    ConvResult r;
+    r.acc.resize(Coa, Ho, Wo, fl);
+    r.per_channel_sums = dw;
+    if (!fl) r.window_sums.assign(size_t{Ho} * Wo * (dw ? C : 1), 0);
+    auto in_at_f = [&](uint32_t c, int y, int x) -> float {
+        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_f;
+        return in_f[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
+    };
+    auto in_at_i = [&](uint32_t c, int y, int x) -> int64_t {
+        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_i;
+        return in_i[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
+    };
+    const uint32_t kg_size = (bpe == 1) ? 32 : 16;
+    const uint32_t dw_group = 64 / bpe;
+    auto weight_f = [&](size_t idx) { return load_float(&wbytes[idx * bpe], prec); };
+    auto weight_i = [&](size_t idx) { return load_int(&wbytes[idx * bpe], prec); };
+    for (uint32_t oy = 0; oy < Ho; ++oy) {
+        for (uint32_t ox = 0; ox < Wo; ++ox) {
+            const int iy0 = static_cast<int>(oy * sy) - pt, ix0 = static_cast<int>(ox * sx) - pl;
+            if (!fl) {
+                int64_t s = 0;
+                for (uint32_t c = 0; c < C; ++c) {
+                    int64_t sc = 0;
+                    for (uint32_t ky = 0; ky < kh; ++ky)
+                        for (uint32_t kx = 0; kx < kw; ++kx) sc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
+                    if (dw) r.window_sums[(size_t{c} * Ho + oy) * Wo + ox] = sc;
+                    s += sc;
+                }
+                if (!dw) r.window_sums[size_t{oy} * Wo + ox] = s;
+            }
+            for (uint32_t k = 0; k < Co; ++k) {
+                const size_t oi = r.acc.index(k, oy, ox);
+                if (fl) {
+                    float acc = 0.0f;  // fp16 products accumulated in fp32, order c, ky, kx
+                    if (dw) {
+                        for (uint32_t ky = 0; ky < kh; ++ky)
+                            for (uint32_t kx = 0; kx < kw; ++kx)
+                                acc += in_at_f(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
+                                       weight_f(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
+                    } else {
+                        for (uint32_t c = 0; c < C; ++c)
+                            for (uint32_t ky = 0; ky < kh; ++ky)
+                                for (uint32_t kx = 0; kx < kw; ++kx)
+                                    acc += in_at_f(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
+                                           weight_f(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
+                    }
+                    r.acc.f[oi] = acc;
+                } else {
+                    int64_t acc = 0;  // int8 x int8 products, int32 accumulator (checked below)
+                    if (dw) {
+                        for (uint32_t ky = 0; ky < kh; ++ky)
+                            for (uint32_t kx = 0; kx < kw; ++kx)
+                                acc += in_at_i(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
+                                       weight_i(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
+                    } else {
+                        for (uint32_t c = 0; c < C; ++c)
+                            for (uint32_t ky = 0; ky < kh; ++ky)
+                                for (uint32_t kx = 0; kx < kw; ++kx)
+                                    acc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
+                                           weight_i(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
+                    }
+                    if (acc < INT32_MIN || acc > INT32_MAX) t.invalid("int32 accumulator overflow");
+                    r.acc.i[oi] = arith::round_shift(acc, t.get(f::CORE_CLIP_TRUNCATE));
+                }
+            }
+        }
+    }
+    return r;
+}
+
 ConvResult run_cna_core(TaskExec& t) {
     // ---- what the simulator models; every other non-zero field refuses the task ----
     t.check_block(0x1000, 0x1FFC,
@@ -209,73 +304,8 @@ ConvResult run_cna_core(TaskExec& t) {
     }
 
     // ---- CORE: MACs ----
-    ConvResult r;
-    r.acc.resize(Coa, Ho, Wo, fl);
-    r.per_channel_sums = dw;
-    if (!fl) r.window_sums.assign(size_t{Ho} * Wo * (dw ? C : 1), 0);
-    auto in_at_f = [&](uint32_t c, int y, int x) -> float {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_f;
-        return in_f[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    auto in_at_i = [&](uint32_t c, int y, int x) -> int64_t {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_i;
-        return in_i[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    const uint32_t kg_size = (bpe == 1) ? 32 : 16;
-    const uint32_t dw_group = 64 / bpe;
-    auto weight_f = [&](size_t idx) { return load_float(&wbytes[idx * bpe], prec); };
-    auto weight_i = [&](size_t idx) { return load_int(&wbytes[idx * bpe], prec); };
-    for (uint32_t oy = 0; oy < Ho; ++oy) {
-        for (uint32_t ox = 0; ox < Wo; ++ox) {
-            const int iy0 = static_cast<int>(oy * sy) - pt, ix0 = static_cast<int>(ox * sx) - pl;
-            if (!fl) {
-                int64_t s = 0;
-                for (uint32_t c = 0; c < C; ++c) {
-                    int64_t sc = 0;
-                    for (uint32_t ky = 0; ky < kh; ++ky)
-                        for (uint32_t kx = 0; kx < kw; ++kx) sc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
-                    if (dw) r.window_sums[(size_t{c} * Ho + oy) * Wo + ox] = sc;
-                    s += sc;
-                }
-                if (!dw) r.window_sums[size_t{oy} * Wo + ox] = s;
-            }
-            for (uint32_t k = 0; k < Co; ++k) {
-                const size_t oi = r.acc.index(k, oy, ox);
-                if (fl) {
-                    float acc = 0.0f;  // fp16 products accumulated in fp32, order c, ky, kx
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_f(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_f(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_f(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_f(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    r.acc.f[oi] = acc;
-                } else {
-                    int64_t acc = 0;  // int8 x int8 products, int32 accumulator (checked below)
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_i(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_i(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_i(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    if (acc < INT32_MIN || acc > INT32_MAX) t.invalid("int32 accumulator overflow");
-                    r.acc.i[oi] = arith::round_shift(acc, t.get(f::CORE_CLIP_TRUNCATE));
-                }
-            }
-        }
-    }
+    ConvResult r = run_core(t, MacTask{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, pl, pt, bpe, prec, fl, dw,
+                                       in_f, in_i, pad_f, pad_i, wbytes});
     t.counters().macs += uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C);
     return r;
 }

@@ -140,6 +140,137 @@ void read_cube(TaskExec& t, Cube& out, uint32_t addr, uint64_t plane_pitch, uint
 
 }  // namespace
 
+// EW stage: the operand (per channel or per pixel through ERDMA, or the register value) through its converter,
+// the ALU / multiplier, then the EW ReLU / ReLU-X.
+void run_ew(TaskExec& t, Cube& x, bool rdma, uint32_t Ch, uint32_t H, uint32_t W) {
+    const bool fl = x.is_float;
+    if (t.get(f::DPU_EW_BYPASS) == 0) {
+        const bool op_bypass = t.get(f::DPU_EW_OP_BYPASS);
+        Cube e;
+        if (!op_bypass) {
+            e.resize(Ch, H, W, fl);
+            if (t.get(f::DPU_EW_OP_SRC)) {
+                if (!rdma) t.invalid("EW operand from memory but DPU_RDMA is not enabled");
+                if (t.get(f::RDMA_ERDMA_DISABLE)) t.invalid("EW operand from memory but ERDMA_DISABLE is set");
+                t.require(f::RDMA_ERDMA_DATA_MODE, {0, 1}, "only per-channel and per-pixel EW operands are modelled");
+                if (t.get(f::DPU_EW_DATA_MODE) != t.get(f::RDMA_ERDMA_DATA_MODE)) t.invalid("EW_DATA_MODE differs from ERDMA_DATA_MODE");
+                const bool per_channel = t.get(f::RDMA_ERDMA_DATA_MODE) == 0;
+                const uint32_t size = t.get(f::RDMA_ERDMA_DATA_SIZE);
+                if (t.get(f::DPU_EDATA_SIZE) != size) t.invalid("EDATA_SIZE differs from ERDMA_DATA_SIZE");
+                uint32_t eprec = 0;
+                if (fl && size == 2) eprec = kFp16;
+                else if (!fl && size == 1) eprec = kInt8;
+                else if (!fl && size == 2) eprec = kInt16;
+                else t.unmodelled("EW operand size code " + std::to_string(size) + " on this pipeline");
+                const uint32_t stride_atoms = t.get(f::RDMA_EW_SURF_STRIDE);
+                if (per_channel) {
+                    // CHOICE: one value per channel stored as a 1x1 NC1HWC2 map with plane pitch EW_SURF_STRIDE
+                    // atoms; the TRM's EW_SURF_STRIDE = 1 for per-channel operands makes it C contiguous elements.
+                    Cube pc;
+                    pc.resize(Ch, 1, 1, fl);
+                    read_cube(t, pc, t.get(f::RDMA_EW_BASE), uint64_t{stride_atoms} * 16, eprec, "ERDMA per-channel EW operand");
+                    for (uint32_t c = 0; c < Ch; ++c)
+                        for (size_t i = 0; i < size_t{H} * W; ++i) {
+                            if (fl) e.f[c * size_t{H} * W + i] = pc.f[c]; else e.i[c * size_t{H} * W + i] = pc.i[c];
+                        }
+                } else {
+                    const uint64_t pitch = stride_atoms ? uint64_t{stride_atoms} * 16 : uint64_t{W} * H * 16;
+                    read_cube(t, e, t.get(f::RDMA_EW_BASE), pitch, eprec, "ERDMA EW operand");
+                }
+            } else {
+                const uint32_t v = t.get(f::DPU_EW_OPERAND_0);
+                for (size_t i = 0; i < (fl ? e.f.size() : e.i.size()); ++i) {
+                    if (fl) e.f[i] = bits_to_float(v); else e.i[i] = static_cast<int32_t>(v);
+                }
+            }
+            // Operand converter.
+            if (t.get(f::DPU_EW_OP_CVT_BYPASS) == 0) {
+                const uint32_t scale = t.get(f::DPU_EW_CVT_SCALE), shift = t.get(f::DPU_EW_CVT_SHIFT);
+                const auto offset = static_cast<int32_t>(t.get(f::DPU_EW_CVT_OFFSET));
+                if (fl) {
+                    if (scale != 1 || shift != 0 || offset != 0) t.unmodelled("EW operand converter with scale/shift/offset on a float pipeline");
+                } else {
+                    for (auto& v : e.i) v = arith::out_convert(v, t.get(f::DPU_EW_CVT_TYPE) ? 1 : 0, scale, shift, offset);
+                }
+            }
+            const bool mul = t.get(f::DPU_EW_OP_TYPE);
+            const uint32_t algo = t.get(f::DPU_EW_ALU_ALGO);
+            const uint32_t trunc = t.get(f::DPU_EW_TRUNCATE);
+            if (!mul && algo != 0 && algo != 1 && algo != 2 && algo != 4 && !(fl && algo == 3)) t.unmodelled("EW ALU algorithm " + std::to_string(algo));
+            if (fl && trunc != 0) t.unmodelled("EW_TRUNCATE on a float pipeline");
+            if (!mul && trunc != 0) t.unmodelled("EW_TRUNCATE with an ALU operation");
+            const size_t n = size_t{Ch} * H * W;
+            for (size_t i = 0; i < n; ++i) {
+                if (fl) {
+                    const float a = x.f[i], b = e.f[i];
+                    x.f[i] = mul ? a * b : algo == 0 ? std::max(a, b) : algo == 1 ? std::min(a, b) : algo == 2 ? a + b : algo == 3 ? a / b : a - b;
+                } else {
+                    const int64_t a = x.i[i], b = e.i[i];
+                    x.i[i] = mul ? arith::round_shift(a * b, trunc) : algo == 0 ? std::max(a, b) : algo == 1 ? std::min(a, b) : algo == 2 ? a + b : a - b;
+                }
+            }
+        }
+        if (t.get(f::DPU_EW_RELU_BYPASS) == 0) {
+            for (size_t i = 0; i < size_t{Ch} * H * W; ++i) {
+                if (fl) x.f[i] = std::max(x.f[i], 0.0f); else x.i[i] = std::max<int64_t>(x.i[i], 0);
+            }
+        }
+        if (t.get(f::DPU_EW_RELUX_EN)) {
+            const uint32_t v = t.get(f::DPU_EW_RELUX_CMP);
+            for (size_t i = 0; i < size_t{Ch} * H * W; ++i) {
+                if (fl) x.f[i] = std::min(x.f[i], bits_to_float(v)); else x.i[i] = std::min<int64_t>(x.i[i], static_cast<int32_t>(v));
+            }
+        }
+    }
+
+}
+
+// Output converter + write DMA.
+void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t W) {
+    const bool fl = x.is_float;
+    const uint32_t out_prec = t.get(f::DPU_OUT_PRECISION);
+    const uint32_t scale = t.get(f::DPU_OUT_CVT_SCALE), shift = t.get(f::DPU_OUT_CVT_SHIFT);
+    const auto offset = static_cast<int32_t>(t.get(f::DPU_OUT_CVT_OFFSET));
+    if (fl) {
+        if (out_prec != kFp16 && out_prec != kFp32) t.unmodelled("float pipeline to output precision " + std::to_string(out_prec));
+        if (scale != 1 || shift != 0 || offset != 0) t.unmodelled("output converter scale/shift/offset on a float pipeline (only identity is modelled)");
+        if (t.get(f::DPU_FP32TOFP16_EN) != (out_prec == kFp16 ? 1u : 0u)) t.invalid("FP32TOFP16_EN disagrees with the output precision");
+    } else {
+        if (out_prec != kInt8 && out_prec != kInt16 && out_prec != kInt32) t.unmodelled("integer pipeline to output precision " + std::to_string(out_prec));
+        if (t.get(f::DPU_FP32TOFP16_EN)) t.invalid("FP32TOFP16_EN on an integer pipeline");
+    }
+    const uint32_t oc2 = atom_channels(out_prec), obpe = bytes_of(out_prec);
+    const uint64_t surf = uint64_t{t.get(f::DPU_DST_SURF_STRIDE)} * 16;
+    const uint32_t planes = (Ch + oc2 - 1) / oc2;
+    const uint64_t span = uint64_t{H} * W * 16;
+    if (planes > 1 && surf < span) t.invalid("DST_SURF_STRIDE below one output plane of the task");
+    // Empirical invariant of every known stream: SURF_ADD = (SIZE_E+1) * DST_SURF_STRIDE (reference §4.2).
+    if (t.regs().written(rc::reg("DPU_SURFACE_ADD")) && t.regs().written(rc::reg("DPU_BS_OW_CFG"))) {
+        const uint32_t m = t.get(f::DPU_SIZE_E_0) + 1;
+        if (t.get(f::DPU_SIZE_E_1) + 1 != m || t.get(f::DPU_SIZE_E_2) + 1 != m ||
+            uint64_t{t.get(f::DPU_SURF_ADD)} != uint64_t{m} * t.get(f::DPU_DST_SURF_STRIDE)) {
+            t.invalid("SURFACE_ADD != (SIZE_E+1) * DST_SURF_STRIDE");
+        }
+    }
+    const uint32_t dst = t.get(f::DPU_DST_BASE);
+    for (uint32_t p = 0; p < planes; ++p) {
+        uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
+        for (uint32_t y = 0; y < H; ++y)
+            for (uint32_t xx = 0; xx < W; ++xx)
+                for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
+                    const uint32_t c = p * oc2 + e;
+                    uint8_t* q = base + (uint64_t{y} * W + xx) * 16 + e * obpe;
+                    const size_t idx = x.index(c, y, xx);
+                    if (fl) {
+                        store_float(q, out_prec, x.f[idx]);
+                    } else {
+                        const int64_t v = arith::out_convert(x.i[idx], t.get(f::DPU_OUT_CVT_TYPE), scale, shift, offset);
+                        store_int(q, out_prec, arith::saturate(v, int_min(out_prec), int_max(out_prec)));
+                    }
+                }
+    }
+}
+
 void run_dpu(TaskExec& t, const ConvResult* conv) {
     const bool rdma = t.op_en() & rc::kEnDpuRdma;
     t.check_block(0x4000, 0x4FFC,
@@ -260,128 +391,8 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
     run_bs_bn(t, bs, x, (bs_mem && rdma) ? &bs_stream : nullptr);
     run_bs_bn(t, bn, x, (bn_mem && rdma) ? &bn_stream : nullptr);
 
-    // EW stage.
-    if (t.get(f::DPU_EW_BYPASS) == 0) {
-        const bool op_bypass = t.get(f::DPU_EW_OP_BYPASS);
-        Cube e;
-        if (!op_bypass) {
-            e.resize(Ch, H, W, fl);
-            if (t.get(f::DPU_EW_OP_SRC)) {
-                if (!rdma) t.invalid("EW operand from memory but DPU_RDMA is not enabled");
-                if (t.get(f::RDMA_ERDMA_DISABLE)) t.invalid("EW operand from memory but ERDMA_DISABLE is set");
-                t.require(f::RDMA_ERDMA_DATA_MODE, {0, 1}, "only per-channel and per-pixel EW operands are modelled");
-                if (t.get(f::DPU_EW_DATA_MODE) != t.get(f::RDMA_ERDMA_DATA_MODE)) t.invalid("EW_DATA_MODE differs from ERDMA_DATA_MODE");
-                const bool per_channel = t.get(f::RDMA_ERDMA_DATA_MODE) == 0;
-                const uint32_t size = t.get(f::RDMA_ERDMA_DATA_SIZE);
-                if (t.get(f::DPU_EDATA_SIZE) != size) t.invalid("EDATA_SIZE differs from ERDMA_DATA_SIZE");
-                uint32_t eprec = 0;
-                if (fl && size == 2) eprec = kFp16;
-                else if (!fl && size == 1) eprec = kInt8;
-                else if (!fl && size == 2) eprec = kInt16;
-                else t.unmodelled("EW operand size code " + std::to_string(size) + " on this pipeline");
-                const uint32_t stride_atoms = t.get(f::RDMA_EW_SURF_STRIDE);
-                if (per_channel) {
-                    // CHOICE: one value per channel stored as a 1x1 NC1HWC2 map with plane pitch EW_SURF_STRIDE
-                    // atoms; the TRM's EW_SURF_STRIDE = 1 for per-channel operands makes it C contiguous elements.
-                    Cube pc;
-                    pc.resize(Ch, 1, 1, fl);
-                    read_cube(t, pc, t.get(f::RDMA_EW_BASE), uint64_t{stride_atoms} * 16, eprec, "ERDMA per-channel EW operand");
-                    for (uint32_t c = 0; c < Ch; ++c)
-                        for (size_t i = 0; i < size_t{H} * W; ++i) {
-                            if (fl) e.f[c * size_t{H} * W + i] = pc.f[c]; else e.i[c * size_t{H} * W + i] = pc.i[c];
-                        }
-                } else {
-                    const uint64_t pitch = stride_atoms ? uint64_t{stride_atoms} * 16 : uint64_t{W} * H * 16;
-                    read_cube(t, e, t.get(f::RDMA_EW_BASE), pitch, eprec, "ERDMA EW operand");
-                }
-            } else {
-                const uint32_t v = t.get(f::DPU_EW_OPERAND_0);
-                for (size_t i = 0; i < (fl ? e.f.size() : e.i.size()); ++i) {
-                    if (fl) e.f[i] = bits_to_float(v); else e.i[i] = static_cast<int32_t>(v);
-                }
-            }
-            // Operand converter.
-            if (t.get(f::DPU_EW_OP_CVT_BYPASS) == 0) {
-                const uint32_t scale = t.get(f::DPU_EW_CVT_SCALE), shift = t.get(f::DPU_EW_CVT_SHIFT);
-                const auto offset = static_cast<int32_t>(t.get(f::DPU_EW_CVT_OFFSET));
-                if (fl) {
-                    if (scale != 1 || shift != 0 || offset != 0) t.unmodelled("EW operand converter with scale/shift/offset on a float pipeline");
-                } else {
-                    for (auto& v : e.i) v = arith::out_convert(v, t.get(f::DPU_EW_CVT_TYPE) ? 1 : 0, scale, shift, offset);
-                }
-            }
-            const bool mul = t.get(f::DPU_EW_OP_TYPE);
-            const uint32_t algo = t.get(f::DPU_EW_ALU_ALGO);
-            const uint32_t trunc = t.get(f::DPU_EW_TRUNCATE);
-            if (!mul && algo != 0 && algo != 1 && algo != 2 && algo != 4 && !(fl && algo == 3)) t.unmodelled("EW ALU algorithm " + std::to_string(algo));
-            if (fl && trunc != 0) t.unmodelled("EW_TRUNCATE on a float pipeline");
-            if (!mul && trunc != 0) t.unmodelled("EW_TRUNCATE with an ALU operation");
-            const size_t n = size_t{Ch} * H * W;
-            for (size_t i = 0; i < n; ++i) {
-                if (fl) {
-                    const float a = x.f[i], b = e.f[i];
-                    x.f[i] = mul ? a * b : algo == 0 ? std::max(a, b) : algo == 1 ? std::min(a, b) : algo == 2 ? a + b : algo == 3 ? a / b : a - b;
-                } else {
-                    const int64_t a = x.i[i], b = e.i[i];
-                    x.i[i] = mul ? arith::round_shift(a * b, trunc) : algo == 0 ? std::max(a, b) : algo == 1 ? std::min(a, b) : algo == 2 ? a + b : a - b;
-                }
-            }
-        }
-        if (t.get(f::DPU_EW_RELU_BYPASS) == 0) {
-            for (size_t i = 0; i < size_t{Ch} * H * W; ++i) {
-                if (fl) x.f[i] = std::max(x.f[i], 0.0f); else x.i[i] = std::max<int64_t>(x.i[i], 0);
-            }
-        }
-        if (t.get(f::DPU_EW_RELUX_EN)) {
-            const uint32_t v = t.get(f::DPU_EW_RELUX_CMP);
-            for (size_t i = 0; i < size_t{Ch} * H * W; ++i) {
-                if (fl) x.f[i] = std::min(x.f[i], bits_to_float(v)); else x.i[i] = std::min<int64_t>(x.i[i], static_cast<int32_t>(v));
-            }
-        }
-    }
-
-    // Output converter + write DMA.
-    const uint32_t out_prec = t.get(f::DPU_OUT_PRECISION);
-    const uint32_t scale = t.get(f::DPU_OUT_CVT_SCALE), shift = t.get(f::DPU_OUT_CVT_SHIFT);
-    const auto offset = static_cast<int32_t>(t.get(f::DPU_OUT_CVT_OFFSET));
-    if (fl) {
-        if (out_prec != kFp16 && out_prec != kFp32) t.unmodelled("float pipeline to output precision " + std::to_string(out_prec));
-        if (scale != 1 || shift != 0 || offset != 0) t.unmodelled("output converter scale/shift/offset on a float pipeline (only identity is modelled)");
-        if (t.get(f::DPU_FP32TOFP16_EN) != (out_prec == kFp16 ? 1u : 0u)) t.invalid("FP32TOFP16_EN disagrees with the output precision");
-    } else {
-        if (out_prec != kInt8 && out_prec != kInt16 && out_prec != kInt32) t.unmodelled("integer pipeline to output precision " + std::to_string(out_prec));
-        if (t.get(f::DPU_FP32TOFP16_EN)) t.invalid("FP32TOFP16_EN on an integer pipeline");
-    }
-    const uint32_t oc2 = atom_channels(out_prec), obpe = bytes_of(out_prec);
-    const uint64_t surf = uint64_t{t.get(f::DPU_DST_SURF_STRIDE)} * 16;
-    const uint32_t planes = (Ch + oc2 - 1) / oc2;
-    const uint64_t span = uint64_t{H} * W * 16;
-    if (planes > 1 && surf < span) t.invalid("DST_SURF_STRIDE below one output plane of the task");
-    // Empirical invariant of every known stream: SURF_ADD = (SIZE_E+1) * DST_SURF_STRIDE (reference §4.2).
-    if (t.regs().written(rc::reg("DPU_SURFACE_ADD")) && t.regs().written(rc::reg("DPU_BS_OW_CFG"))) {
-        const uint32_t m = t.get(f::DPU_SIZE_E_0) + 1;
-        if (t.get(f::DPU_SIZE_E_1) + 1 != m || t.get(f::DPU_SIZE_E_2) + 1 != m ||
-            uint64_t{t.get(f::DPU_SURF_ADD)} != uint64_t{m} * t.get(f::DPU_DST_SURF_STRIDE)) {
-            t.invalid("SURFACE_ADD != (SIZE_E+1) * DST_SURF_STRIDE");
-        }
-    }
-    const uint32_t dst = t.get(f::DPU_DST_BASE);
-    for (uint32_t p = 0; p < planes; ++p) {
-        uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
-        for (uint32_t y = 0; y < H; ++y)
-            for (uint32_t xx = 0; xx < W; ++xx)
-                for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
-                    const uint32_t c = p * oc2 + e;
-                    uint8_t* q = base + (uint64_t{y} * W + xx) * 16 + e * obpe;
-                    const size_t idx = x.index(c, y, xx);
-                    if (fl) {
-                        store_float(q, out_prec, x.f[idx]);
-                    } else {
-                        const int64_t v = arith::out_convert(x.i[idx], t.get(f::DPU_OUT_CVT_TYPE), scale, shift, offset);
-                        store_int(q, out_prec, arith::saturate(v, int_min(out_prec), int_max(out_prec)));
-                    }
-                }
-    }
+    run_ew(t, x, rdma, Ch, H, W);
+    write_output(t, x, Ch, H, W);
 }
 
 }  // namespace npudrv::sim::detail

@@ -33,6 +33,36 @@ size_t dw_weight_index(uint32_t c, uint32_t ky, uint32_t kx, uint32_t C, uint32_
 
 }  // namespace
 
+// Fetches a task's feature map from memory: NC1HWC2 with the programmed line / plane strides.
+void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t W, uint32_t prec, std::vector<float>* in_f,
+                    std::vector<int64_t>* in_i) {
+    const bool fl = is_float(prec);
+    const uint32_t bpe = bytes_of(prec), c2 = atom_channels(prec);
+    if (t.get(f::CNA_LINE_STRIDE) % 4 != 0) t.unmodelled("LINE_STRIDE not a multiple of 4 (one fetch group = 4 lines)");
+    // Reference §6.1: LINE_STRIDE covers a 4-line fetch group; next C1 plane at SURF+LINE (16-byte units).
+    const uint64_t row_pitch = uint64_t{t.get(f::CNA_LINE_STRIDE)} / 4 * 16;
+    const uint64_t plane_pitch = uint64_t{(t.get(f::CNA_SURF_STRIDE) + t.get(f::CNA_LINE_STRIDE)) & f::CNA_SURF_STRIDE.max_value()} * 16;
+    if (row_pitch < uint64_t{W} * 16) t.invalid("feature line pitch " + std::to_string(row_pitch) + " below a row of " + std::to_string(W) + " atoms");
+    const uint64_t plane_span = (H - 1) * row_pitch + uint64_t{W} * 16;
+    const uint32_t planes = C / c2;
+    if (planes > 1 && plane_pitch < plane_span) t.invalid("feature plane pitch " + std::to_string(plane_pitch) + " overlaps the rows of the task");
+    if (fl) in_f->assign(size_t{C} * H * W, 0.0f); else in_i->assign(size_t{C} * H * W, 0);
+    for (uint32_t p = 0; p < planes; ++p) {
+        const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
+        t.counters().dma_read_bytes -= plane_span;
+        t.counters().dma_read_bytes += uint64_t{H} * W * 16;  // bytes actually transferred
+        for (uint32_t y = 0; y < H; ++y) {
+            for (uint32_t x = 0; x < W; ++x) {
+                const uint8_t* atom = base + y * row_pitch + uint64_t{x} * 16;
+                for (uint32_t e = 0; e < c2; ++e) {
+                    const size_t idx = (size_t{p * c2 + e} * H + y) * W + x;
+                    if (fl) (*in_f)[idx] = load_float(atom + e * bpe, prec); else (*in_i)[idx] = load_int(atom + e * bpe, prec);
+                }
+            }
+        }
+    }
+}
+
 // What the CORE computes from: the task's geometry, its fetched input (float or integer, per the pipeline),
 // the padding value and the weight bytes.
 struct MacTask {
@@ -128,35 +158,39 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
     return r;
 }
 
-ConvResult run_cna_core(TaskExec& t) {
-    // ---- what the simulator models; every other non-zero field refuses the task ----
+// What the simulator models of a convolution task; every other non-zero CNA / CORE field refuses it.
+void check_modelled_conv_fields(TaskExec& t) {
     t.check_block(0x1000, 0x1FFC,
                   {f::CNA_PROC_PRECISION, f::CNA_IN_PRECISION, f::CNA_CONV_MODE,
                    // no functional effect in a functional model (timing / CBUF scheduling / bursts):
-                   f::CNA_FEATURE_GRAINS, f::CNA_KERNEL_GROUP, rc::field("CNA_CONV_CON2", "CON2_BIT30"),
-                   rc::field("CNA_CONV_CON2", "CON2_BIT28_29"), rc::field("CNA_CBUF_CON1", "DATA_ENTRIES"),
-                   rc::field("CNA_DMA_CON0", "WEIGHT_BURST_LEN"), rc::field("CNA_DMA_CON0", "DATA_BURST_LEN"),
-                   rc::field("CNA_DMA_CON0", "OV4K_BYPASS"), f::CNA_IN_CHANNEL_REAL,
-                   rc::field("CNA_S_POINTER", "POINTER_PP_MODE"), rc::field("CNA_S_POINTER", "EXECUTER_PP_EN"),
-                   rc::field("CNA_S_POINTER", "POINTER_PP_EN"),
+                   f::CNA_FEATURE_GRAINS, f::CNA_KERNEL_GROUP, rc::regs::CNA_CONV_CON2::CON2_BIT30,
+                   rc::regs::CNA_CONV_CON2::CON2_BIT28_29, rc::regs::CNA_CBUF_CON1::DATA_ENTRIES,
+                   rc::regs::CNA_DMA_CON0::WEIGHT_BURST_LEN, rc::regs::CNA_DMA_CON0::DATA_BURST_LEN,
+                   rc::regs::CNA_DMA_CON0::OV4K_BYPASS, f::CNA_IN_CHANNEL_REAL,
+                   rc::regs::CNA_S_POINTER::POINTER_PP_MODE, rc::regs::CNA_S_POINTER::EXECUTER_PP_EN,
+                   rc::regs::CNA_S_POINTER::POINTER_PP_EN,
                    // read below:
                    f::CNA_STRIDE_X, f::CNA_STRIDE_Y, f::CNA_IN_WIDTH, f::CNA_IN_HEIGHT, f::CNA_IN_CHANNEL, f::CNA_OUT_WIDTH,
                    f::CNA_OUT_ATOMICS, f::CNA_WEIGHT_BYTES, f::CNA_WEIGHT_BYTES_PER_KERNEL, f::CNA_WEIGHT_WIDTH,
                    f::CNA_WEIGHT_HEIGHT, f::CNA_WEIGHT_KERNELS, f::CNA_WEIGHT_REUSE, f::CNA_DATA_REUSE, f::CNA_WEIGHT_BANK,
-                   f::CNA_DATA_BANK, f::CNA_CVT_DATA_SIGN, f::CNA_CVT_BYPASS, rc::field("CNA_CVT_CON0", "CVT_TYPE"),
+                   f::CNA_DATA_BANK, f::CNA_CVT_DATA_SIGN, f::CNA_CVT_BYPASS, rc::regs::CNA_CVT_CON0::CVT_TYPE,
                    // CVT_CON1..4 are only used when the input converter is not bypassed (checked below):
-                   rc::field("CNA_CVT_CON1", "CVT_SCALE0"), rc::field("CNA_CVT_CON1", "CVT_OFFSET0"),
-                   rc::field("CNA_CVT_CON2", "CVT_SCALE1"), rc::field("CNA_CVT_CON2", "CVT_OFFSET1"),
-                   rc::field("CNA_CVT_CON3", "CVT_SCALE2"), rc::field("CNA_CVT_CON3", "CVT_OFFSET2"),
-                   rc::field("CNA_CVT_CON4", "CVT_SCALE3"), rc::field("CNA_CVT_CON4", "CVT_OFFSET3"), f::CNA_PAD_LEFT,
+                   rc::regs::CNA_CVT_CON1::CVT_SCALE0, rc::regs::CNA_CVT_CON1::CVT_OFFSET0,
+                   rc::regs::CNA_CVT_CON2::CVT_SCALE1, rc::regs::CNA_CVT_CON2::CVT_OFFSET1,
+                   rc::regs::CNA_CVT_CON3::CVT_SCALE2, rc::regs::CNA_CVT_CON3::CVT_OFFSET2,
+                   rc::regs::CNA_CVT_CON4::CVT_SCALE3, rc::regs::CNA_CVT_CON4::CVT_OFFSET3, f::CNA_PAD_LEFT,
                    f::CNA_PAD_TOP, f::CNA_FEATURE_ADDR, f::CNA_LINE_STRIDE, f::CNA_SURF_STRIDE, f::CNA_DMA_WIDTH,
                    f::CNA_DMA_HEIGHT, f::CNA_DMA_CHANNEL, f::CNA_DCOMP_ADDR, f::CNA_PAD_VALUE});
     t.check_block(0x3000, 0x3FFC,
                   {f::CORE_PROC_PRECISION, f::CORE_DW_EN, f::CORE_QD_EN, f::CORE_OUT_HEIGHT, f::CORE_OUT_WIDTH,
-                   f::CORE_OUT_CHANNEL, f::CORE_CLIP_TRUNCATE, rc::field("CORE_S_POINTER", "POINTER_PP_MODE"),
-                   rc::field("CORE_S_POINTER", "EXECUTER_PP_EN"), rc::field("CORE_S_POINTER", "POINTER_PP_EN")});
+                   f::CORE_OUT_CHANNEL, f::CORE_CLIP_TRUNCATE, rc::regs::CORE_S_POINTER::POINTER_PP_MODE,
+                   rc::regs::CORE_S_POINTER::EXECUTER_PP_EN, rc::regs::CORE_S_POINTER::POINTER_PP_EN});
     t.require(f::CNA_CVT_BYPASS, {1}, "input converter: only bypass is modelled");
     t.require(f::CNA_CONV_MODE, {0, 3}, "conv mode: direct (0) and depthwise (3) are modelled");
+}
+
+ConvResult run_cna_core(TaskExec& t) {
+    check_modelled_conv_fields(t);
 
     const uint32_t prec = t.get(f::CNA_PROC_PRECISION);
     if (prec != kInt8 && prec != kFp16) t.unmodelled("CNA precision " + std::to_string(prec) + " (int8 and fp16 are modelled)");
@@ -238,29 +272,7 @@ ConvResult run_cna_core(TaskExec& t) {
             in_i.assign(cb.data.begin(), cb.data.end());
         }
     } else {
-        if (t.get(f::CNA_LINE_STRIDE) % 4 != 0) t.unmodelled("LINE_STRIDE not a multiple of 4 (one fetch group = 4 lines)");
-        // Reference §6.1: LINE_STRIDE covers a 4-line fetch group; next C1 plane at SURF+LINE (16-byte units).
-        const uint64_t row_pitch = uint64_t{t.get(f::CNA_LINE_STRIDE)} / 4 * 16;
-        const uint64_t plane_pitch = uint64_t{(t.get(f::CNA_SURF_STRIDE) + t.get(f::CNA_LINE_STRIDE)) & 0x0FFFFFFFu} * 16;
-        if (row_pitch < uint64_t{W} * 16) t.invalid("feature line pitch " + std::to_string(row_pitch) + " below a row of " + std::to_string(W) + " atoms");
-        const uint64_t plane_span = (H - 1) * row_pitch + uint64_t{W} * 16;
-        const uint32_t planes = C / c2;
-        if (planes > 1 && plane_pitch < plane_span) t.invalid("feature plane pitch " + std::to_string(plane_pitch) + " overlaps the rows of the task");
-        if (fl) in_f.assign(size_t{C} * H * W, 0.0f); else in_i.assign(size_t{C} * H * W, 0);
-        for (uint32_t p = 0; p < planes; ++p) {
-            const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
-            t.counters().dma_read_bytes -= plane_span;
-            t.counters().dma_read_bytes += uint64_t{H} * W * 16;  // bytes actually transferred
-            for (uint32_t y = 0; y < H; ++y) {
-                for (uint32_t x = 0; x < W; ++x) {
-                    const uint8_t* atom = base + y * row_pitch + uint64_t{x} * 16;
-                    for (uint32_t e = 0; e < c2; ++e) {
-                        const size_t idx = (size_t{p * c2 + e} * H + y) * W + x;
-                        if (fl) in_f[idx] = load_float(atom + e * bpe, prec); else in_i[idx] = load_int(atom + e * bpe, prec);
-                    }
-                }
-            }
-        }
+        fetch_features(t, feat, C, H, W, prec, &in_f, &in_i);
         cb.data_valid = true;
         cb.data_addr = feat;
         cb.data_c = C;

@@ -245,7 +245,7 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
     const uint64_t span = uint64_t{H} * W * 16;
     if (planes > 1 && surf < span) t.invalid("DST_SURF_STRIDE below one output plane of the task");
     // Empirical invariant of every known stream: SURF_ADD = (SIZE_E+1) * DST_SURF_STRIDE (reference §4.2).
-    if (t.regs().written(rc::reg("DPU_SURFACE_ADD")) && t.regs().written(rc::reg("DPU_BS_OW_CFG"))) {
+    if (t.regs().written(rc::regs::DPU_SURFACE_ADD::offset) && t.regs().written(rc::regs::DPU_BS_OW_CFG::offset)) {
         const uint32_t m = t.get(f::DPU_SIZE_E_0) + 1;
         if (t.get(f::DPU_SIZE_E_1) + 1 != m || t.get(f::DPU_SIZE_E_2) + 1 != m ||
             uint64_t{t.get(f::DPU_SURF_ADD)} != uint64_t{m} * t.get(f::DPU_DST_SURF_STRIDE)) {
@@ -274,29 +274,29 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
 void run_dpu(TaskExec& t, const ConvResult* conv) {
     const bool rdma = t.op_en() & rc::kEnDpuRdma;
     t.check_block(0x4000, 0x4FFC,
-                  {rc::field("DPU_S_POINTER", "POINTER_PP_MODE"), rc::field("DPU_S_POINTER", "EXECUTER_PP_EN"),
-                   rc::field("DPU_S_POINTER", "POINTER_PP_EN"), rc::field("DPU_FEATURE_MODE_CFG", "BURST_LEN"),
+                  {rc::regs::DPU_S_POINTER::POINTER_PP_MODE, rc::regs::DPU_S_POINTER::EXECUTER_PP_EN,
+                   rc::regs::DPU_S_POINTER::POINTER_PP_EN, rc::regs::DPU_FEATURE_MODE_CFG::BURST_LEN,
                    f::DPU_CONV_MODE, f::DPU_OUTPUT_MODE, f::DPU_FLYING_MODE, f::DPU_OUT_PRECISION, f::DPU_IN_PRECISION,
                    f::DPU_PROC_PRECISION, f::DPU_DST_BASE, f::DPU_DST_SURF_STRIDE, f::DPU_WIDTH, f::DPU_HEIGHT,
                    f::DPU_ORIG_CHANNEL, f::DPU_CHANNEL, f::DPU_SIZE_E_0, f::DPU_SIZE_E_1, f::DPU_SIZE_E_2,
                    f::DPU_OD_BYPASS, f::DPU_OW_SRC, f::DPU_OW_OP, f::DPU_CHANNEL_WDMA, f::DPU_HEIGHT_WDMA,
                    f::DPU_WIDTH_WDMA, f::DPU_SURF_ADD,
                    // BS / BN
-                   rc::field("DPU_BS_CFG", "BS_ALU_ALGO"), rc::field("DPU_BS_CFG", "BS_ALU_SRC"),
-                   rc::field("DPU_BS_CFG", "BS_RELUX_EN"), rc::field("DPU_BS_CFG", "BS_RELU_BYPASS"),
-                   rc::field("DPU_BS_CFG", "BS_MUL_PRELU"), rc::field("DPU_BS_CFG", "BS_MUL_BYPASS"),
-                   rc::field("DPU_BS_CFG", "BS_ALU_BYPASS"), rc::field("DPU_BS_CFG", "BS_BYPASS"),
-                   rc::field("DPU_BS_ALU_CFG", "BS_ALU_OPERAND"), rc::field("DPU_BS_MUL_CFG", "BS_MUL_OPERAND"),
-                   rc::field("DPU_BS_MUL_CFG", "BS_MUL_SHIFT_VALUE"), rc::field("DPU_BS_MUL_CFG", "BS_MUL_SRC"),
-                   rc::field("DPU_BS_MUL_CFG", "BS_TRUNCATE_SRC"),
-                   rc::field("DPU_BS_RELUX_CMP_VALUE", "BS_RELUX_CMP_DAT"), rc::field("DPU_BN_CFG", "BN_ALU_ALGO"),
-                   rc::field("DPU_BN_CFG", "BN_ALU_SRC"), rc::field("DPU_BN_CFG", "BN_RELUX_EN"),
-                   rc::field("DPU_BN_CFG", "BN_RELU_BYPASS"), rc::field("DPU_BN_CFG", "BN_MUL_PRELU"),
-                   rc::field("DPU_BN_CFG", "BN_MUL_BYPASS"), rc::field("DPU_BN_CFG", "BN_ALU_BYPASS"),
-                   rc::field("DPU_BN_CFG", "BN_BYPASS"), rc::field("DPU_BN_ALU_CFG", "BN_ALU_OPERAND"),
-                   rc::field("DPU_BN_MUL_CFG", "BN_MUL_OPERAND"), rc::field("DPU_BN_MUL_CFG", "BN_MUL_SHIFT_VALUE"),
-                   rc::field("DPU_BN_MUL_CFG", "BN_MUL_SRC"), rc::field("DPU_BN_MUL_CFG", "BN_TRUNCATE_SRC"),
-                   rc::field("DPU_BN_RELUX_CMP_VALUE", "BN_RELUX_CMP_DAT"),
+                   rc::regs::DPU_BS_CFG::BS_ALU_ALGO, rc::regs::DPU_BS_CFG::BS_ALU_SRC,
+                   rc::regs::DPU_BS_CFG::BS_RELUX_EN, rc::regs::DPU_BS_CFG::BS_RELU_BYPASS,
+                   rc::regs::DPU_BS_CFG::BS_MUL_PRELU, rc::regs::DPU_BS_CFG::BS_MUL_BYPASS,
+                   rc::regs::DPU_BS_CFG::BS_ALU_BYPASS, rc::regs::DPU_BS_CFG::BS_BYPASS,
+                   rc::regs::DPU_BS_ALU_CFG::BS_ALU_OPERAND, rc::regs::DPU_BS_MUL_CFG::BS_MUL_OPERAND,
+                   rc::regs::DPU_BS_MUL_CFG::BS_MUL_SHIFT_VALUE, rc::regs::DPU_BS_MUL_CFG::BS_MUL_SRC,
+                   rc::regs::DPU_BS_MUL_CFG::BS_TRUNCATE_SRC,
+                   rc::regs::DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT, rc::regs::DPU_BN_CFG::BN_ALU_ALGO,
+                   rc::regs::DPU_BN_CFG::BN_ALU_SRC, rc::regs::DPU_BN_CFG::BN_RELUX_EN,
+                   rc::regs::DPU_BN_CFG::BN_RELU_BYPASS, rc::regs::DPU_BN_CFG::BN_MUL_PRELU,
+                   rc::regs::DPU_BN_CFG::BN_MUL_BYPASS, rc::regs::DPU_BN_CFG::BN_ALU_BYPASS,
+                   rc::regs::DPU_BN_CFG::BN_BYPASS, rc::regs::DPU_BN_ALU_CFG::BN_ALU_OPERAND,
+                   rc::regs::DPU_BN_MUL_CFG::BN_MUL_OPERAND, rc::regs::DPU_BN_MUL_CFG::BN_MUL_SHIFT_VALUE,
+                   rc::regs::DPU_BN_MUL_CFG::BN_MUL_SRC, rc::regs::DPU_BN_MUL_CFG::BN_TRUNCATE_SRC,
+                   rc::regs::DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT,
                    // EW
                    f::DPU_EW_CVT_TYPE, f::DPU_EW_DATA_MODE, f::DPU_EDATA_SIZE, f::DPU_EW_ALU_ALGO,
                    f::DPU_EW_RELUX_EN, f::DPU_EW_RELU_BYPASS, f::DPU_EW_OP_CVT_BYPASS, f::DPU_EW_LUT_BYPASS,
@@ -308,15 +308,15 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
                    f::DPU_OUT_CVT_SHIFT});
     if (rdma) {
         t.check_block(0x5000, 0x5FFC,
-                      {rc::field("DPU_RDMA_S_POINTER", "POINTER_PP_MODE"), rc::field("DPU_RDMA_S_POINTER", "EXECUTER_PP_EN"),
-                       rc::field("DPU_RDMA_S_POINTER", "POINTER_PP_EN"), f::RDMA_WIDTH, f::RDMA_HEIGHT, f::RDMA_CHANNEL,
+                      {rc::regs::DPU_RDMA_S_POINTER::POINTER_PP_MODE, rc::regs::DPU_RDMA_S_POINTER::EXECUTER_PP_EN,
+                       rc::regs::DPU_RDMA_S_POINTER::POINTER_PP_EN, f::RDMA_WIDTH, f::RDMA_HEIGHT, f::RDMA_CHANNEL,
                        f::RDMA_SRC_BASE, f::RDMA_BRDMA_DATA_USE, f::RDMA_BS_BASE, f::RDMA_NRDMA_DATA_USE, f::RDMA_BN_BASE,
                        f::RDMA_ERDMA_DATA_MODE, f::RDMA_ERDMA_DATA_SIZE, f::RDMA_ERDMA_DISABLE,
-                       rc::field("DPU_RDMA_ERDMA_CFG", "OV4K_BYPASS"), f::RDMA_EW_BASE, f::RDMA_EW_SURF_STRIDE,
-                       f::RDMA_IN_PRECISION, rc::field("DPU_RDMA_FEATURE_MODE_CFG", "BURST_LEN"), f::RDMA_PROC_PRECISION,
+                       rc::regs::DPU_RDMA_ERDMA_CFG::OV4K_BYPASS, f::RDMA_EW_BASE, f::RDMA_EW_SURF_STRIDE,
+                       f::RDMA_IN_PRECISION, rc::regs::DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN, f::RDMA_PROC_PRECISION,
                        f::RDMA_MRDMA_DISABLE, f::RDMA_MRDMA_FP16TOFP32, f::RDMA_CONV_MODE, f::RDMA_FLYING_MODE,
-                       f::RDMA_SURF_NOTCH, rc::field("DPU_RDMA_WEIGHT", "E_WEIGHT"), rc::field("DPU_RDMA_WEIGHT", "N_WEIGHT"),
-                       rc::field("DPU_RDMA_WEIGHT", "B_WEIGHT"), rc::field("DPU_RDMA_WEIGHT", "M_WEIGHT")});
+                       f::RDMA_SURF_NOTCH, rc::regs::DPU_RDMA_WEIGHT::E_WEIGHT, rc::regs::DPU_RDMA_WEIGHT::N_WEIGHT,
+                       rc::regs::DPU_RDMA_WEIGHT::B_WEIGHT, rc::regs::DPU_RDMA_WEIGHT::M_WEIGHT});
     }
     const bool flying = conv == nullptr;
     if (t.get(f::DPU_FLYING_MODE) != (flying ? 1u : 0u)) {
@@ -378,13 +378,13 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
     const bool fl = x.is_float;
 
     // BS and BN with their operand streams.
-    const StageRegs bs{"BS", rc::reg("DPU_BS_CFG"), rc::reg("DPU_BS_ALU_CFG"), rc::reg("DPU_BS_MUL_CFG"), rc::reg("DPU_BS_RELUX_CMP_VALUE")};
-    const StageRegs bn{"BN", rc::reg("DPU_BN_CFG"), rc::reg("DPU_BN_ALU_CFG"), rc::reg("DPU_BN_MUL_CFG"), rc::reg("DPU_BN_RELUX_CMP_VALUE")};
+    const StageRegs bs{"BS", rc::regs::DPU_BS_CFG::offset, rc::regs::DPU_BS_ALU_CFG::offset, rc::regs::DPU_BS_MUL_CFG::offset, rc::regs::DPU_BS_RELUX_CMP_VALUE::offset};
+    const StageRegs bn{"BN", rc::regs::DPU_BN_CFG::offset, rc::regs::DPU_BN_ALU_CFG::offset, rc::regs::DPU_BN_MUL_CFG::offset, rc::regs::DPU_BN_RELUX_CMP_VALUE::offset};
     ChannelOperands bs_stream, bn_stream;
-    const bool bs_mem = !rc::field("DPU_BS_CFG", "BS_BYPASS").get(t.raw(bs.cfg)) &&
-                        (rc::field("DPU_BS_CFG", "BS_ALU_SRC").get(t.raw(bs.cfg)) || rc::field("DPU_BS_MUL_CFG", "BS_MUL_SRC").get(t.raw(bs.mul_cfg)));
-    const bool bn_mem = !rc::field("DPU_BN_CFG", "BN_BYPASS").get(t.raw(bn.cfg)) &&
-                        (rc::field("DPU_BN_CFG", "BN_ALU_SRC").get(t.raw(bn.cfg)) || rc::field("DPU_BN_MUL_CFG", "BN_MUL_SRC").get(t.raw(bn.mul_cfg)));
+    const bool bs_mem = !rc::regs::DPU_BS_CFG::BS_BYPASS.get(t.raw(bs.cfg)) &&
+                        (rc::regs::DPU_BS_CFG::BS_ALU_SRC.get(t.raw(bs.cfg)) || rc::regs::DPU_BS_MUL_CFG::BS_MUL_SRC.get(t.raw(bs.mul_cfg)));
+    const bool bn_mem = !rc::regs::DPU_BN_CFG::BN_BYPASS.get(t.raw(bn.cfg)) &&
+                        (rc::regs::DPU_BN_CFG::BN_ALU_SRC.get(t.raw(bn.cfg)) || rc::regs::DPU_BN_MUL_CFG::BN_MUL_SRC.get(t.raw(bn.mul_cfg)));
     if (bs_mem && rdma) bs_stream = read_stream(t, t.get(f::RDMA_BS_BASE), t.get(f::RDMA_BRDMA_DATA_USE), Ch, fl, "BS operand stream");
     if (bn_mem && rdma) bn_stream = read_stream(t, t.get(f::RDMA_BN_BASE), t.get(f::RDMA_NRDMA_DATA_USE), Ch, fl, "BN operand stream");
     if (bs_stream.has_cpend) t.unmodelled("CPEND operand in the BS stream");

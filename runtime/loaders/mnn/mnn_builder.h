@@ -1,0 +1,81 @@
+// The state the MNN loader carries while it maps ops to IR nodes, shared by the op-mapping files.
+//
+// MNN tensors are integer ids into Net.tensorName. Each gets, once produced, an IR tensor and a layout tag:
+// the IR keeps dimensions in the order the file lists them, and the tag says what that order means for
+// 4-D tensors (NC4HW4 and NCHW both mean N,C,H,W; NHWC means N,H,W,C). Small int32 tensors whose values
+// are known at load time (Const blobs, the result of Shape, and what StridedSlice/Pack compute from them)
+// also keep their values, so that shape-computing subgraphs fold into constants.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "MNN_generated.h"
+#include "runtime/graph/graph.h"
+#include "runtime/loaders/load_options.h"
+
+namespace npurun::mnn {
+
+enum class Layout : uint8_t { NCHW, NHWC };
+
+struct TensorState {
+    TensorId id = kNoTensor;   // the IR tensor, once produced
+    Layout layout = Layout::NCHW;
+    std::optional<std::vector<int32_t>> values;  // int32 contents known at load time
+};
+
+class Builder {
+public:
+    Builder(Graph& g, const MNN::Net* net, const LoadOptions& options);
+
+    Graph& g;
+    const MNN::Net* net;
+    const LoadOptions& options;
+    std::vector<TensorState> tensors;           // by MNN tensor index
+    std::map<int32_t, float> dequant_scale;     // int8 tensor index -> scale its Int8ToFloat consumer reads
+    bool weights_stripped = false;              // graph-only file ("benchmark" converter output)
+
+    // The op being mapped (for messages and names).
+    const MNN::Op* op = nullptr;
+    uint32_t op_index = 0;
+    std::string op_name;
+
+    // Operand k of the current op: checks the index and that the tensor was produced.
+    int32_t input_index(size_t k) const;
+    size_t num_inputs() const;
+    const TensorState& in(size_t k) const;
+    TensorId in_id(size_t k) const { return in(k).id; }
+    const TensorInfo& in_info(size_t k) const { return g.info(in_id(k)); }
+    int32_t output_index(size_t k) const;
+    size_t num_outputs() const;
+
+    // A new IR value tensor (shape filled in when its producing node is emitted). `dtype`/`quant` are the
+    // declared parts the infer functions keep (the quantization of a quantized output).
+    TensorId new_value(const std::string& name, DataType dtype = DataType::Float32, Quantization quant = {});
+    // A constant tensor with owned, copied data.
+    TensorId new_constant(const std::string& name, const TensorInfo& info, const void* bytes);
+    TensorId new_float_constant(const std::string& name, const Shape& shape, const std::vector<float>& v);
+    TensorId new_int32_constant(const std::string& name, const std::vector<int32_t>& v);
+
+    // Appends a node for the current op, infers its output descriptors and stores them on its outputs.
+    void emit(OpKind kind, OpAttrs attrs, std::vector<TensorId> inputs, std::vector<TensorId> outputs,
+              const std::string& suffix = "");
+    // Binds MNN output slot k of the current op to an IR tensor with a layout.
+    void produce(size_t k, TensorId id, Layout layout, std::optional<std::vector<int32_t>> values = {});
+
+    // "op 12 'conv1' (Convolution)"
+    std::string describe() const;
+    [[noreturn]] void bad(const std::string& problem) const;
+    [[noreturn]] void unsupported(const std::string& problem) const;
+};
+
+// Maps the current op of `b` (b.op) to IR nodes. Throws Error naming the op.
+void map_op(Builder& b);
+
+// The op type's MNN name ("Convolution", or "type 777" for a number this reader does not know).
+std::string op_type_name(int32_t type);
+
+}  // namespace npurun::mnn

@@ -44,10 +44,45 @@ int32_t Builder::output_index(size_t k) const {
     return op->outputIndexes()->Get(static_cast<uint32_t>(k));
 }
 
-const TensorState& Builder::in(size_t k) const {
+const TensorState& Builder::raw(size_t k) const {
     const TensorState& s = tensors.at(static_cast<size_t>(input_index(k)));
     if (s.id == kNoTensor) fail(ErrorKind::Internal, describe() + ": input " + std::to_string(k) + " not yet mapped");
     return s;
+}
+
+TensorId Builder::file_order(int32_t t) {
+    TensorState& s = tensors.at(static_cast<size_t>(t));
+    if (!s.channels_last) return s.id;
+    if (s.file_order == kNoTensor) {
+        const TensorInfo& xi = g.info(s.id);
+        const TensorId y = new_value(g.tensor(s.id).name + ":nchw", xi.dtype, xi.quant);
+        emit(OpKind::Transpose, PermuteAttrs{{0, 3, 1, 2}}, {s.id}, {y}, "/to_file_order");
+        s.file_order = y;
+    }
+    return s.file_order;
+}
+
+TensorState Builder::in(size_t k) {
+    (void)raw(k);
+    TensorState s = tensors[static_cast<size_t>(input_index(k))];
+    s.id = file_order(input_index(k));
+    s.channels_last = false;
+    return s;
+}
+
+TensorId Builder::in_channels_last(size_t k) {
+    TensorState& s = tensors.at(static_cast<size_t>(input_index(k)));
+    (void)raw(k);
+    if (s.channels_last) return s.id;
+    const TensorInfo& xi = g.info(s.id);
+    if (xi.shape.rank != 4 || s.layout != Layout::NCHW)
+        bad("needs a 4-D NC4HW4/NCHW input, got " + xi.shape.str() + (s.layout == Layout::NHWC ? " NHWC" : ""));
+    if (s.channels_last_id == kNoTensor) {
+        const TensorId y = new_value(g.tensor(s.id).name + ":nhwc", xi.dtype, xi.quant);
+        emit(OpKind::Transpose, PermuteAttrs{{0, 2, 3, 1}}, {s.id}, {y}, "/to_channels_last");
+        s.channels_last_id = y;
+    }
+    return s.channels_last_id;
 }
 
 TensorId Builder::new_value(const std::string& name, DataType dtype, Quantization quant) {
@@ -102,11 +137,14 @@ void Builder::emit(OpKind kind, OpAttrs attrs, std::vector<TensorId> inputs, std
     g.nodes.push_back(std::move(n));
 }
 
-void Builder::produce(size_t k, TensorId id, Layout layout, std::optional<std::vector<int32_t>> values) {
+void Builder::produce(size_t k, TensorId id, Layout layout, std::optional<std::vector<int32_t>> values,
+                      bool channels_last) {
     TensorState& s = tensors.at(static_cast<size_t>(output_index(k)));
+    s = TensorState{};
     s.id = id;
     s.layout = layout;
     s.values = std::move(values);
+    s.channels_last = channels_last && g.info(id).shape.rank == 4;
 }
 
 }  // namespace npurun::mnn

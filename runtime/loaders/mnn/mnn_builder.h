@@ -1,8 +1,11 @@
 // The state the MNN loader carries while it maps ops to IR nodes, shared by the op-mapping files.
 //
-// MNN tensors are integer ids into Net.tensorName. Each gets, once produced, an IR tensor and a layout tag:
-// the IR keeps dimensions in the order the file lists them, and the tag says what that order means for
-// 4-D tensors (NC4HW4 and NCHW both mean N,C,H,W; NHWC means N,H,W,C). Small int32 tensors whose values
+// MNN tensors are integer ids into Net.tensorName. Each gets, once produced, an IR tensor and a layout tag
+// saying what its dimension order means for 4-D tensors (NC4HW4 and NCHW both mean N,C,H,W; NHWC means
+// N,H,W,C). MNN's NC4HW4 is an internal storage layout, so the loader is free to store those tensors
+// channels-last: convolutions, pooling, normalisation and the element-wise ops between them produce IR
+// tensors in NHWC order (the layout the NPU lowers), and a Transpose back to the file's dimension order is
+// emitted only where an op reads dimensions by position (Reshape, Softmax axis, ...) or at a model output. Small int32 tensors whose values
 // are known at load time (Const blobs, the result of Shape, and what StridedSlice/Pack compute from them)
 // also keep their values, so that shape-computing subgraphs fold into constants.
 #pragma once
@@ -25,7 +28,17 @@ struct TensorState {
     TensorId id = kNoTensor;   // the IR tensor, once produced
     Layout layout = Layout::NCHW;
     std::optional<std::vector<int32_t>> values;  // int32 contents known at load time
+    // The IR tensor holds an N,C,H,W tensor in N,H,W,C order (id); the file's order is made on demand.
+    bool channels_last = false;
+    TensorId file_order = kNoTensor;     // cache: the tensor in the file's dimension order
+    TensorId channels_last_id = kNoTensor;  // cache: an N,C,H,W tensor transposed to N,H,W,C
 };
+
+// Where dimension d of an N,C,H,W tensor sits in its channels-last IR tensor.
+inline uint32_t channels_last_position(uint32_t d) {
+    static const uint32_t pos[4] = {0, 3, 1, 2};
+    return pos[d];
+}
 
 class Builder {
 public:
@@ -46,9 +59,16 @@ public:
     // Operand k of the current op: checks the index and that the tensor was produced.
     int32_t input_index(size_t k) const;
     size_t num_inputs() const;
-    const TensorState& in(size_t k) const;
-    TensorId in_id(size_t k) const { return in(k).id; }
-    const TensorInfo& in_info(size_t k) const { return g.info(in_id(k)); }
+    // As stored (possibly channels-last).
+    const TensorState& raw(size_t k) const;
+    // In the file's dimension order (a Transpose is emitted once if the tensor is stored channels-last).
+    TensorState in(size_t k);
+    TensorId in_id(size_t k) { return in(k).id; }
+    const TensorInfo& in_info(size_t k) { return g.info(in_id(k)); }
+    // A 4-D N,C,H,W operand as an N,H,W,C IR tensor (a Transpose is emitted once if needed).
+    TensorId in_channels_last(size_t k);
+    // The file-order IR tensor of MNN tensor t (for model outputs).
+    TensorId file_order(int32_t t);
     int32_t output_index(size_t k) const;
     size_t num_outputs() const;
 
@@ -64,7 +84,8 @@ public:
     void emit(OpKind kind, OpAttrs attrs, std::vector<TensorId> inputs, std::vector<TensorId> outputs,
               const std::string& suffix = "");
     // Binds MNN output slot k of the current op to an IR tensor with a layout.
-    void produce(size_t k, TensorId id, Layout layout, std::optional<std::vector<int32_t>> values = {});
+    void produce(size_t k, TensorId id, Layout layout, std::optional<std::vector<int32_t>> values = {},
+                 bool channels_last = false);
 
     // "op 12 'conv1' (Convolution)"
     std::string describe() const;

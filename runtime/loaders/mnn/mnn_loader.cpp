@@ -223,7 +223,8 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
     for (int32_t t : outs) {
         if (bound[t]) continue;
         bound[t] = true;
-        const TensorId id = b.tensors[t].id;
+        b.op_name = names->Get(t)->str();
+        const TensorId id = b.file_order(t);  // outputs keep the file's dimension order
         if (g.tensor(id).is_constant()) continue;  // a folded shape computation: nothing to run
         Node n;
         n.op = OpKind::Output;

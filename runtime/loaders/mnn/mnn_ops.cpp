@@ -42,7 +42,7 @@ TensorId reshape(Builder& b, TensorId x, const Shape& s, const std::string& suff
 
 // Int32 values of input k, which must be known at load time.
 const std::vector<int32_t>& const_values(const Builder& b, size_t k, const char* what) {
-    const TensorState& s = b.in(k);
+    const TensorState& s = b.raw(k);
     if (!s.values) b.unsupported(std::string(what) + " (input " + std::to_string(k) + ") is computed at run time; npurun needs it at load time");
     return *s.values;
 }
@@ -168,19 +168,24 @@ void map_const(Builder& b) {
 void map_convert_tensor(Builder& b) {
     const auto* ci = b.op->main_as_TensorConvertInfo();
     if (!ci) b.bad("has no TensorConvertInfo");
-    const TensorState& xs = b.in(0);
+    const TensorState xs = b.raw(0);
     const Layout to = layout_of(ci->dest());
     const uint32_t rank = b.g.info(xs.id).shape.rank;
     if (rank != 4 || to == xs.layout) {  // NC4HW4 <-> NCHW is only a storage change: same semantics
-        b.produce(0, xs.id, to, xs.values);
+        b.produce(0, xs.id, to, xs.values, xs.channels_last);
         return;
     }
-    const TensorId y = to == Layout::NHWC ? transpose(b, xs.id, {0, 2, 3, 1}, "") : transpose(b, xs.id, {0, 3, 1, 2}, "");
-    b.produce(0, y, to);
+    // N,C,H,W <-> N,H,W,C. A channels-last tensor already holds N,H,W,C (and an NHWC tensor read as
+    // NC4HW4 becomes a channels-last one): only a file-order tensor needs a Transpose.
+    if (to == Layout::NHWC) {
+        if (xs.channels_last) return b.produce(0, xs.id, Layout::NHWC);
+        return b.produce(0, transpose(b, xs.id, {0, 2, 3, 1}, ""), Layout::NHWC);
+    }
+    b.produce(0, xs.id, Layout::NCHW, {}, /*channels_last=*/true);
 }
 
 void map_permute(Builder& b, bool from_input) {
-    const TensorState& xs = b.in(0);
+    const TensorState raw = b.raw(0);
     std::vector<int32_t> dims;
     if (from_input) {
         dims = const_values(b, 1, "the permutation");
@@ -189,16 +194,28 @@ void map_permute(Builder& b, bool from_input) {
         if (!p || !p->dims()) b.bad("has no Permute dims");
         dims.assign(p->dims()->begin(), p->dims()->end());
     }
-    const uint32_t rank = b.g.info(xs.id).shape.rank;
+    const uint32_t rank = b.g.info(raw.id).shape.rank;
     std::vector<uint32_t> perm;
     for (int32_t d : dims) perm.push_back(axis_of(b, d, std::max<uint32_t>(rank, 1)));
-    b.produce(0, transpose(b, xs.id, perm, ""), xs.layout);
+    if (raw.channels_last) {
+        // Compose with the storage order: output dim i is file dim perm[i], held at IR position pos(perm[i]).
+        std::vector<uint32_t> q;
+        bool identity = true;
+        for (uint32_t i = 0; i < perm.size(); ++i) {
+            q.push_back(channels_last_position(perm[i]));
+            identity = identity && q.back() == i;
+        }
+        if (identity) return b.produce(0, raw.id, raw.layout);
+        return b.produce(0, transpose(b, raw.id, q, ""), raw.layout);
+    }
+    b.produce(0, transpose(b, raw.id, perm, ""), raw.layout);
 }
 
 // Reshape target from dims (or the second input): 0 copies the input dimension, -1 is inferred.
 void map_reshape(Builder& b) {
     const auto* r = b.op->main_as_Reshape();
-    TensorState xs = b.in(0);
+    const Layout want0 = r ? layout_of(r->dimType()) : Layout::NCHW;
+    TensorState xs = want0 == Layout::NHWC && b.raw(0).channels_last ? b.raw(0) : b.in(0);
     std::vector<int32_t> dims;
     if (b.num_inputs() >= 2) {
         dims = const_values(b, 1, "the target shape");
@@ -208,7 +225,9 @@ void map_reshape(Builder& b) {
     }
     const Layout want = r ? layout_of(r->dimType()) : Layout::NCHW;
     TensorId x = xs.id;
-    if (b.g.info(x).shape.rank == 4 && want != xs.layout)  // MNN reshapes in the order dimType names
+    if (want == Layout::NHWC && b.raw(0).channels_last)
+        x = b.raw(0).id;  // already N,H,W,C
+    else if (b.g.info(x).shape.rank == 4 && want != xs.layout)  // MNN reshapes in the order dimType names
         x = want == Layout::NHWC ? transpose(b, x, {0, 2, 3, 1}, "/to_nhwc") : transpose(b, x, {0, 3, 1, 2}, "/to_nchw");
     const Shape in = b.g.info(x).shape;
     std::vector<uint32_t> out(dims.size());
@@ -299,6 +318,26 @@ void map_squeeze_like(Builder& b, T type) {
 void map_concat(Builder& b) {
     const auto* ax = b.op->main_as_Axis();
     if (b.num_inputs() == 0) b.bad("has no inputs");
+    bool all_cl = true;
+    for (size_t k = 0; k < b.num_inputs(); ++k) all_cl = all_cl && b.raw(k).channels_last;
+    if (all_cl) {  // concatenate the channels-last tensors directly (a channel concat stays on the NPU)
+        const uint32_t axis = channels_last_position(axis_of(b, ax ? ax->axis() : 0, 4));
+        ConcatAttrs a;
+        a.axis = axis;
+        std::vector<TensorId> ins;
+        uint32_t offset = 0;
+        for (size_t k = 0; k < b.num_inputs(); ++k) {
+            const TensorInfo x = b.g.info(b.raw(k).id);
+            std::vector<uint32_t> origin(4, 0);
+            origin[axis] = offset;
+            if (!checked_add(offset, x.shape[axis], &offset)) b.bad("concatenated size overflows");
+            a.view_origins.push_back(origin);
+            ins.push_back(b.raw(k).id);
+        }
+        const TensorId y = value_like(b, ins[0]);
+        b.emit(OpKind::Concat, a, ins, {y});
+        return b.produce(0, y, Layout::NCHW, {}, true);
+    }
     const uint32_t rank = b.in_info(0).shape.rank;
     const uint32_t axis = axis_of(b, ax ? ax->axis() : 0, std::max<uint32_t>(rank, 1));
     ConcatAttrs a;
@@ -306,7 +345,7 @@ void map_concat(Builder& b) {
     std::vector<TensorId> ins;
     uint32_t offset = 0;
     for (size_t k = 0; k < b.num_inputs(); ++k) {
-        const TensorInfo& x = b.in_info(k);
+        const TensorInfo x = b.in_info(k);
         if (x.shape.rank != rank) b.bad("input " + std::to_string(k) + " has rank " + std::to_string(x.shape.rank) + ", input 0 has " + std::to_string(rank));
         std::vector<uint32_t> origin(rank, 0);
         origin[axis] = offset;
@@ -422,7 +461,7 @@ void map_pack(Builder& b) {
         return;
     }
     if (b.num_inputs() == 0) b.bad("has no inputs");
-    const TensorInfo& x0 = b.in_info(0);
+    const TensorInfo x0 = b.in_info(0);
     StackAttrs a;
     a.axis = axis_of(b, axis, x0.shape.rank + 1);
     a.num_inputs = static_cast<uint32_t>(b.num_inputs());
@@ -451,14 +490,19 @@ void map_eltwise(Builder& b) {
         default: b.bad("unknown Eltwise type " + std::to_string(static_cast<int>(e->type())));
     }
     if (b.num_inputs() < 2) b.bad("needs at least 2 inputs");
-    TensorId acc = b.in_id(0);
+    bool all_cl = true;
+    for (size_t k = 0; k < b.num_inputs(); ++k)
+        all_cl = all_cl && b.raw(k).channels_last && b.g.info(b.raw(k).id).shape == b.g.info(b.raw(0).id).shape;
+    auto operand = [&](size_t k) { return all_cl ? b.raw(k).id : b.in_id(k); };
+    TensorId acc = operand(0);
     for (size_t k = 1; k < b.num_inputs(); ++k) {
+        const TensorId rhs = operand(k);
         const TensorId y = value_like(b, acc, k + 1 < b.num_inputs() ? ":" + std::to_string(k) : "");
-        b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{op}, {acc, b.in_id(k)}, {y},
+        b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{op}, {acc, rhs}, {y},
                k + 1 < b.num_inputs() ? "/" + std::to_string(k) : "");
         acc = y;
     }
-    b.produce(0, acc, b.in(0).layout);
+    b.produce(0, acc, b.raw(0).layout, {}, all_cl);
 }
 
 void map_binary(Builder& b) {
@@ -478,8 +522,10 @@ void map_binary(Builder& b) {
         }
     }
     if (b.num_inputs() != 2) b.bad("needs 2 inputs");
-    const TensorState& x0 = b.in(0);
-    const TensorState& x1 = b.in(1);
+    const bool both_cl = b.raw(0).channels_last && b.raw(1).channels_last &&
+                         b.g.info(b.raw(0).id).shape == b.g.info(b.raw(1).id).shape;
+    const TensorState x0 = both_cl ? b.raw(0) : b.in(0);
+    const TensorState x1 = both_cl ? b.raw(1) : b.in(1);
     // A 4-D NCHW operand with a 1-D per-channel constant broadcasts over C in MNN; in NumPy terms that is [C,1,1].
     TensorId a = x0.id, c = x1.id;
     auto per_channel = [&](TensorId big, const TensorState& small) {
@@ -489,8 +535,8 @@ void map_binary(Builder& b) {
             return reshape(b, small.id, Shape{ss[0], 1, 1}, "/per_channel");
         return small.id;
     };
-    if (x0.layout == Layout::NCHW) c = per_channel(x0.id, x1);
-    if (x1.layout == Layout::NCHW) a = per_channel(x1.id, x0);
+    if (!both_cl && x0.layout == Layout::NCHW) c = per_channel(x0.id, x1);
+    if (!both_cl && x1.layout == Layout::NCHW) a = per_channel(x1.id, x0);
     const TensorId y = value_like(b, a);
     b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{op}, {a, c}, {y});
     TensorId out = y;
@@ -500,14 +546,14 @@ void map_binary(Builder& b) {
         r.function = ActivationFunction::ReLu;
         b.emit(OpKind::Activation, r, {y}, {out}, "/relu");
     }
-    b.produce(0, out, b.g.info(x0.id).shape.rank >= b.g.info(x1.id).shape.rank ? x0.layout : x1.layout);
+    b.produce(0, out, b.g.info(x0.id).shape.rank >= b.g.info(x1.id).shape.rank ? x0.layout : x1.layout, {}, both_cl);
 }
 
 void map_activation(Builder& b, ActivationAttrs a) {
-    const TensorState& xs = b.in(0);
+    const TensorState xs = b.raw(0);  // element-wise: any storage order
     const TensorId y = value_like(b, xs.id);
     b.emit(OpKind::Activation, a, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    b.produce(0, y, xs.layout, {}, xs.channels_last);
 }
 
 void map_unary(Builder& b) {
@@ -535,10 +581,10 @@ void map_unary(Builder& b) {
             b.unsupported(std::string("UnaryOp ") + (n && *n ? n : std::to_string(t).c_str()) + " is not supported");
         }
     }
-    const TensorState& xs = b.in(0);
+    const TensorState xs = b.raw(0);
     const TensorId y = value_like(b, xs.id);
     b.emit(OpKind::ElementwiseUnary, ElementwiseUnaryAttrs{op}, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    b.produce(0, y, xs.layout, {}, xs.channels_last);
 }
 
 std::vector<float> floats(const flatbuffers::Vector<float>* v) {
@@ -548,30 +594,29 @@ std::vector<float> floats(const flatbuffers::Vector<float>* v) {
 // y = (x - mean) / sqrt(var + eps) * gamma + beta over the channels of an NCHW tensor.
 void batch_norm(Builder& b, std::vector<float> mean, std::vector<float> var, std::vector<float> beta,
                 std::vector<float> gamma, float eps) {
-    const TensorState& xs = b.in(0);
-    const TensorInfo& x = b.g.info(xs.id);
-    if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input, got " + x.shape.str());
-    const uint32_t c = x.shape[1];
+    const TensorId xid = b.in_channels_last(0);
+    const TensorInfo x = b.g.info(xid);
+    const uint32_t c = x.shape[3];
     for (auto* v : {&mean, &var, &beta, &gamma})
         if (v->size() != c) b.bad("has " + std::to_string(v->size()) + " per-channel values for " + std::to_string(c) + " channels");
     const std::string n = base_name(b);
     BatchNormalizationAttrs a;
     a.eps = eps;
-    a.layout = DataLayout::NCHW;
-    const TensorId y = value_like(b, xs.id);
+    a.layout = DataLayout::NHWC;
+    const TensorId y = value_like(b, xid);
     b.emit(OpKind::BatchNormalization, a,
-           {xs.id, b.new_float_constant(n + ":mean", Shape{c}, mean), b.new_float_constant(n + ":variance", Shape{c}, var),
+           {xid, b.new_float_constant(n + ":mean", Shape{c}, mean), b.new_float_constant(n + ":variance", Shape{c}, var),
             b.new_float_constant(n + ":beta", Shape{c}, beta), b.new_float_constant(n + ":gamma", Shape{c}, gamma)},
            {y});
-    b.produce(0, y, Layout::NCHW);
+    b.produce(0, y, Layout::NCHW, {}, true);
 }
 
 void map_scale(Builder& b) {
     const auto* s = b.op->main_as_Scale();
     if (!s) b.bad("has no Scale parameters");
     if (s->external() && s->external()->size() > 0) b.unsupported("its data is in an external .weight file");
-    const TensorInfo& x = b.in_info(0);
-    const uint32_t c = x.shape.rank >= 2 ? x.shape[1] : 0;
+    const TensorInfo x = b.g.info(b.raw(0).id);
+    const uint32_t c = x.shape.rank == 4 ? x.shape[b.raw(0).channels_last ? 3 : 1] : 0;
     std::vector<float> scale = floats(s->scaleData()), bias = floats(s->biasData());
     if (b.weights_stripped && scale.empty()) scale.assign(c, 0.0f);
     if (bias.empty()) bias.assign(scale.size(), 0.0f);
@@ -591,7 +636,7 @@ void map_prelu(Builder& b) {
     const auto* p = b.op->main_as_PRelu();
     if (!p || !p->slope() || p->slope()->size() == 0) b.bad("has no slopes");
     const TensorState& xs = b.in(0);
-    const TensorInfo& x = b.g.info(xs.id);
+    const TensorInfo x = b.g.info(xs.id);
     const std::vector<float> s = floats(p->slope());
     Shape shape = Shape{1};
     if (s.size() > 1) {
@@ -654,7 +699,7 @@ void map_reduction(Builder& b) {
 
 void map_interp(Builder& b) {
     const TensorState& xs = b.in(0);
-    const TensorInfo& x = b.g.info(xs.id);
+    const TensorInfo x = b.g.info(xs.id);
     if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     ResizeAttrs a;
     a.layout = DataLayout::NCHW;
@@ -714,7 +759,7 @@ void map_normalize(Builder& b) {
     if (!p) b.bad("has no Normalize parameters");
     if (p->acrossSpatial()) b.unsupported("Normalize across spatial positions is not supported");
     const TensorState& xs = b.in(0);
-    const TensorInfo& x = b.g.info(xs.id);
+    const TensorInfo x = b.g.info(xs.id);
     if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     L2NormalizationAttrs a;
     a.layout = DataLayout::NCHW;
@@ -820,8 +865,8 @@ void map_op(Builder& b) {
         case T::Padding: return map_padding(b);
         case T::Cast: return map_cast(b);
         case T::Dropout: {
-            const TensorState& xs = b.in(0);
-            return b.produce(0, xs.id, xs.layout, xs.values);
+            const TensorState xs = b.raw(0);
+            return b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
         }
         case T::ReLU: {
             ActivationAttrs a;

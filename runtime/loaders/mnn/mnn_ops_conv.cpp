@@ -107,11 +107,10 @@ void map_convolution(Builder& b, bool int8) {
     if (conv->external() && conv->external()->size() > 0)
         b.unsupported("its weights are in an external .weight file (newer MNN converter); npurun reads weights stored in the .mnn");
     if (conv->sparseParameter()) b.unsupported("sparse weights (Convolution2D.sparseParameter) are not supported");
-    const TensorState& xs = b.in(0);
-    const TensorInfo x = b.g.info(xs.id);
-    if (x.shape.rank != 4) b.bad("input " + x.shape.str() + " is not 4-D");
-    if (xs.layout != Layout::NCHW) b.unsupported("input is an NHWC tensor; MNN convolutions read NC4HW4 (a ConvertTensor is missing)");
-    const uint32_t ic = x.shape[1], in_h = x.shape[2], in_w = x.shape[3];
+    // Convolutions run channels-last (IR NHWC, the layout the NPU lowers); see mnn_builder.h.
+    const TensorId xid = b.in_channels_last(0);
+    const TensorInfo x = b.g.info(xid);
+    const uint32_t ic = x.shape[3], in_h = x.shape[1], in_w = x.shape[2];
     const uint32_t oc = positive(b, c->outputCount(), "outputCount");
     const uint32_t group = positive(b, c->group(), "group");
     const uint32_t kh = positive(b, c->kernelY(), "kernelY", 4096), kw = positive(b, c->kernelX(), "kernelX", 4096);
@@ -131,7 +130,7 @@ void map_convolution(Builder& b, bool int8) {
         b.bad("weight count " + std::to_string(oc) + "x" + std::to_string(ic / group) + "x" + std::to_string(kh) + "x" +
               std::to_string(kw) + " is too large");
 
-    // ---- weights into IR order: conv [O, I, H, W] (NCHW), depthwise [1, H, W, O] ----
+    // ---- weights into IR order: conv [O, H, W, I] (NHWC), depthwise [1, H, W, O]; the file has [O][I/g][H][W] ----
     const DataType wtype = int8 ? DataType::QSymmS8 : DataType::Float32;
     const size_t esize = element_size(wtype);
     std::vector<uint8_t> file_w(n_weights * esize, 0);
@@ -158,8 +157,11 @@ void map_convolution(Builder& b, bool int8) {
         const float s_out = hint != b.dequant_scale.end() ? hint->second : s_in;
         if (!(std::isfinite(s_out) && s_out > 0.0f)) b.bad("the Int8ToFloat reading its output has scale " + std::to_string(s_out));
         for (uint32_t o = 0; o < oc; ++o) {
-            const float m = q->scale()->Get(o);
-            if (!(std::isfinite(m) && m > 0.0f)) b.bad("symmetricQuan.scale[" + std::to_string(o) + "] is " + std::to_string(m));
+            float m = q->scale()->Get(o);
+            if (!(std::isfinite(m) && m >= 0.0f)) b.bad("symmetricQuan.scale[" + std::to_string(o) + "] is " + std::to_string(m));
+            // A zero scale (a pruned channel) makes the output 0; the IR needs positive scales, so a
+            // multiplier far below any accumulator's reach stands in for it (acc * 1e-30 rounds to 0).
+            if (m == 0.0f) m = 1e-30f;
             const float sw = s_out == s_in ? m : static_cast<float>(double(m) * double(s_out) / double(s_in));
             if (!(std::isfinite(sw) && sw > 0.0f)) b.bad("output channel " + std::to_string(o) + " has no representable weight scale");
             wq.scales.push_back(sw);
@@ -204,8 +206,13 @@ void map_convolution(Builder& b, bool int8) {
                 for (uint32_t xx = 0; xx < kw; ++xx)
                     std::memcpy(&ir_w[((size_t(y) * kw + xx) * oc + o) * esize], &file_w[((size_t(o) * kh + y) * kw + xx) * esize], esize);
     } else {
-        wi.shape = Shape{oc, ic, kh, kw};
-        ir_w = file_w;
+        wi.shape = Shape{oc, kh, kw, ic};
+        for (uint32_t o = 0; o < oc; ++o)
+            for (uint32_t i = 0; i < ic; ++i)
+                for (uint32_t y = 0; y < kh; ++y)
+                    for (uint32_t xx = 0; xx < kw; ++xx)
+                        std::memcpy(&ir_w[(((size_t(o) * kh + y) * kw + xx) * ic + i) * esize],
+                                    &file_w[(((size_t(o) * ic + i) * kh + y) * kw + xx) * esize], esize);
     }
     const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
     const TensorId w = b.new_constant(base + ":weights", wi, ir_w.data());
@@ -227,17 +234,17 @@ void map_convolution(Builder& b, bool int8) {
         a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
         a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
         a.bias_enabled = true;
-        a.layout = DataLayout::NCHW;
-        b.emit(OpKind::DepthwiseConvolution2d, a, {xs.id, w, bias}, {y});
+        a.layout = DataLayout::NHWC;
+        b.emit(OpKind::DepthwiseConvolution2d, a, {xid, w, bias}, {y});
     } else {
         Convolution2dAttrs a;
         a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
         a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
         a.bias_enabled = true;
-        a.layout = DataLayout::NCHW;
-        b.emit(OpKind::Convolution2d, a, {xs.id, w, bias}, {y});
+        a.layout = DataLayout::NHWC;
+        b.emit(OpKind::Convolution2d, a, {xid, w, bias}, {y});
     }
-    b.produce(0, fused_activation(b, y, c->relu(), c->relu6(), int8), Layout::NCHW);
+    b.produce(0, fused_activation(b, y, c->relu(), c->relu6(), int8), Layout::NCHW, {}, /*channels_last=*/true);
 }
 
 // FloatToInt8: q = clamp(round(x * tensorScale), -127, 127); tensorScale holds 1/s (one per channel, equal).
@@ -250,7 +257,7 @@ void map_float_to_int8(Builder& b) {
             b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " +
                           std::to_string(q->tensorScale()->Get(i)) + ") are not supported; the IR quantizes int8 tensors per tensor");
     if (!(std::isfinite(inv) && inv > 0.0f)) b.bad("tensorScale is " + std::to_string(inv));
-    const TensorState& xs = b.in(0);
+    const TensorState& xs = b.raw(0);
     if (b.g.info(xs.id).dtype != DataType::Float32) b.bad("input is not Float32");
     Quantization yq;
     yq.scales = {1.0f / inv};
@@ -263,7 +270,7 @@ void map_float_to_int8(Builder& b) {
     clamp.b = -127.0f * yq.scales[0];
     const TensorId z = b.new_value(base + ":clamp", DataType::QAsymmS8, yq);
     b.emit(OpKind::Activation, clamp, {y}, {z}, "/clamp");
-    b.produce(0, z, xs.layout);
+    b.produce(0, z, xs.layout, {}, xs.channels_last);
 }
 
 // Int8ToFloat: x * tensorScale. The producer already gave its int8 output this scale (see above).
@@ -274,7 +281,7 @@ void map_int8_to_float(Builder& b) {
     for (uint32_t i = 1; i < q->tensorScale()->size(); ++i)
         if (q->tensorScale()->Get(i) != s)
             b.unsupported("per-channel Int8ToFloat scales are not supported; the IR quantizes int8 tensors per tensor");
-    const TensorState& xs = b.in(0);
+    const TensorState& xs = b.raw(0);
     const TensorInfo& x = b.g.info(xs.id);
     if (x.dtype != DataType::QAsymmS8) b.bad("input is not int8");
     const float have = x.quant.scale();
@@ -284,19 +291,17 @@ void map_int8_to_float(Builder& b) {
     const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
     const TensorId y = b.new_value(base, DataType::Float32);
     b.emit(OpKind::Dequantize, std::monostate{}, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    b.produce(0, y, xs.layout, {}, xs.channels_last);
 }
 
 void map_pooling(Builder& b) {
     const auto* pl = b.op->main_as_Pool();
     if (!pl) b.bad("has no Pool parameters");
-    const TensorState& xs = b.in(0);
-    const TensorInfo& x = b.g.info(xs.id);
-    if (x.shape.rank != 4) b.bad("input " + x.shape.str() + " is not 4-D");
-    if (xs.layout != Layout::NCHW) b.unsupported("input is an NHWC tensor; MNN pooling reads NC4HW4");
-    const uint32_t in_h = x.shape[2], in_w = x.shape[3];
+    const TensorId xid = b.in_channels_last(0);
+    const TensorInfo& x = b.g.info(xid);
+    const uint32_t in_h = x.shape[1], in_w = x.shape[2];
     Pooling2dAttrs a;
-    a.layout = DataLayout::NCHW;
+    a.layout = DataLayout::NHWC;
     switch (pl->type()) {
         case MNN::PoolType::MAXPOOL: a.algorithm = PoolingAlgorithm::Max; break;
         case MNN::PoolType::AVEPOOL: a.algorithm = PoolingAlgorithm::Average; break;
@@ -344,8 +349,8 @@ void map_pooling(Builder& b) {
     a.padding_method = include ? PaddingMethod::IgnoreValue : PaddingMethod::Exclude;
     const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
     const TensorId y = b.new_value(base, x.dtype, x.quant);
-    b.emit(OpKind::Pooling2d, a, {xs.id}, {y});
-    b.produce(0, y, Layout::NCHW);
+    b.emit(OpKind::Pooling2d, a, {xid}, {y});
+    b.produce(0, y, Layout::NCHW, {}, /*channels_last=*/true);
 }
 
 void map_inner_product(Builder& b) {

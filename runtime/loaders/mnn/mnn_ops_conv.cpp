@@ -248,6 +248,9 @@ void map_convolution(Builder& b, bool int8) {
 }
 
 // FloatToInt8: q = clamp(round(x * tensorScale), -127, 127); tensorScale holds 1/s (one per channel, equal).
+// MNN multiplies by the stored 1/s; a Quantize by s would divide, which rounds differently where x/s lands
+// on a .5. So the loader multiplies in float (as MNN does) and quantizes with scale 1: the int8 tensor's
+// scale is then 1 (activation scales are the loader's choice, see above).
 void map_float_to_int8(Builder& b) {
     const auto* q = b.op->main_as_QuantizedFloatParam();
     if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
@@ -257,18 +260,21 @@ void map_float_to_int8(Builder& b) {
             b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " +
                           std::to_string(q->tensorScale()->Get(i)) + ") are not supported; the IR quantizes int8 tensors per tensor");
     if (!(std::isfinite(inv) && inv > 0.0f)) b.bad("tensorScale is " + std::to_string(inv));
-    const TensorState& xs = b.raw(0);
+    const TensorState xs = b.raw(0);
     if (b.g.info(xs.id).dtype != DataType::Float32) b.bad("input is not Float32");
-    Quantization yq;
-    yq.scales = {1.0f / inv};
     const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
-    const TensorId y = b.new_value(base, DataType::QAsymmS8, yq);
-    b.emit(OpKind::Quantize, std::monostate{}, {xs.id}, {y});
+    const TensorId scaled = b.new_value(base + ":scaled");
+    b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{BinaryOp::Mul},
+           {xs.id, b.new_float_constant(base + ":inverse_scale", Shape{1}, {inv})}, {scaled}, "/scale");
+    Quantization yq;
+    yq.scales = {1.0f};
+    const TensorId y = b.new_value(base + ":q", DataType::QAsymmS8, yq);
+    b.emit(OpKind::Quantize, std::monostate{}, {scaled}, {y});
     ActivationAttrs clamp;
     clamp.function = ActivationFunction::BoundedReLu;
-    clamp.a = 127.0f * yq.scales[0];
-    clamp.b = -127.0f * yq.scales[0];
-    const TensorId z = b.new_value(base + ":clamp", DataType::QAsymmS8, yq);
+    clamp.a = 127.0f;
+    clamp.b = -127.0f;
+    const TensorId z = b.new_value(base, DataType::QAsymmS8, yq);
     b.emit(OpKind::Activation, clamp, {y}, {z}, "/clamp");
     b.produce(0, z, xs.layout, {}, xs.channels_last);
 }

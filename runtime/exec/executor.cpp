@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 
 namespace npurun::exec {

@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/mnn/mnn_loader.h"
-#include "runtime/ops/op_semantics.h"
+#include "ir/ops/op_semantics.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {

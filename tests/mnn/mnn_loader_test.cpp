@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/load_model.h"
 #include "tests/mnn/mnn_test_models.h"
 

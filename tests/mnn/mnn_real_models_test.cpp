@@ -4,7 +4,7 @@
 // Skipped when ../shared is absent.
 #include <cstring>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "tests/mnn/mnn_test_util.h"
 
 using namespace npurun;

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::cli {
 namespace {

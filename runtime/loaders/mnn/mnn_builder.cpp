@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "runtime/graph/error.h"
-#include "runtime/ops/op_semantics.h"
+#include "core/error.h"
+#include "ir/ops/op_semantics.h"
 
 namespace npurun::mnn {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "MNN_generated.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/loaders/load_options.h"
 
 namespace npurun::mnn {

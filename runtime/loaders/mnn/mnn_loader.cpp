@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "MNN_generated.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/mnn/mnn_builder.h"
 
 namespace npurun {

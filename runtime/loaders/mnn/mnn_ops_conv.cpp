@@ -16,9 +16,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/mnn/mnn_ops.h"
-#include "runtime/util/checked_math.h"
+#include "core/checked_math.h"
 
 namespace npurun::mnn {
 

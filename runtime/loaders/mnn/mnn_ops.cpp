@@ -618,7 +618,10 @@ void map_scale(Builder& b) {
     const TensorInfo x = b.g.info(b.raw(0).id);
     const uint32_t c = x.shape.rank == 4 ? x.shape[b.raw(0).channels_last ? 3 : 1] : 0;
     std::vector<float> scale = floats(s->scaleData()), bias = floats(s->biasData());
-    if (b.weights_stripped && scale.empty()) scale.assign(c, 0.0f);
+    if (b.weights_stripped && scale.empty()) {
+        if (c > (1u << 24)) b.unsupported("zero data for a stripped Scale of " + std::to_string(c) + " channels is above npurun's limit");
+        scale.assign(c, 0.0f);
+    }
     if (bias.empty()) bias.assign(scale.size(), 0.0f);
     // mean 0, variance 1, eps 0 make BatchNormalization exactly x * scale + bias
     batch_norm(b, std::vector<float>(scale.size(), 0.0f), std::vector<float>(scale.size(), 1.0f), bias, scale, 0.0f);

@@ -24,6 +24,9 @@ namespace npurun::mnn {
 
 namespace {
 
+// Zero weights stand in for a graph-only file's stripped ones up to this many values (256 MiB of float).
+constexpr size_t kMaxZeroWeights = size_t(1) << 26;
+
 struct Pads {
     uint32_t top = 0, left = 0, bottom = 0, right = 0;
 };
@@ -133,6 +136,19 @@ void map_convolution(Builder& b, bool int8) {
     // ---- weights into IR order: conv [O, H, W, I] (NHWC), depthwise [1, H, W, O]; the file has [O][I/g][H][W] ----
     const DataType wtype = int8 ? DataType::QSymmS8 : DataType::Float32;
     const size_t esize = element_size(wtype);
+    // Check the stored counts before allocating anything sized by the (untrusted) shape fields.
+    const size_t stored = int8 ? (conv->symmetricQuan() && conv->symmetricQuan()->weight() ? conv->symmetricQuan()->weight()->size() : 0)
+                               : (conv->weight() ? conv->weight()->size() : 0);
+    if (stored != n_weights && !(stored == 0 && !int8 && b.weights_stripped && !conv->quanParameter())) {
+        if (!int8 && stored == 0 && conv->quanParameter())
+            b.unsupported("weight-only quantized weights (IDSTQuan, type " + std::to_string(conv->quanParameter()->type()) +
+                          ") are not supported yet");
+        b.bad("has " + std::to_string(stored) + " weights, expected " + std::to_string(n_weights) + " (" + std::to_string(oc) +
+              "x" + std::to_string(ic / group) + "x" + std::to_string(kh) + "x" + std::to_string(kw) + ")");
+    }
+    if (stored == 0 && n_weights > kMaxZeroWeights)
+        b.unsupported("zero weights for this stripped (graph-only) convolution would take " + std::to_string(n_weights) +
+                      " values, above npurun's limit of " + std::to_string(kMaxZeroWeights));
     std::vector<uint8_t> file_w(n_weights * esize, 0);
     std::vector<int32_t> bias_i32;
     std::vector<float> bias_f32;
@@ -142,9 +158,6 @@ void map_convolution(Builder& b, bool int8) {
         const auto* q = conv->symmetricQuan();
         if (!q) b.bad("an int8 convolution without symmetricQuan parameters");
         if (x.dtype != DataType::QAsymmS8) b.bad(std::string("input is ") + to_string(x.dtype) + ", expected int8 (from FloatToInt8 or an int8 op)");
-        if (!q->weight() || q->weight()->size() != n_weights)
-            b.bad("symmetricQuan.weight has " + std::to_string(q->weight() ? q->weight()->size() : 0) + " values, expected " +
-                  std::to_string(n_weights));
         std::memcpy(file_w.data(), q->weight()->data(), n_weights);
         if (!q->scale() || q->scale()->size() != oc)
             b.bad("symmetricQuan.scale has " + std::to_string(q->scale() ? q->scale()->size() : 0) + " values for " +
@@ -174,18 +187,8 @@ void map_convolution(Builder& b, bool int8) {
         yq.scales = {s_out};
     } else {
         if (x.dtype != DataType::Float32) b.bad(std::string("input is ") + to_string(x.dtype) + ", expected Float32");
-        if (conv->weight() && conv->weight()->size() > 0) {
-            if (conv->weight()->size() != n_weights)
-                b.bad("has " + std::to_string(conv->weight()->size()) + " weights, expected " + std::to_string(n_weights) +
-                      " (" + std::to_string(oc) + "x" + std::to_string(ic / group) + "x" + std::to_string(kh) + "x" +
-                      std::to_string(kw) + ")");
-            std::memcpy(file_w.data(), conv->weight()->data(), n_weights * 4);
-        } else if (conv->quanParameter()) {
-            b.unsupported("weight-only quantized weights (IDSTQuan, type " + std::to_string(conv->quanParameter()->type()) +
-                          ") are not supported yet");
-        } else if (!b.weights_stripped) {
-            b.bad("has no weights");
-        }  // graph-only ("benchmark") files: zero weights, see docs/mnn.md
+        if (stored > 0) std::memcpy(file_w.data(), conv->weight()->data(), n_weights * 4);
+        // else: a graph-only ("benchmark") file: zero weights, see docs/mnn.md
         if (conv->bias() && conv->bias()->size() > 0) {
             if (conv->bias()->size() != oc)
                 b.bad("has " + std::to_string(conv->bias()->size()) + " bias values for " + std::to_string(oc) + " output channels");
@@ -372,10 +375,13 @@ void map_inner_product(Builder& b) {
     const uint32_t k = static_cast<uint32_t>(x.shape.num_elements() / std::max<uint32_t>(n, 1));
     size_t nw = 0;
     if (!checked_mul<size_t>(o, k, &nw) || nw > (size_t(1) << 31)) b.bad("weight count is too large");
+    const size_t stored = ip->weight() ? ip->weight()->size() : 0;
+    if (stored != nw && !(stored == 0 && b.weights_stripped))
+        b.bad("has " + std::to_string(stored) + " weights, expected " + std::to_string(o) + "x" + std::to_string(k));
+    if (stored == 0 && nw > kMaxZeroWeights)
+        b.unsupported("zero weights for this stripped InnerProduct would take " + std::to_string(nw) + " values");
     std::vector<float> w(nw, 0.0f);
-    if (ip->weight() && ip->weight()->size() > 0) {
-        if (ip->weight()->size() != nw)
-            b.bad("has " + std::to_string(ip->weight()->size()) + " weights, expected " + std::to_string(o) + "x" + std::to_string(k));
+    if (stored > 0) {
         if (ip->transpose()) {  // stored [inputSize][outputCount]
             for (uint32_t i = 0; i < k; ++i)
                 for (uint32_t j = 0; j < o; ++j) w[size_t(j) * k + i] = ip->weight()->Get(i * o + j);

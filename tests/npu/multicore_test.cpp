@@ -11,7 +11,7 @@
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/regcmd_decoder.h"
 #include "drv/sim/npu_simulator.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/npu_backend.h"

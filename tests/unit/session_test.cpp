@@ -9,7 +9,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/executor.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "tests/unit/allocation_counter.h"
 #include "tests/unit/test_graphs.h"
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "ir/graph.h"
 #include "kernels/ref/support.h"
 
 namespace npurun::cli {

@@ -13,12 +13,6 @@ namespace npudrv::sim {
 
 namespace detail {
 
-std::string hex(uint64_t v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%llX", static_cast<unsigned long long>(v));
-    return b;
-}
-
 uint32_t bytes_of(uint32_t precision) {
     switch (precision) {
         case kInt8: return 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/align.h"
 #include "drv/sim/npu_simulator.h"
 #include "core/error.h"
 #include "runtime/npu/buffer_alias.h"
@@ -16,7 +17,7 @@ namespace npurun::npu {
 namespace {
 
 constexpr uint64_t kAlign = 64;
-uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+uint64_t align_up(uint64_t v) { return npurun::align_up(v, kAlign); }  // segment regions start on kAlign
 
 bool is_conv_like(OpKind op) {
     return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;

@@ -11,7 +11,7 @@
 #include "runtime/exec/executor.h"
 #include "runtime/session/session_factory.h"
 #include "tests/unit/allocation_counter.h"
-#include "tests/unit/test_graphs.h"
+#include "tests/common/graph_builders.h"
 
 using namespace npurun;
 using namespace npurun::testing;

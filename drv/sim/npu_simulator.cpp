@@ -11,6 +11,9 @@
 
 namespace npudrv::sim {
 
+using npurun::fp16_to_fp32;
+using npurun::fp32_to_fp16;
+
 namespace detail {
 
 uint32_t bytes_of(uint32_t precision) {

@@ -1,7 +1,8 @@
 // The executor: a graph turned into a flat list of kernel calls over one pre-planned arena.
 //
 // Everything that can be decided before run() is decided in the constructor: which kernel runs each node,
-// where every tensor and scratch area lives, every pointer a kernel will receive. run() then walks a flat
+// where every tensor, scratch area and prepared kernel state lives, every kernel's prepare (once), every
+// pointer a kernel will receive. run() then walks a flat
 // vector of steps; it allocates nothing and never looks at the graph's structure. Backends plug in through
 // the KernelSelector (reference kernels today; NEON and NPU steps later use the same Step shape).
 #pragma once
@@ -12,10 +13,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
 #include "runtime/plan/memory_plan.h"
 
@@ -45,6 +48,9 @@ struct ExternalStep {
     // Profile rows (one per layer of the group), refreshed after each profiled run; `microseconds` is
     // filled by the executor: the step's time shared among the rows in proportion to their MACs.
     std::function<std::vector<LayerProfile>()> profile_rows;
+    // Timeline spans of the last run (conversions, submit, wait, tasks), appended after the step's own span;
+    // `origin` is the start of Executor::run(). Optional; called by Executor::trace(), after the run.
+    std::function<void(std::chrono::steady_clock::time_point origin, std::vector<TraceSpan>& out)> trace;
 };
 
 // Nodes some backend takes over. `handled[i]`: node i gets no kernel; `build` is called once the arena
@@ -68,11 +74,24 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
+    // The last profiled run as timeline spans (empty before one); built here from the times run() stored.
+    std::vector<TraceSpan> trace() const;
 
 private:
+    // The constructor's steps, in order.
+    void choose_kernels(const KernelSelector& select, const std::string& device_name, const ExternalSteps* external);
+    void allocate();
+    void prepare_kernels();
+    void build_steps(const std::string& device_name, const ExternalSteps* external);
+    void add_external_step(size_t node_index, size_t external_index);
+    void* state_of(size_t node);  // the node's prepared state, nullptr when it has none
+
     const Graph& graph_;
+    std::vector<const kernels::Kernel*> chosen_;  // per node, nullptr: no kernel step
+    std::vector<std::unique_ptr<KernelNodeView>> views_;  // per node with a kernel: what the kernel sees
+    std::vector<size_t> scratch_sizes_, state_sizes_;  // per node
     plan::MemoryPlan plan_;
-    std::unique_ptr<uint8_t[]> arena_storage_;  // over-allocated so `arena_` can be 64-byte aligned
+    std::unique_ptr<uint8_t[]> arena_storage_;  // arena + state region, over-allocated so `arena_` can be 64-byte aligned
     uint8_t* arena_ = nullptr;
     std::vector<const void*> input_pointers_;   // the pools the steps' pointer arrays point into
     std::vector<void*> output_pointers_;
@@ -80,6 +99,8 @@ private:
     std::vector<ExternalStep> externals_;
     bool profiling_ = false;
     std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
+    std::vector<std::pair<double, double>> step_times_;  // profiling: start (us from origin_) and duration per step
+    std::chrono::steady_clock::time_point origin_{};     // start of the last profiled run
 };
 
 }  // namespace npurun::exec

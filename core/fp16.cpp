@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace npudrv {
+namespace npurun {
 
 float fp16_to_fp32(uint16_t h) {
     const uint32_t sign = uint32_t{h & 0x8000u} << 16;
@@ -55,4 +55,4 @@ uint16_t fp32_to_fp16(float f) {
     return static_cast<uint16_t>(sign | r);
 }
 
-}  // namespace npudrv
+}  // namespace npurun

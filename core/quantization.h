@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "core/fp16.h"
 #include "core/types.h"
 
 namespace npurun::quant {
@@ -28,10 +29,10 @@ inline float dequantize(int32_t q, float scale, int32_t offset) {
     return (static_cast<float>(q) - static_cast<float>(offset)) * scale;
 }
 
-// IEEE 754 binary16 <-> binary32. fp32 -> fp16 rounds to nearest, ties to even; overflow gives
-// infinity, NaN stays NaN (quiet). fp16 -> fp32 is exact.
-uint16_t fp32_to_fp16(float f);
-float fp16_to_fp32(uint16_t h);
+// IEEE 754 binary16 <-> binary32 (core/fp16.h). fp32 -> fp16 rounds to nearest, ties to even; overflow
+// gives infinity, NaN stays NaN (quiet). fp16 -> fp32 is exact.
+using npurun::fp16_to_fp32;
+using npurun::fp32_to_fp16;
 
 // ---- Integer pipeline of the quantized Convolution2d / DepthwiseConvolution2d / FullyConnected ----
 //

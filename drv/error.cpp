@@ -31,10 +31,4 @@ std::string describe_errno(int e) {
     return text + " (" + std::strerror(e) + ")";
 }
 
-std::string hex(uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
-
 }  // namespace npudrv

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/hex.h"
 
 namespace npudrv {
 
@@ -25,8 +26,8 @@ private:
 // "ENOMEM (Cannot allocate memory)" for a positive errno; stable across libc versions for the ones we name.
 std::string describe_errno(int error_number);
 
-// "0x1f" (for messages).
-std::string hex(uint64_t value);
+// "0x1f": the driver's messages spell addresses and flags in lowercase, as the kernel's logs do.
+inline std::string hex(uint64_t value) { return npurun::hex(value, 0, npurun::HexCase::Lower); }
 
 [[noreturn]] inline void raise(ErrorKind kind, const std::string& message, int error_number = 0) {
     throw DriverError(kind, message, error_number);

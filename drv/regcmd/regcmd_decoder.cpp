@@ -1,5 +1,6 @@
 #include "drv/regcmd/regcmd_decoder.h"
 
+#include "core/hex.h"
 #include "drv/regcmd/fields.h"
 
 #include <cstdio>
@@ -8,11 +9,7 @@
 namespace npudrv::regcmd {
 
 namespace {
-std::string hex(uint64_t v, int width = 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%0*llX", width, static_cast<unsigned long long>(v));
-    return buf;
-}
+using npurun::hex;
 }  // namespace
 
 const char* precision_name(uint32_t code) {

@@ -1,16 +1,14 @@
 #include "drv/regcmd/regcmd_writer.h"
 
+#include "core/hex.h"
+
 #include <cstdio>
 #include <string>
 
 namespace npudrv::regcmd {
 
 namespace {
-std::string hex(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%X", v);
-    return buf;
-}
+using npurun::hex;
 uint32_t covered_bits(uint16_t reg_offset) {
     uint32_t m = 0;
     for (const FieldDef& f : fields_of(reg_offset)) m |= f.mask();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "drv/error.h"
 #include "drv/sim/fake_kernel_impl.h"
 #include "drv/uapi/drm_core.h"
 
@@ -85,11 +86,6 @@ std::string LaneAccessLog::race() const {
     std::map<uint32_t, std::vector<Span>> r_m, w_m;
     for (auto& [core, v] : reads) r_m[core] = merged(v);
     for (auto& [core, v] : writes) w_m[core] = merged(v);
-    auto hex = [](uint64_t v) {
-        char b[32];
-        std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-        return std::string(b);
-    };
     for (const auto& [wc, w] : w_m) {
         for (const auto& [oc, o] : r_m) {
             uint64_t at = 0;

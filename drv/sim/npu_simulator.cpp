@@ -11,13 +11,10 @@
 
 namespace npudrv::sim {
 
-namespace detail {
+using npurun::fp16_to_fp32;
+using npurun::fp32_to_fp16;
 
-std::string hex(uint64_t v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%llX", static_cast<unsigned long long>(v));
-    return b;
-}
+namespace detail {
 
 uint32_t bytes_of(uint32_t precision) {
     switch (precision) {

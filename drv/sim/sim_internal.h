@@ -1,6 +1,7 @@
 // Internals shared by the simulator's stages (PC, CNA+CORE, DPU, PPU). Not a public header.
 #pragma once
 
+#include "core/hex.h"
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/register_state.h"
 #include "drv/sim/npu_simulator.h"
@@ -18,7 +19,7 @@ public:
     SimError(const char* name, const std::string& details) : std::runtime_error(std::string(name) + ": " + details) {}
 };
 
-std::string hex(uint64_t v);
+using npurun::hex;  // "0x1F" (core/hex.h)
 
 // Element precisions (CNA/DPU codes).
 inline constexpr uint32_t kInt8 = 0;

@@ -15,11 +15,15 @@
 #include <utility>
 #include <vector>
 
+// The API's vocabulary: npurun::Error, DataType, Shape, Quantization, TensorInfo (installed with this header).
 #include "core/error.h"
-#include "ir/graph.h"
-#include "runtime/loaders/load_options.h"
+#include "core/load_options.h"
+#include "core/types.h"
 
 namespace npurun {
+
+// The graph IR stays internal (ir/graph.h, not installed): the API names it only as an opaque type.
+struct Graph;
 
 class Model {
 public:
@@ -30,13 +34,17 @@ public:
     // Same from bytes already in memory (copied); `origin` names the source in messages.
     static std::shared_ptr<const Model> load_from_memory(const void* data, size_t size, const std::string& origin);
 
-    const Graph& graph() const { return graph_; }
+    // The loaded graph, for npurun's own code (tools, tests); ir/graph.h defines it.
+    const Graph& graph() const { return *graph_; }
     const std::string& path() const { return path_; }
 
-    explicit Model(Graph g, std::string path) : graph_(std::move(g)), path_(std::move(path)) {}
+    explicit Model(Graph g, std::string path);
+    ~Model();
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
 
 private:
-    Graph graph_;
+    std::unique_ptr<const Graph> graph_;
     std::string path_;
 };
 
@@ -138,7 +146,7 @@ public:
 
 private:
     struct Impl;
-    friend struct SessionFactory;  // runtime/exec: builds sessions over a given kernel set (tests, backends)
+    friend struct SessionFactory;  // runtime/session: builds sessions over a given kernel set (tests, backends)
     explicit Session(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

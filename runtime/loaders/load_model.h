@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ir/graph.h"
-#include "runtime/loaders/load_options.h"
+#include "core/load_options.h"
 
 namespace npurun {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/align.h"
 #include "core/error.h"
 #include "runtime/npu/feature_layout.h"
 
@@ -19,8 +20,6 @@ const Node* producer_of(const Graph& g, TensorId t) {
 bool is_conv_like(OpKind op) {
     return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;
 }
-
-uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // How many channels from t's first one t's producer writes: whole C2 atoms; a convolution (possibly
 // through the activation fused into it) 16-channel groups in both precisions (conv_layer.h coa); a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/align.h"
 #include "drv/sim/npu_simulator.h"
 #include "core/error.h"
 
@@ -11,7 +12,7 @@ namespace npurun::npu {
 namespace {
 
 constexpr uint64_t kAlign = 64;
-uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+uint64_t align_up(uint64_t v) { return npurun::align_up(v, kAlign); }  // segment regions start on kAlign
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/align.h"
 #include "core/error.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/passes/npu_limits.h"
@@ -15,8 +16,6 @@
 namespace npurun::npu {
 
 namespace {
-
-uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // Integer value of a quantized constant element.
 int32_t quantized_at(const TensorInfo& t, const void* data, size_t i) {

@@ -1,6 +1,7 @@
 // Quantized Convolution2d and DepthwiseConvolution2d: NEON vs kernels/ref, bit-exact, on both the
 // widening and the dot-product accumulation paths, for 1..4 threads.
 #include "tests/neon/harness.h"
+#include "tests/neon/kernel_paths.h"
 
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
@@ -69,19 +70,7 @@ OneNode make(const QCase& c, bool depthwise, uint32_t seed) {
     return OneNode(OpKind::Convolution2d, a, ins, {y});
 }
 
-class QuantConvPaths : public ::testing::TestWithParam<bool> {
-protected:
-    void SetUp() override {
-        saved_ = nn::use_dotprod();
-        if (GetParam() && !nn::dotprod_available()) GTEST_SKIP() << "this CPU has no dot-product instructions";
-        ASSERT_EQ(nn::set_dotprod(GetParam()), GetParam());
-    }
-    void TearDown() override {
-        nn::set_dotprod(saved_);
-        nn::set_num_threads(1);
-    }
-    bool saved_ = false;
-};
+class QuantConvPaths : public DotprodPaths {};
 
 TEST_P(QuantConvPaths, Conv2dBitExactWithReference) {
     uint32_t seed = 1;

@@ -2,6 +2,7 @@
 // input channel o / M): NEON vs kernels/ref, float within the depthwise bound, 8-bit bit-exact on both
 // accumulation paths, identical for 1..4 threads.
 #include "tests/neon/harness.h"
+#include "tests/neon/kernel_paths.h"
 
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
@@ -35,18 +36,6 @@ DepthwiseConvolution2dAttrs attrs(const DwCase& c) {
 uint32_t out_size(const DwCase& c, uint32_t in) { return (in + 2 * c.pad - c.k) / c.s + 1; }
 
 // Every thread count must give the same bytes; returns them.
-std::vector<uint8_t> neon_all_threads(const OneNode& node) {
-    std::vector<uint8_t> first;
-    for (unsigned t = 1; t <= 4; ++t) {
-        nn::set_num_threads(t);
-        auto out = node.run_neon().at(0);
-        if (t == 1) first = out;
-        else EXPECT_EQ(out, first) << "threads " << t;
-    }
-    nn::set_num_threads(1);
-    return first;
-}
-
 TEST(NeonDepthwiseMultiplier, Float32MatchesReference) {
     uint32_t seed = 900;
     for (const auto& c : kCases) {
@@ -67,19 +56,7 @@ TEST(NeonDepthwiseMultiplier, Float32MatchesReference) {
     }
 }
 
-class QuantDwMultiplier : public ::testing::TestWithParam<bool> {
-protected:
-    void SetUp() override {
-        saved_ = nn::use_dotprod();
-        if (GetParam() && !nn::dotprod_available()) GTEST_SKIP() << "this CPU has no dot-product instructions";
-        ASSERT_EQ(nn::set_dotprod(GetParam()), GetParam());
-    }
-    void TearDown() override {
-        nn::set_dotprod(saved_);
-        nn::set_num_threads(1);
-    }
-    bool saved_ = false;
-};
+class QuantDwMultiplier : public DotprodPaths {};
 
 TEST_P(QuantDwMultiplier, BitExactWithReference) {
     uint32_t seed = 950;

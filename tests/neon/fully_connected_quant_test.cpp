@@ -1,6 +1,7 @@
 // Quantized FullyConnected: NEON (through conv2d_quant as a 1x1 convolution) vs kernels/ref, bit-exact, on
 // the widening and dot-product paths, both weight layouts, for 1..4 threads.
 #include "tests/neon/harness.h"
+#include "tests/neon/kernel_paths.h"
 
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
@@ -54,19 +55,7 @@ OneNode make(const FcCase& c, uint32_t seed) {
     return OneNode(OpKind::FullyConnected, a, ins, {tinfo(c.x, {c.batch, c.out}, {sy}, zy)});
 }
 
-class QuantFcPaths : public ::testing::TestWithParam<bool> {
-protected:
-    void SetUp() override {
-        saved_ = nn::use_dotprod();
-        if (GetParam() && !nn::dotprod_available()) GTEST_SKIP() << "this CPU has no dot-product instructions";
-        ASSERT_EQ(nn::set_dotprod(GetParam()), GetParam());
-    }
-    void TearDown() override {
-        nn::set_dotprod(saved_);
-        nn::set_num_threads(1);
-    }
-    bool saved_ = false;
-};
+class QuantFcPaths : public DotprodPaths {};
 
 TEST_P(QuantFcPaths, BitExactWithReferenceForOneToFourThreads) {
     uint32_t seed = 700;

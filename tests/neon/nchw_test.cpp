@@ -3,6 +3,7 @@
 // Pooling2d; float within the kernels' bounds (pooling: exact, as in NHWC) and 8-bit bit-exact with
 // kernels/ref, identical for 1..4 threads.
 #include "tests/neon/harness.h"
+#include "tests/neon/kernel_paths.h"
 
 #include "kernels/neon/thread_pool.h"
 
@@ -10,18 +11,6 @@ namespace npurun::neontest {
 namespace {
 
 namespace nn = kernels::neon;
-
-std::vector<uint8_t> neon_all_threads(const OneNode& node) {
-    std::vector<uint8_t> first;
-    for (unsigned t = 1; t <= 4; ++t) {
-        nn::set_num_threads(t);
-        auto out = node.run_neon().at(0);
-        if (t == 1) first = out;
-        else EXPECT_EQ(out, first) << "threads " << t;
-    }
-    nn::set_num_threads(1);
-    return first;
-}
 
 struct ConvCase {
     uint32_t n, c, h, w, o, k, s, pad;

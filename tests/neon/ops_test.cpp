@@ -1,6 +1,7 @@
 // NEON vs kernels/ref for the float kernels other than Convolution2d, and Quantize/Dequantize.
 // Each test states the bound of the kernel it checks (the kernels' source comments say why).
 #include "tests/neon/harness.h"
+#include "tests/neon/kernel_paths.h"
 
 #include <limits>
 
@@ -11,19 +12,6 @@ namespace npurun::neontest {
 namespace {
 
 namespace nn = kernels::neon;
-
-// Runs `node` through NEON with 1..4 threads: every result must be bitwise the same; returns it.
-std::vector<uint8_t> neon_all_threads(const OneNode& node) {
-    std::vector<uint8_t> first;
-    for (unsigned t = 1; t <= 4; ++t) {
-        nn::set_num_threads(t);
-        auto out = node.run_neon().at(0);
-        if (t == 1) first = out;
-        else EXPECT_EQ(out, first) << "threads " << t;
-    }
-    nn::set_num_threads(1);
-    return first;
-}
 
 std::vector<double> ulp_bound(const std::vector<float>& ref, double ulps, double abs_floor) {
     std::vector<double> b(ref.size());

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "tests/npu/npu_graphs.h"
 

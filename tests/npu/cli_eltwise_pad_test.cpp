@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/common/run_command.h"
 #include "tools/modelwriter/model_writer.h"
 
 namespace mw = npurun::modelwriter;
@@ -18,27 +19,14 @@ namespace fb = armnnSerializer;
 
 namespace {
 
-struct Result {
-    int status = -1;
-    std::string out;
-};
+using Result = npurun::testing::CommandResult;
+using npurun::testing::read_file;
 
+// npurun (NPURUN_BIN) with `args`; status -1 when NPURUN_BIN is not set.
 Result run(const std::string& args) {
     const char* bin = std::getenv("NPURUN_BIN");
-    Result r;
-    std::FILE* p = ::popen((std::string(bin) + " " + args + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-std::string read_file(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
+    if (!bin) return {};
+    return npurun::testing::run_command(std::string(bin) + " " + args);
 }
 
 void write_bytes(const std::string& p, size_t n, unsigned seed) {

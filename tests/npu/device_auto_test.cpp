@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/npu/npu_context.h"
 #include "tests/npu/npu_graphs.h"

@@ -11,7 +11,7 @@
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/regcmd_decoder.h"
 #include "drv/sim/npu_simulator.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/npu_backend.h"
@@ -64,17 +64,10 @@ SimRun run_sim(const std::shared_ptr<const Model>& m, unsigned cores, bool fp16 
     const size_t n = a.info.shape.num_elements();
     const uint8_t* bp = static_cast<const uint8_t*>(b.data);
     r.out.assign(bp, bp + b.info.num_bytes());
-    for (size_t i = 0; i < n; ++i) {
-        double x, y;
-        if (a.info.dtype == DataType::Float32) {
-            x = static_cast<const float*>(a.data)[i], y = static_cast<const float*>(b.data)[i];
-        } else if (a.info.dtype == DataType::QAsymmS8) {
-            x = static_cast<const int8_t*>(a.data)[i], y = static_cast<const int8_t*>(b.data)[i];
-        } else {
-            x = static_cast<const uint8_t*>(a.data)[i], y = static_cast<const uint8_t*>(b.data)[i];
-        }
-        r.max_diff = std::max(r.max_diff, std::fabs(x - y));
-        r.max_ref = std::max(r.max_ref, std::fabs(x));
+    {
+        const Difference d = difference(a, b, n);
+        r.max_diff = std::max(r.max_diff, d.max_diff);
+        r.max_ref = std::max(r.max_ref, d.max_ref);
     }
     return r;
 }

@@ -10,7 +10,7 @@
 
 #include "drv/device.h"
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "core/quantization.h"
 #include "tests/npu/npu_graphs.h"

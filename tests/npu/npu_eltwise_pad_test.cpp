@@ -86,17 +86,10 @@ Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_f
     const TensorBinding& a = cpu.output(0);
     const TensorBinding& b = sim.output(0);
     r.elements = a.info.shape.num_elements();
-    for (size_t i = 0; i < r.elements; ++i) {
-        double x, y;
-        if (a.info.dtype == DataType::Float32) {
-            x = static_cast<const float*>(a.data)[i], y = static_cast<const float*>(b.data)[i];
-        } else if (a.info.dtype == DataType::QAsymmS8) {
-            x = static_cast<const int8_t*>(a.data)[i], y = static_cast<const int8_t*>(b.data)[i];
-        } else {
-            x = static_cast<const uint8_t*>(a.data)[i], y = static_cast<const uint8_t*>(b.data)[i];
-        }
-        r.max_diff = std::max(r.max_diff, std::fabs(x - y));
-        r.max_ref = std::max(r.max_ref, std::fabs(x));
+    {
+        const Difference d = difference(a, b, r.elements);
+        r.max_diff = std::max(r.max_diff, d.max_diff);
+        r.max_ref = std::max(r.max_ref, d.max_ref);
     }
     for (const LayerProfile& p : sim.profile())
         if (p.device == "sim") r.npu_layers.push_back(p.type), r.npu_tasks.push_back(p.tasks);

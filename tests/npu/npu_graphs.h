@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -13,17 +14,15 @@
 
 #include "include/npurun/npurun.hpp"
 #include "ir/graph.h"
+#include "tests/common/graph_builders.h"
 
 namespace npurun::npu_test {
 
 inline TensorId value(Graph& g, const std::string& name, Shape s, DataType dt, float scale = 0.0f, int32_t zp = 0) {
-    Tensor t;
-    t.name = name;
-    t.info.dtype = dt;
-    t.info.shape = s;
-    if (scale != 0.0f) t.info.quant.scales = {scale};
-    t.info.quant.offset = zp;
-    return g.add_tensor(std::move(t));
+    const TensorId id = testing::add_value(g, name, s, dt);
+    if (scale != 0.0f) g.tensors[id].info.quant.scales = {scale};
+    g.tensors[id].info.quant.offset = zp;
+    return id;
 }
 
 inline TensorId constant(Graph& g, const std::string& name, Shape s, DataType dt, const void* bytes, size_t n,
@@ -43,14 +42,7 @@ inline TensorId constant(Graph& g, const std::string& name, Shape s, DataType dt
 
 inline void node(Graph& g, OpKind op, const std::string& name, std::vector<TensorId> in, std::vector<TensorId> out,
                  OpAttrs attrs = {}) {
-    Node n;
-    n.op = op;
-    n.name = name;
-    n.source_index = uint32_t(g.nodes.size());
-    n.inputs = std::move(in);
-    n.outputs = std::move(out);
-    n.attrs = std::move(attrs);
-    g.nodes.push_back(std::move(n));
+    testing::add_node(g, op, name, std::move(in), std::move(out), std::move(attrs));
 }
 
 inline void io(Graph& g, TensorId in, TensorId out) {
@@ -194,6 +186,28 @@ inline void fill_input(Session& s, uint32_t seed) {
     }
 }
 
+// Element i of a Float32, QAsymmS8 or QAsymmU8 output as a double (the stored integer for 8-bit types).
+inline double element_value(const TensorBinding& t, DataType dt, size_t i) {
+    if (dt == DataType::Float32) return static_cast<const float*>(t.data)[i];
+    if (dt == DataType::QAsymmS8) return static_cast<const int8_t*>(t.data)[i];
+    return static_cast<const uint8_t*>(t.data)[i];
+}
+
+// Over the first `n` elements of `ref` (the CPU's output) and `got` (the NPU's), read as ref's dtype:
+// the largest |ref - got| and the largest |ref|.
+struct Difference {
+    double max_diff = 0, max_ref = 0;
+};
+inline Difference difference(const TensorBinding& ref, const TensorBinding& got, size_t n) {
+    Difference d;
+    for (size_t i = 0; i < n; ++i) {
+        const double x = element_value(ref, ref.info.dtype, i), y = element_value(got, ref.info.dtype, i);
+        d.max_diff = std::max(d.max_diff, std::fabs(x - y));
+        d.max_ref = std::max(d.max_ref, std::fabs(x));
+    }
+    return d;
+}
+
 struct Compared {
     double max_diff = 0;     // integers: max |npu - cpu|; floats: max |npu - cpu|
     double max_ref = 0;      // floats: max |cpu|
@@ -221,17 +235,10 @@ inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool 
     const TensorBinding& a = cpu.output(0);
     const TensorBinding& b = sim.output(0);
     r.elements = a.info.shape.num_elements();
-    for (size_t i = 0; i < r.elements; ++i) {
-        double x, y;
-        if (a.info.dtype == DataType::Float32) {
-            x = static_cast<const float*>(a.data)[i], y = static_cast<const float*>(b.data)[i];
-        } else if (a.info.dtype == DataType::QAsymmS8) {
-            x = static_cast<const int8_t*>(a.data)[i], y = static_cast<const int8_t*>(b.data)[i];
-        } else {
-            x = static_cast<const uint8_t*>(a.data)[i], y = static_cast<const uint8_t*>(b.data)[i];
-        }
-        r.max_diff = std::max(r.max_diff, std::fabs(x - y));
-        r.max_ref = std::max(r.max_ref, std::fabs(x));
+    {
+        const Difference d = difference(a, b, r.elements);
+        r.max_diff = std::max(r.max_diff, d.max_diff);
+        r.max_ref = std::max(r.max_ref, d.max_ref);
     }
     for (const LayerProfile& p : sim.profile()) {
         (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);

@@ -181,8 +181,8 @@ TEST(VendorCaptures, VendorStreamRunsOnTheSimulator) {
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     std::vector<float> x(size_t(C) * H * W), wt(size_t(K) * C);
-    for (auto& v : x) v = npudrv::fp16_to_fp32(npudrv::fp32_to_fp16(dist(rng)));
-    for (auto& v : wt) v = npudrv::fp16_to_fp32(npudrv::fp32_to_fp16(dist(rng)));
+    for (auto& v : x) v = npurun::fp16_to_fp32(npurun::fp32_to_fp16(dist(rng)));
+    for (auto& v : wt) v = npurun::fp16_to_fp32(npurun::fp32_to_fp16(dist(rng)));
     const auto xin = npudrv::sim::test::pack_feature(npudrv::sim::test::fp16_bits(x), C, H, W, 2);
     std::copy(xin.begin(), xin.end(), input.begin());
     const auto wpk = npudrv::sim::test::pack_weights(npudrv::sim::test::fp16_bits(wt), K, C, 1, 1, 2);
@@ -224,7 +224,7 @@ TEST(VendorCaptures, VendorStreamRunsOnTheSimulator) {
     const auto got = npudrv::sim::test::unpack_feature(output.data(), K, H, W, 2, size_t(H) * W * 16);
     size_t bad = 0;
     for (size_t i = 0; i < expect.size(); ++i) {
-        const float g = npudrv::fp16_to_fp32(static_cast<uint16_t>(got[i]));
+        const float g = npurun::fp16_to_fp32(static_cast<uint16_t>(got[i]));
         if (std::fabs(g - expect[i]) > 1e-3f + 1e-3f * std::fabs(expect[i])) ++bad;
     }
     EXPECT_EQ(bad, 0u);

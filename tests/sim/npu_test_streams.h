@@ -42,7 +42,7 @@ inline std::vector<int64_t> unpack_feature(const uint8_t* p, int c, int h, int w
 }
 inline std::vector<int64_t> fp16_bits(const std::vector<float>& f) {
     std::vector<int64_t> out;
-    for (float x : f) out.push_back(npudrv::fp32_to_fp16(x));
+    for (float x : f) out.push_back(npurun::fp32_to_fp16(x));
     return out;
 }
 

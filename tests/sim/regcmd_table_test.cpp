@@ -162,16 +162,16 @@ TEST(RegcmdWriter, TailsChainAlignedLists) {
 }
 
 TEST(Fp16, KnownValuesAndRounding) {
-    EXPECT_EQ(npudrv::fp32_to_fp16(1.0f), 0x3C00);
-    EXPECT_EQ(npudrv::fp32_to_fp16(-2.0f), 0xC000);
-    EXPECT_EQ(npudrv::fp32_to_fp16(65504.0f), 0x7BFF);
-    EXPECT_EQ(npudrv::fp32_to_fp16(65520.0f), 0x7C00);          // rounds to infinity
-    EXPECT_EQ(npudrv::fp32_to_fp16(5.9604645e-8f), 0x0001);     // smallest subnormal
-    EXPECT_EQ(npudrv::fp32_to_fp16(1.0f + 1.0f / 2048), 0x3C00);  // tie -> even
-    EXPECT_EQ(npudrv::fp32_to_fp16(1.0f + 3.0f / 2048), 0x3C02);  // tie -> even (up)
+    EXPECT_EQ(npurun::fp32_to_fp16(1.0f), 0x3C00);
+    EXPECT_EQ(npurun::fp32_to_fp16(-2.0f), 0xC000);
+    EXPECT_EQ(npurun::fp32_to_fp16(65504.0f), 0x7BFF);
+    EXPECT_EQ(npurun::fp32_to_fp16(65520.0f), 0x7C00);          // rounds to infinity
+    EXPECT_EQ(npurun::fp32_to_fp16(5.9604645e-8f), 0x0001);     // smallest subnormal
+    EXPECT_EQ(npurun::fp32_to_fp16(1.0f + 1.0f / 2048), 0x3C00);  // tie -> even
+    EXPECT_EQ(npurun::fp32_to_fp16(1.0f + 3.0f / 2048), 0x3C02);  // tie -> even (up)
     for (uint32_t h = 0; h < 0x10000; ++h) {
         if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF)) continue;  // NaN payloads
-        EXPECT_EQ(npudrv::fp32_to_fp16(npudrv::fp16_to_fp32(static_cast<uint16_t>(h))), h);
+        EXPECT_EQ(npurun::fp32_to_fp16(npurun::fp16_to_fp32(static_cast<uint16_t>(h))), h);
     }
 }
 

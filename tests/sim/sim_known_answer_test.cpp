@@ -14,6 +14,8 @@
 using namespace npudrv;
 using namespace npudrv::sim;
 using namespace npudrv::sim::test;
+using npurun::fp16_to_fp32;
+using npurun::fp32_to_fp16;
 using regcmd::RegcmdBuffer;
 using regcmd::RegcmdWriter;
 

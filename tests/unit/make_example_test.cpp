@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tests/common/run_command.h"
 #include "tests/unit/armnn_test_util.h"
 
 using namespace npurun;
@@ -17,22 +18,7 @@ using namespace npurun::testing;
 
 namespace {
 
-struct CommandResult {
-    int status = -1;
-    std::string output;
-};
-
-CommandResult run(const std::string& cmd) {
-    CommandResult r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+CommandResult run(const std::string& cmd) { return run_command(cmd); }
 
 std::vector<float> read_floats(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
@@ -70,7 +56,7 @@ protected:
         ASSERT_NE(mkdtemp(tmpl), nullptr);
         dir_ = tmpl;
         const CommandResult r = run(exe_ + " " + dir_);
-        ASSERT_EQ(r.status, 0) << r.output;
+        ASSERT_EQ(r.status, 0) << r.out;
     }
     std::string exe_, dir_;
 };
@@ -113,24 +99,24 @@ TEST_F(MakeExample, ShowDisplaysAnEdgeMapAndRejectsBadOutputs) {
     const std::string out = dir_ + "/edges.out.bin";
     CommandResult r = run(exe_ + " --show " + dir_);
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.output.find("edges.out.bin"), std::string::npos) << r.output;
+    EXPECT_NE(r.out.find("edges.out.bin"), std::string::npos) << r.out;
 
     write_floats(out, std::vector<float>(10, 0.0f));
     r = run(exe_ + " --show " + dir_);
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.output.find("has 40 bytes, expected 16384"), std::string::npos) << r.output;
+    EXPECT_NE(r.out.find("has 40 bytes, expected 16384"), std::string::npos) << r.out;
 
     const std::vector<float> edges = expected_edges(read_floats(dir_ + "/image.bin"));
     size_t strong = 0;
     for (float v : edges) strong += v > 0.5f;
     write_floats(out, edges);
     r = run(exe_ + " --show " + dir_);
-    EXPECT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find(std::to_string(strong) + " of 4096 pixels are edges"), std::string::npos) << r.output;
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find(std::to_string(strong) + " of 4096 pixels are edges"), std::string::npos) << r.out;
     // Edges are a thin outline: a clear minority of pixels, but present.
     EXPECT_GT(strong, 100u);
     EXPECT_LT(strong, 1000u);
-    EXPECT_NE(r.output.find('@'), std::string::npos);
+    EXPECT_NE(r.out.find('@'), std::string::npos);
 }
 
 TEST_F(MakeExample, NpurunComputesTheEdgeMap) {
@@ -139,7 +125,7 @@ TEST_F(MakeExample, NpurunComputesTheEdgeMap) {
     if (!npurun) GTEST_SKIP() << "NPURUN_EXE not set (the npurun CLI is not part of this build)";
     const std::string out = dir_ + "/edges.out.bin";
     const CommandResult r = run(std::string(npurun) + " " + dir_ + "/edges.armnn " + dir_ + "/image.bin -o " + out);
-    ASSERT_EQ(r.status, 0) << r.output;
+    ASSERT_EQ(r.status, 0) << r.out;
     const std::vector<float> got = read_floats(out);
     const std::vector<float> want = expected_edges(read_floats(dir_ + "/image.bin"));
     ASSERT_EQ(got.size(), want.size());

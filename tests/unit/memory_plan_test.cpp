@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 #include "runtime/plan/memory_plan.h"
-#include "tests/unit/test_graphs.h"
+#include "tests/common/graph_builders.h"
 
 using namespace npurun;
 using namespace npurun::plan;

@@ -9,9 +9,9 @@
 
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/executor.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "tests/unit/allocation_counter.h"
-#include "tests/unit/test_graphs.h"
+#include "tests/common/graph_builders.h"
 
 using namespace npurun;
 using namespace npurun::testing;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rewrites the include lines of the given files from the old layout to the layered one (issue 13):
-# runtime/graph, runtime/util's pure arithmetic and drv/util/fp16 moved to core/ and ir/.
+# runtime/graph, runtime/util's pure arithmetic and drv/util/fp16 moved to core/ and ir/; the session
+# (the composition of loader, executor and NPU backend) moved out of runtime/exec to runtime/session.
 # Run it on files written against the old paths, e.g. after merging main:
 #     tools/ci/rewrite-includes.sh $(git diff --name-only --diff-filter=A main...)
 # Only `#include "..."` lines change; a file without an old path is left byte-identical.
@@ -16,6 +17,8 @@ MAPPING=(
     'runtime/graph/graph.h=ir/graph.h'
     'runtime/graph/ops.h=ir/ops.h'
     'runtime/ops/=ir/ops/'
+    'runtime/exec/session_factory.h=runtime/session/session_factory.h'
+    'runtime/exec/session_impl.h=runtime/session/session_impl.h'
 )
 
 if [[ $# -eq 0 ]]; then
@@ -34,7 +37,7 @@ done
 
 for f in "$@"; do
     [[ -f $f ]] || continue
-    if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(runtime/graph/|runtime/util/(checked_math|quantization)\.h|drv/util/fp16\.h|runtime/ops/)' "$f"; then
+    if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(runtime/graph/|runtime/util/(checked_math|quantization)\.h|drv/util/fp16\.h|runtime/ops/|runtime/exec/session_)' "$f"; then
         sed -i "${script[@]}" "$f"
     fi
 done

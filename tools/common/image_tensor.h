@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
+#include "ir/graph.h"
 #include "tools/common/image.h"
 #include "tools/common/image_resize.h"
 

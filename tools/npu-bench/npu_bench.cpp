@@ -14,7 +14,7 @@
 
 #include "drv/sim/fake_kernel.h"
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 
 using namespace npurun;

@@ -13,7 +13,7 @@
 #include "drv/sim/recording_hardware.h"
 #include "include/npurun/npurun.hpp"
 #include "kernels/ref/registry.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/npurun_version.h"
 #include "runtime/passes/placement.h"

@@ -16,7 +16,7 @@
 #include "include/npurun/npurun.hpp"
 #include "core/error.h"
 #include "runtime/npurun_version.h"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/placement.h"
 #include "runtime/plan/memory_plan.h"

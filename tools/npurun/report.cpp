@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "ir/graph.h"
 #include "runtime/exec/cpu_support.h"
 #include "runtime/npu/npu_op.h"
 

@@ -18,7 +18,7 @@
 
 #include "MNN_generated.h"
 #include "ir/graph.h"
-#include "runtime/loaders/load_options.h"
+#include "core/load_options.h"
 
 namespace npurun::mnn {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "tests/conformance/harness/compare.h"
 #include "tests/conformance/harness/manifest.h"

@@ -1,4 +1,5 @@
-// Helpers to build small graphs in code for the planner and executor tests.
+// Building blocks for small graphs written in code, shared by the test suites (tests/unit: planner,
+// executor, session; tests/npu: the NPU backend's graphs in npu_graphs.h).
 #pragma once
 
 #include <string>
@@ -26,26 +27,22 @@ inline TensorId add_constant(Graph& g, const std::string& name, Shape shape, con
     return g.add_tensor(std::move(t));
 }
 
-inline void add_input(Graph& g, const std::string& name, TensorId t, int32_t id) {
+// A model input (Input node + binding) or output (Output node + binding) `name` with binding id `id`.
+inline void add_binding(Graph& g, OpKind op, const std::string& name, TensorId t, int32_t id) {
     Node n;
-    n.op = OpKind::Input;
+    n.op = op;
     n.name = name;
     n.source_index = uint32_t(g.nodes.size());
-    n.outputs = {t};
+    (op == OpKind::Input ? n.outputs : n.inputs) = {t};
     n.attrs = BindingAttrs{id};
     g.nodes.push_back(n);
-    g.inputs.push_back({name, id, t});
+    (op == OpKind::Input ? g.inputs : g.outputs).push_back({name, id, t});
 }
-
+inline void add_input(Graph& g, const std::string& name, TensorId t, int32_t id) {
+    add_binding(g, OpKind::Input, name, t, id);
+}
 inline void add_output(Graph& g, const std::string& name, TensorId t, int32_t id) {
-    Node n;
-    n.op = OpKind::Output;
-    n.name = name;
-    n.source_index = uint32_t(g.nodes.size());
-    n.inputs = {t};
-    n.attrs = BindingAttrs{id};
-    g.nodes.push_back(n);
-    g.outputs.push_back({name, id, t});
+    add_binding(g, OpKind::Output, name, t, id);
 }
 
 inline void add_node(Graph& g, OpKind op, const std::string& name, std::vector<TensorId> in, std::vector<TensorId> out,

@@ -2,8 +2,8 @@
 
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/executor.h"
-#include "runtime/exec/session_factory.h"
-#include "runtime/exec/session_impl.h"
+#include "runtime/session/session_factory.h"
+#include "runtime/session/session_impl.h"
 #include "core/error.h"
 
 namespace npurun {

@@ -1,9 +1,13 @@
 // Model loading: the loader builds the graph, op validation checks it; only then is it a Model.
 #include "include/npurun/npurun.hpp"
-#include "runtime/loaders/load_model.h"
+#include "ir/graph.h"
 #include "ir/ops/op_semantics.h"
+#include "runtime/loaders/load_model.h"
 
 namespace npurun {
+
+Model::Model(Graph g, std::string path) : graph_(std::make_unique<const Graph>(std::move(g))), path_(std::move(path)) {}
+Model::~Model() = default;
 
 std::shared_ptr<const Model> Model::load(const std::string& path) { return load(path, LoadOptions{}); }
 

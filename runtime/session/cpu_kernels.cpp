@@ -7,8 +7,8 @@
 #include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
 #include "runtime/exec/kernel_node_view.h"
-#include "runtime/exec/session_factory.h"
-#include "runtime/exec/session_impl.h"
+#include "runtime/session/session_factory.h"
+#include "runtime/session/session_impl.h"
 
 namespace npurun {
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct SessionOptions {
     bool profile = false;  // collect per-layer timings
     bool fp16 = false;     // allow Float32 layers on the NPU in fp16 (lossy)
     unsigned npu_cores = 0;  // NPU cores a large convolution may be split over: 0 = auto, 1..3
+    // Upper bound on the memory the session may allocate for the model (activation arena, NPU buffers,
+    // kernels' prepared state), checked before allocating: a model needing more is refused with
+    // Error(Unsupported) naming the size. 0 = half of the machine's physical memory.
+    uint64_t max_memory_bytes = 0;
 };
 
 // A bound model value: descriptor plus where its bytes live in the session.

@@ -4,14 +4,15 @@
 
 #include "runtime/graph/error.h"
 #include "runtime/plan/arena_allocator.h"
+#include "runtime/util/checked_math.h"
 
 namespace npurun::exec {
 
 bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }
 
 Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
-                   const ExternalSteps* external)
-    : graph_(graph), profiling_(profile) {
+                   const ExternalSteps* external, plan::MemoryBudget* budget)
+    : graph_(graph), budget_(budget), profiling_(profile) {
     auto handled = [&](size_t i) { return external != nullptr && i < external->handled.size() && external->handled[i]; };
     // 1. A kernel for every computing node, checked now so run() cannot meet an unsupported layer.
     std::vector<const kernels::Kernel*> chosen(graph.nodes.size(), nullptr);
@@ -37,7 +38,11 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
 
     // 2. The memory plan and the arena (zeroed, so even a kernel bug reads deterministic bytes).
     plan_ = plan::plan_memory(graph, scratch);
-    const size_t arena_bytes = plan_.arena_bytes + plan::kArenaAlignment;
+    size_t arena_bytes = 0;
+    if (!checked_add(plan_.arena_bytes, size_t(plan::kArenaAlignment), &arena_bytes))
+        fail(ErrorKind::BadModel, "the activation arena size overflows");
+    if (budget_ != nullptr)
+        budget_->reserve(arena_bytes, "the activation arena (" + std::to_string(plan_.num_buffers) + " tensors and kernel scratch areas)");
     arena_storage_.reset(new uint8_t[arena_bytes]);
     std::memset(arena_storage_.get(), 0, arena_bytes);
     const uintptr_t base = reinterpret_cast<uintptr_t>(arena_storage_.get());

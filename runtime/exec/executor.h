@@ -17,6 +17,7 @@
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
 #include "runtime/graph/graph.h"
+#include "runtime/plan/memory_budget.h"
 #include "runtime/plan/memory_plan.h"
 
 namespace npurun::exec {
@@ -57,9 +58,11 @@ struct ExternalSteps {
 class Executor {
 public:
     // Throws Error(Unsupported) naming the first node without a usable kernel, Error(BadModel) for
-    // a graph the planner rejects. `device_name` labels the profile rows.
+    // a graph the planner rejects. `device_name` labels the profile rows. `budget` (optional, must outlive
+    // the executor): the arena is reserved in it before it is allocated (Error(Unsupported) when too large);
+    // external backends reserve their buffers through memory_budget().
     Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
-             const ExternalSteps* external = nullptr);
+             const ExternalSteps* external = nullptr, plan::MemoryBudget* budget = nullptr);
 
     void run();
 
@@ -68,9 +71,11 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
+    plan::MemoryBudget* memory_budget() const { return budget_; }
 
 private:
     const Graph& graph_;
+    plan::MemoryBudget* budget_ = nullptr;
     plan::MemoryPlan plan_;
     std::unique_ptr<uint8_t[]> arena_storage_;  // over-allocated so `arena_` can be 64-byte aligned
     uint8_t* arena_ = nullptr;

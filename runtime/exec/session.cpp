@@ -60,7 +60,8 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
         fail(ErrorKind::BadInput, "the NPU has 3 cores; " + std::to_string(options.npu_cores) + " requested");
     std::unique_ptr<npu::NpuBackend> backend;
     const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, options.npu_cores, &backend);
-    auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend));
+    auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend),
+                                                 options.max_memory_bytes);
     const Graph& g = impl->model->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));
     for (const Binding& b : g.outputs) impl->outputs.push_back(bind(g, impl->executor, b));

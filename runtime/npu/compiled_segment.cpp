@@ -259,7 +259,13 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         constant_bytes = align_up(constant_bytes + pr.eltwise.operand_constant.size());
     }
 
-    // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite).
+    // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite), reserved in the
+    // session's memory budget first (the regcmd buffer is reserved where its size is known, below).
+    if (npu_.budget != nullptr) {
+        uint64_t total = std::max<uint64_t>(feature_bytes, kAlign) + std::max<uint64_t>(constant_bytes, kAlign);
+        for (const auto& e : edges_) total += std::max<uint64_t>(e->bytes, kAlign);
+        npu_.budget->reserve(total, "the NPU buffers of segment " + std::to_string(segment) + " (feature maps, weights)");
+    }
     try {
         features_ = npu_.device.create_buffer(std::max<uint64_t>(feature_bytes, kAlign), npudrv::kBufferZeroed);
         for (auto& e : edges_) {
@@ -352,6 +358,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         };
         std::vector<std::pair<size_t, size_t>> lane_tasks;
         const uint64_t regcmd_bytes = emit_(0, &lane_tasks).size_bytes();
+        if (npu_.budget != nullptr) npu_.budget->reserve(regcmd_bytes, "the register commands of NPU segment " + std::to_string(segment));
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
         regcmd_ = emit_(commands_.dma_addr(), &lane_tasks);
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());

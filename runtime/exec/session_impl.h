@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
@@ -18,6 +19,16 @@ struct Session::Impl {
     std::unique_ptr<npu::NpuBackend> npu;  // --device npu|sim: placement and compiled segments (before executor)
     exec::Executor executor;
     std::vector<TensorBinding> inputs, outputs;
+    // NPU failure handling (Session::run): the CPU fallback and what made the NPU unusable.
+    exec::KernelSelector cpu_select;
+    bool cpu_fallback = false;
+    bool native_bound = false;               // a dma-buf binding exists: no fallback (its bytes are not in the arena)
+    std::string npu_lost;                    // non-empty once the device is gone
+    std::unique_ptr<exec::Executor> cpu_executor;  // built at the first fallback
+    bool last_run_fallback = false;
+
+    void run();
+    void run_on_cpu();
 
     // Session::export/import_native_input/output: import_fd < 0 exports the session's own buffer.
     // `import`: bind the caller's dma-buf `fd` (a negative fd is refused); else export the session's buffer.
@@ -29,7 +40,8 @@ struct Session::Impl {
           device(d),
           budget(std::make_unique<plan::MemoryBudget>(max_memory_bytes)),
           npu(std::move(backend)),
-          executor(model->graph(), select, profile, "cpu", npu ? &npu->external_steps() : nullptr, budget.get()) {}
+          executor(model->graph(), select, profile, "cpu", npu ? &npu->external_steps() : nullptr, budget.get()),
+          cpu_select(select) {}
 };
 
 }  // namespace npurun

@@ -430,7 +430,9 @@ void CompiledSegment::run() {
     try {
         job_->run();
     } catch (const npudrv::DriverError& e) {
-        fail(ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
+        // A vanished device stays a Device error: the session can no longer use the NPU (a timeout or a
+        // hardware error is a Runtime error: the next run may succeed).
+        fail(e.kind() == npudrv::ErrorKind::Device ? ErrorKind::Device : ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
     }
     for (const Boundary& b : outputs_) {
         if (b.edge < 0) {

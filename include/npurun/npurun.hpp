@@ -6,7 +6,7 @@
 //   session.run();
 //   const auto& out = session.output(0);   // out.info, out.data
 //
-// Every failure is an npurun::Error (runtime/graph/error.h) with a one-line message.
+// Every failure is an npurun::Error (core/error.h) with a one-line message.
 #pragma once
 
 #include <cstddef>
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
+#include "core/error.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

@@ -16,7 +16,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/plan/memory_budget.h"
 #include "runtime/plan/memory_plan.h"
 

@@ -5,7 +5,7 @@
 #include "runtime/exec/executor.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/exec/session_impl.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun {
 

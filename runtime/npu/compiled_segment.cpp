@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "drv/sim/npu_simulator.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/buffer_alias.h"
 #include "runtime/npu/eltwise_layer.h"
 #include "runtime/npu/pad_layer.h"

@@ -13,7 +13,7 @@
 
 #include "drv/device.h"
 #include "drv/regcmd/regcmd_writer.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/feature_layout.h"

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "drv/regcmd/regcmd_decoder.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::npu {
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::plan {
 

@@ -13,7 +13,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/neon/thread_pool.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace {
 

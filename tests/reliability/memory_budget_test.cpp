@@ -12,7 +12,7 @@
 #include "huge_models.h"
 #include "include/npurun/npurun.h"
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/plan/memory_budget.h"
 #include "tests/npu/npu_graphs.h"
 

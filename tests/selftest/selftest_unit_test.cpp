@@ -7,7 +7,7 @@
 #include <cstring>
 #include <set>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/npurun-selftest/selftest_cli.h"
 #include "tools/npurun-selftest/selftest_compare.h"
 #include "tools/npurun-selftest/selftest_model.h"

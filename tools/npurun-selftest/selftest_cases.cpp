@@ -27,7 +27,7 @@
 // whole table runs in CI under qemu-aarch64 (the CPU reference is the scalar kernels/ref).
 #include <set>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/npurun-selftest/selftest_case.h"
 
 namespace npurun::selftest {

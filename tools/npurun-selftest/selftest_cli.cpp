@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
 #include "tools/npurun-selftest/selftest_report.h"
 

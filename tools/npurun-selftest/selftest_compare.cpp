@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::selftest {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/npu/npu_backend.h"

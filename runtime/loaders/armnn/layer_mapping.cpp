@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/armnn/tensor_decoding.h"
 
 namespace npurun::armnn {

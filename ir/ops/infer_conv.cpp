@@ -1,7 +1,7 @@
 // Convolution2d, DepthwiseConvolution2d, FullyConnected: operand layouts per ops.h, output sizes as Arm NN's
 // Convolution2dLayer: out = (in + padLow + padHigh - dilatedKernel) / stride + 1.
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

@@ -1,6 +1,6 @@
 // Input, Output and Constant: nothing to compute; check the operand counts and that a Constant has data.
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 

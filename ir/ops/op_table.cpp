@@ -1,8 +1,8 @@
 // OpKind -> infer function. One line per op kind (the switch has no default, so the compiler flags a
 // kind added to ops.h without a line here); nullptr means "not supported yet".
-#include "runtime/graph/error.h"
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/op_semantics.h"
+#include "core/error.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/op_semantics.h"
 
 namespace npurun::ops {
 

@@ -1,4 +1,4 @@
-#include "drv/util/fp16.h"
+#include "core/fp16.h"
 
 #include <cstring>
 

@@ -1,8 +1,8 @@
 // Pooling2d output shape, exactly Arm NN's Pooling2dLayer (reference/armnn-format.md §2):
 //   out = floor-or-ceil((in + padLow + padHigh - pool) / stride) + 1, minus 1 when the last window would
 //   start in the high padding ((out-1)*stride >= in + padLow); strides both 0 mean global pooling (1x1).
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

@@ -1,9 +1,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/error.h"
-#include "runtime/ops/infer_helpers.h"
-#include "runtime/ops/op_semantics.h"
+#include "core/error.h"
+#include "ir/ops/infer_helpers.h"
+#include "ir/ops/op_semantics.h"
 
 namespace npurun {
 

@@ -1,8 +1,8 @@
 // DetectionPostProcess, the control-flow pair Merge/Switch, and StandIn.
 #include <cmath>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 

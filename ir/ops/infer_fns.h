@@ -1,12 +1,12 @@
 // Declarations of the per-op infer functions; the table in op_table.cpp maps OpKind to them.
 // To add an op: implement `std::vector<TensorInfo> infer_<op>(const Node&, const Graph&)` in the
-// runtime/ops/infer_<family>.cpp file of its family (or a new one listed in runtime/meson.build),
+// ir/ops/infer_<family>.cpp file of its family (or a new one listed in runtime/meson.build),
 // declare it here, and point its line in op_table.cpp at it.
 #pragma once
 
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::ops {
 

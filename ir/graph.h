@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/ops.h"
-#include "runtime/graph/types.h"
+#include "ir/ops.h"
+#include "core/types.h"
 
 namespace npurun {
 

@@ -2,8 +2,8 @@
 // (reference/armnn-format.md §2 for the formulas the kernels follow).
 #include <cmath>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

@@ -1,8 +1,8 @@
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_helpers.h"
 
 #include <cmath>
 
-#include "runtime/util/checked_math.h"
+#include "core/checked_math.h"
 
 namespace npurun::ops {
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::quant {
 

@@ -1,7 +1,7 @@
 // Mean and Reduce (Sum/Max/Mean/Min/Prod): Arm NN's MeanLayer shape rule. Empty axes reduce everything; keepDims keeps
 // reduced axes as 1; a full reduction without keepDims gives [1], not a scalar.
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 

@@ -1,4 +1,4 @@
-#include "runtime/graph/ops.h"
+#include "ir/ops.h"
 
 namespace npurun {
 

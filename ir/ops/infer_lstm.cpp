@@ -1,9 +1,9 @@
 // The LSTM family: Lstm, UnidirectionalSequenceLstm, QLstm, QuantizedLstm. Operands follow LstmOperand
-// (runtime/graph/ops.h). Sizes: B batches, I inputs, C cells (numUnits), O outputs (= C without projection).
+// (ir/ops.h). Sizes: B batches, I inputs, C cells (numUnits), O outputs (= C without projection).
 #include <cmath>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

@@ -1,8 +1,8 @@
 // Element-wise ops: output shape = input shape (ElementwiseBinary: NumPy broadcast of both inputs).
 #include <algorithm>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

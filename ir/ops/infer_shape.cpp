@@ -1,9 +1,9 @@
 // Data-movement ops: Reshape, Permute, Transpose, Concat, Splitter, Pad, Resize.
 #include <algorithm>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
-#include "runtime/util/checked_math.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
+#include "core/checked_math.h"
 
 namespace npurun::ops {
 namespace {

@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "runtime/ops/infer_fns.h"
-#include "runtime/ops/infer_helpers.h"
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
 namespace {

@@ -1,4 +1,4 @@
-// Shared checks for the per-op infer functions (runtime/ops/infer_*.cpp). Every helper throws
+// Shared checks for the per-op infer functions (ir/ops/infer_*.cpp). Every helper throws
 // Error(BadModel, node.describe() + ": ...") so messages have one shape across ops.
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
+#include "core/error.h"
+#include "ir/graph.h"
 
 namespace npurun::ops {
 

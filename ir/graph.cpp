@@ -1,10 +1,10 @@
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/graph/error.h"
-#include "runtime/util/checked_math.h"
+#include "core/error.h"
+#include "core/checked_math.h"
 
 namespace npurun {
 

@@ -1,9 +1,9 @@
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 #include <sstream>
 
-#include "runtime/graph/error.h"
-#include "runtime/util/checked_math.h"
+#include "core/error.h"
+#include "core/checked_math.h"
 
 namespace npurun {
 

@@ -1,4 +1,4 @@
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 #include <cmath>
 #include <cstring>

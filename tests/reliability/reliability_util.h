@@ -81,7 +81,9 @@ struct SimHarness {
     DriverKind driver;
     std::shared_ptr<SteeredHardware::Hook> hook = std::make_shared<SteeredHardware::Hook>();
     std::vector<sim::FaultRule> rules;  // installed in every new device's injector
-    std::vector<std::shared_ptr<sim::FakeKernel>> kernels;
+    std::vector<std::shared_ptr<sim::FakeKernel>> kernels;       // when keep_kernels
+    std::vector<std::weak_ptr<sim::FakeKernel>> weak_kernels;   // always
+    bool keep_kernels = true;
     std::vector<std::shared_ptr<sim::FaultInjector>> injectors;
     std::unique_ptr<sim::ScopedSimDeviceOverride> scope;
 
@@ -91,11 +93,14 @@ struct SimHarness {
         o.hardware = [h = hook](std::unique_ptr<sim::Hardware> inner) -> std::unique_ptr<sim::Hardware> {
             return std::make_unique<SteeredHardware>(std::move(inner), h);
         };
-        o.created = [this](const std::shared_ptr<sim::FakeKernel>& k) { kernels.push_back(k); };
+        o.created = [this](const std::shared_ptr<sim::FakeKernel>& k) {
+            weak_kernels.push_back(k);
+            if (keep_kernels) kernels.push_back(k);
+        };
         o.seam = [this](const std::shared_ptr<sim::FakeKernel>& k) -> std::shared_ptr<npudrv::Syscalls> {
             auto inj = std::make_shared<sim::FaultInjector>(k);
             for (const sim::FaultRule& r : rules) inj->add(r);
-            injectors.push_back(inj);
+            if (keep_kernels) injectors.push_back(inj);
             return inj;
         };
         scope = std::make_unique<sim::ScopedSimDeviceOverride>(std::move(o));

@@ -38,7 +38,10 @@ struct FaultRule {
 
 class FaultInjector final : public Syscalls {
 public:
-    explicit FaultInjector(std::shared_ptr<Syscalls> inner) : inner_(std::move(inner)) {}
+    // `keep_alive`: anything that must live as long as the seam (e.g. the kernel a SimDeviceOverride
+    // replaced, whose simulator the runtime still points at).
+    explicit FaultInjector(std::shared_ptr<Syscalls> inner, std::shared_ptr<void> keep_alive = nullptr)
+        : inner_(std::move(inner)), keep_alive_(std::move(keep_alive)) {}
 
     void add(const FaultRule& rule);
     void clear();
@@ -68,6 +71,7 @@ private:
     std::optional<int> decide(SysCall call, unsigned long request);
 
     std::shared_ptr<Syscalls> inner_;
+    std::shared_ptr<void> keep_alive_;
     mutable std::mutex mutex_;
     std::vector<Active> rules_;
     std::vector<std::pair<std::pair<SysCall, unsigned long>, size_t>> seen_;

@@ -70,6 +70,7 @@ TEST_P(Concurrency, SessionsInThreadsOnOneDeviceGiveTheBytesOfOneSession) {
     EXPECT_EQ(errors.load(), 0);
     EXPECT_EQ(st.submits - submits_before, size_t(kThreads * kRuns));
     EXPECT_EQ(st.lane_races, 0u);
+    EXPECT_EQ(st.undeclared_writes, 0u);
     EXPECT_TRUE(shared->oopses().empty());
     expect_kernel_empty(*shared, "after every session is gone");
 }

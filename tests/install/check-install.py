@@ -31,8 +31,8 @@ import shutil
 import subprocess
 import sys
 
-TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest']
-MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1']
+TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest', 'face-detect']
+MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1', 'face-detect.1']
 GRAPH_HEADERS = ['core/error.h', 'core/types.h', 'ir/graph.h', 'ir/ops.h']
 
 ALLOWED_NEEDED = [

@@ -16,7 +16,7 @@ mkdir -p "$work"
 
 targets=$(ninja -C "$build" -t targets all | sed -n 's|^\(tests/fuzz/fuzz-[a-z0-9-]*\): .*|\1|p' | grep -v -e '-replay$' -e 'write-seeds$' | sort -u)
 [[ -n "$targets" ]] || { echo "run-fuzz: no fuzz targets in $build (needs clang with libFuzzer)" >&2; exit 1; }
-ninja -C "$build" -j2 $targets tests/fuzz/fuzz-write-seeds >/dev/null || exit 1
+ninja -C "$build" -j2 $targets tests/fuzz/fuzz-write-seeds > "$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; exit 1; }
 
 rm -rf "$work/generated"
 "$build/tests/fuzz/fuzz-write-seeds" "$work/generated" || exit 1

@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "ir/graph.h"
+#include "runtime/loaders/load_options.h"
 
 namespace npurun {
 
@@ -25,6 +26,8 @@ class Model {
 public:
     // Memory-maps and validates the file (format detected from its content); throws Error(BadModel).
     static std::shared_ptr<const Model> load(const std::string& path);
+    // With loader options (input shapes for models that leave dimensions open, e.g. MNN's -1 batch).
+    static std::shared_ptr<const Model> load(const std::string& path, const LoadOptions& options);
     // Same from bytes already in memory (copied); `origin` names the source in messages.
     static std::shared_ptr<const Model> load_from_memory(const void* data, size_t size, const std::string& origin);
 

@@ -5,8 +5,10 @@
 
 namespace npurun {
 
-std::shared_ptr<const Model> Model::load(const std::string& path) {
-    Graph g = load_model_file(path);
+std::shared_ptr<const Model> Model::load(const std::string& path) { return load(path, LoadOptions{}); }
+
+std::shared_ptr<const Model> Model::load(const std::string& path, const LoadOptions& options) {
+    Graph g = load_model_file(path, options);
     validate_graph(g);
     return std::make_shared<const Model>(std::move(g), path);
 }

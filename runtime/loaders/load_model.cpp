@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "runtime/loaders/armnn/armnn_loader.h"
+#include "runtime/loaders/mnn/mnn_loader.h"
 #include "runtime/util/mapped_file.h"
 
 namespace npurun {
@@ -20,17 +21,19 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 Graph load_detected(const uint8_t* data, size_t size, const std::string& origin,
-                    std::shared_ptr<ConstantStorage> keepalive) {
+                    std::shared_ptr<ConstantStorage> keepalive, const LoadOptions& options) {
     try {
         if (!data || size == 0) fail(ErrorKind::BadModel, "the model is empty");
         switch (detect_model_format(data, size, origin)) {
             case ModelFormat::Mnn:
-                fail(ErrorKind::Unsupported, "MNN models (.mnn) are not supported yet; use an Arm NN .armnn model");
+                return load_mnn(data, size, std::move(keepalive), options);
             case ModelFormat::TfLite:
                 fail(ErrorKind::Unsupported,
                      "TensorFlow Lite models are not supported; convert them to .armnn with Arm NN's TfLite parser");
             case ModelFormat::Armnn:
             case ModelFormat::Unknown:
+                if (!options.input_shapes.empty())
+                    fail(ErrorKind::BadInput, "--input-shape applies to models with open input dimensions (.mnn); Arm NN models declare their input shapes");
                 return load_armnn(data, size, std::move(keepalive));
         }
     } catch (const Error& e) {
@@ -54,20 +57,23 @@ const char* to_string(ModelFormat f) {
 ModelFormat detect_model_format(const uint8_t* data, size_t size, const std::string& name) {
     if (has_identifier(data, size, "ARMN")) return ModelFormat::Armnn;
     if (has_identifier(data, size, "TFL3")) return ModelFormat::TfLite;
+    // MNN files carry no identifier: content that verifies as an MNN Net (with ops and tensor names) is
+    // MNN; a .mnn name whose content does not verify still goes to the MNN loader for its error message.
+    if (looks_like_mnn(data, size)) return ModelFormat::Mnn;
     if (ends_with(name, ".mnn")) return ModelFormat::Mnn;
     if (ends_with(name, ".tflite")) return ModelFormat::TfLite;
     if (ends_with(name, ".armnn")) return ModelFormat::Armnn;
     return ModelFormat::Unknown;
 }
 
-Graph load_model_file(const std::string& path) {
+Graph load_model_file(const std::string& path, const LoadOptions& options) {
     // MappedFile's errors already name the path.
     auto file = std::make_shared<MappedFile>(path);
-    return load_detected(file->data(), file->size(), path, file);
+    return load_detected(file->data(), file->size(), path, file, options);
 }
 
-Graph load_model_memory(const void* data, size_t size, const std::string& origin) {
-    return load_detected(static_cast<const uint8_t*>(data), size, origin, nullptr);
+Graph load_model_memory(const void* data, size_t size, const std::string& origin, const LoadOptions& options) {
+    return load_detected(static_cast<const uint8_t*>(data), size, origin, nullptr, options);
 }
 
 }  // namespace npurun

@@ -33,7 +33,7 @@ import sys
 
 TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest', 'face-detect']
 MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1', 'face-detect.1']
-GRAPH_HEADERS = ['core/error.h', 'core/types.h', 'ir/graph.h', 'ir/ops.h']
+GRAPH_HEADERS = ['core/error.h', 'core/types.h', 'ir/graph.h', 'ir/ops.h', 'runtime/loaders/load_options.h']
 
 ALLOWED_NEEDED = [
     r'libc\.so(\.\d+)?', r'libm\.so\.\d+', r'libstdc\+\+\.so\.\d+', r'libgcc_s\.so\.\d+',

@@ -82,7 +82,7 @@ TEST(LoadModel, FileIsMappedAndConstantsAreViews) {
 TEST(LoadModel, FormatDetectionAndUnsupportedFormats) {
     const std::string dir = temp_dir();
     write(dir + "/face.mnn", std::string(64, '\1'));
-    expect_error([&] { (void)load_model_file(dir + "/face.mnn"); }, ErrorKind::Unsupported, "MNN models (.mnn) are not supported yet");
+    expect_error([&] { (void)load_model_file(dir + "/face.mnn"); }, ErrorKind::BadModel, dir + "/face.mnn: not a valid MNN model");
     std::string tfl(64, '\0');
     std::memcpy(&tfl[4], "TFL3", 4);
     write(dir + "/model.bin", tfl);

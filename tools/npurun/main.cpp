@@ -137,7 +137,7 @@ int run_command(const Options& o) {
 
     check_model_file(o.model);
     const auto load_start = Clock::now();
-    const std::shared_ptr<const Model> model = Model::load(o.model);
+    const std::shared_ptr<const Model> model = Model::load(o.model, LoadOptions{o.input_shapes});
     const double load_ms = ms_since(load_start);
     if (o.info) return info_command(model, o);
     if (o.explain) {

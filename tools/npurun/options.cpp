@@ -23,6 +23,25 @@ unsigned parse_count(const std::string& flag, const std::string& value, unsigned
     return unsigned(v);
 }
 
+// NAME=1x3x224x224 (the name may itself contain '='; the shape follows the last one).
+std::pair<std::string, std::vector<uint32_t>> parse_input_shape(const std::string& value) {
+    const size_t eq = value.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+        bad_flag("--input-shape needs NAME=DIMS, e.g. input=1x3x224x224, got '" + value + "'");
+    std::vector<uint32_t> dims;
+    size_t pos = eq + 1;
+    while (pos <= value.size()) {
+        const size_t x = std::min(value.find('x', pos), value.size());
+        const std::string d = value.substr(pos, x - pos);
+        if (d.empty() || d.size() > 9 || d.find_first_not_of("0123456789") != std::string::npos || std::stoul(d) == 0)
+            bad_flag("--input-shape " + value + ": '" + d + "' is not a positive dimension");
+        dims.push_back(static_cast<uint32_t>(std::stoul(d)));
+        pos = x + 1;
+    }
+    if (dims.size() > kMaxRank) bad_flag("--input-shape " + value + ": more than " + std::to_string(kMaxRank) + " dimensions");
+    return {value.substr(0, eq), dims};
+}
+
 DeviceKind parse_device(const std::string& value) {
     if (value == "auto") return DeviceKind::Auto;
     if (value == "cpu") return DeviceKind::Cpu;
@@ -75,6 +94,8 @@ const char* usage() {
            "      --explain      print where each layer runs (for --device npu/sim/auto: the NPU\n"
            "                     placement) and why a layer is not on the NPU, then exit\n"
            "      --fp16         let Float32 layers run on the NPU as float16 (lossy)\n"
+           "      --input-shape NAME=1x3x224x224\n"
+           "                     shape of an input the model leaves open (MNN -1/0 dimensions; repeatable)\n"
            "      --npu-cores N  NPU cores a large convolution is split over: 1, 2, 3 or auto\n"
            "                     (default: all 3 above 32 M MACs, for a segment of one convolution)\n"
            "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
@@ -163,6 +184,8 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--fp16") {
             no_value();
             o.fp16 = true;
+        } else if (name == "--input-shape") {
+            o.input_shapes.push_back(parse_input_shape(take_value()));
         } else if (name == "--npu-cores") {
             const std::string v = take_value();
             o.npu_cores = v == "auto" ? 0u : parse_count(name, v, 3);

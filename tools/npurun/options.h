@@ -24,6 +24,7 @@ struct Options {
     bool profile = false;
     bool info = false;
     bool explain = false;      // print the placement table (device per layer, why not NPU) and exit
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> input_shapes;  // --input-shape NAME=1x3x224x224
     bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
     unsigned npu_cores = 0;    // --npu-cores: 0 = auto, 1..3
     uint64_t max_memory = 0;   // --max-memory: bytes the session may allocate for the model; 0 = default

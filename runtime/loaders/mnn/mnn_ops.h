@@ -1,0 +1,18 @@
+// Op-mapping functions of the MNN loader, one family per file (mnn_ops_*.cpp).
+#pragma once
+
+#include "runtime/loaders/mnn/mnn_builder.h"
+
+namespace npurun::mnn {
+
+void map_convolution(Builder& b, bool int8);  // Convolution, ConvolutionDepthwise, ConvInt8, DepthwiseConvInt8
+void map_float_to_int8(Builder& b);
+void map_int8_to_float(Builder& b);
+void map_pooling(Builder& b);
+void map_inner_product(Builder& b);
+
+}  // namespace npurun::mnn
+
+namespace npurun::mnn {
+uint32_t positive_size(const Builder& b, int32_t v);
+}  // namespace npurun::mnn

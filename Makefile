@@ -2,6 +2,9 @@
 # (tools/ci/install-deps.sh: apt-get when root and missing, otherwise it prints the apt line).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+# make fuzz: clang + libFuzzer, the whole project instrumented (ASan, UBSan, fuzzer coverage).
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 DEPS        = tools/ci/install-deps.sh
 EXAMPLE_DIR = $(BUILD)/example
@@ -13,7 +16,7 @@ CROSS_FILE   = tools/cross/aarch64-linux-gnu.ini
 ARMNN_SYSROOT ?= $(CURDIR)/sysroot-aarch64-armnn
 ARMNN_CROSS   ?= $(CROSS_BUILD)-armnn
 
-.PHONY: all deps build run test asan install bench clean cross test-aarch64
+.PHONY: all deps build run test asan fuzz install bench clean cross test-aarch64
 
 all: build
 
@@ -62,6 +65,16 @@ asan: $(ASAN_BUILD)/build.ninja
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 4
 	@python3 tools/ci/summarize-tests.py $(ASAN_BUILD)/meson-logs/testlog.junit.xml
 
+# Every fuzz target (tests/fuzz/meson.build) for FUZZ_SECONDS each, seeded from ../shared and generated
+# models; exits non-zero on any finding (crash, sanitizer report, timeout, leak). See tests/fuzz/README.md.
+$(FUZZ_BUILD)/build.ninja:
+	@$(DEPS) build test fuzz
+	CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
+	  -Db_lundef=false -Dcpp_args=-fsanitize=fuzzer-no-link -Dconformance=disabled
+
+fuzz: $(FUZZ_BUILD)/build.ninja
+	tests/fuzz/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 # The sysroot (arm64 libc, libstdc++, libdrm, flatbuffers, gtest) is fetched from Debian without adding
 # the arm64 dpkg architecture (see tools/cross/make-sysroot.sh). The cross file takes the sysroot's
 # absolute path as a meson constant from a one-line file written next to it.
@@ -99,4 +112,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CROSS_BUILD) $(ARMNN_CROSS)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(CROSS_BUILD) $(ARMNN_CROSS)

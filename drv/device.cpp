@@ -1,3 +1,4 @@
+#include "drv/syscalls.h"
 #include "drv/device.h"
 
 #include <sys/mman.h>
@@ -33,7 +34,7 @@ std::string Backend::where() const {
 }
 
 int Backend::ioctl_or_throw(unsigned long request, void* arg, const std::string& what, ErrorKind kind) {
-    int ret = sys_->ioctl(fd_, request, arg);
+    int ret = restarting_ioctl(*sys_, fd_, request, arg);
     if (ret >= 0) return ret;
     int e = -ret;
     std::string hint;

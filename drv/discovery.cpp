@@ -1,3 +1,4 @@
+#include "drv/syscalls.h"
 #include "drv/discovery.h"
 
 #include <fcntl.h>
@@ -68,7 +69,7 @@ void check_rknpu_version(const DrmIdentity& id, const std::string& path) {
 // is probed: FINI_BO on handle 0 answers ENOENT when the ioctl exists, EINVAL (unknown ioctl) when not.
 void check_rocket_abi(Syscalls& sys, int fd, const std::string& path) {
     uapi::drm_rocket_fini_bo probe{};
-    int ret = sys.ioctl(fd, uapi::kRocketIoctlFiniBo, &probe);
+    int ret = restarting_ioctl(sys, fd, uapi::kRocketIoctlFiniBo, &probe);
     if (ret == -ENOENT || ret == 0) return;
     raise(ErrorKind::Device, "unsupported rocket driver on " + path + ": FINI_BO/PREP_BO are missing (" +
                                 describe_errno(-ret) + "); npurun needs the Linux 6.18 rocket UAPI");
@@ -101,7 +102,7 @@ Device open_identified(std::shared_ptr<Syscalls> sys, int fd, const std::string&
 
 int query_drm_identity(Syscalls& sys, int fd, DrmIdentity* out) {
     uapi::drm_version v{};
-    int ret = sys.ioctl(fd, uapi::kDrmIoctlVersion, &v);  // pass 1: the string lengths
+    int ret = restarting_ioctl(sys, fd, uapi::kDrmIoctlVersion, &v);  // pass 1: the string lengths
     if (ret < 0) return ret;
     // Bound the lengths: a confused node must not make us allocate gigabytes.
     constexpr size_t kMax = 4096;
@@ -114,7 +115,7 @@ int query_drm_identity(Syscalls& sys, int fd, DrmIdentity* out) {
     w.date = date.data();
     w.desc_len = desc.size();
     w.desc = desc.data();
-    ret = sys.ioctl(fd, uapi::kDrmIoctlVersion, &w);  // pass 2: the strings
+    ret = restarting_ioctl(sys, fd, uapi::kDrmIoctlVersion, &w);  // pass 2: the strings
     if (ret < 0) return ret;
     name.resize(std::min(name.size(), w.name_len));
     date.resize(std::min(date.size(), w.date_len));

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "drv/syscalls.h"
 #include "drv/backend.h"
 #include "drv/uapi/drm_core.h"
 #include "drv/uapi/rknpu.h"
@@ -150,16 +151,16 @@ public:
         // MEM_CREATE with an existing handle allocates nothing and returns the object's addresses.
         rknpu_mem_create args{};
         args.handle = prime.handle;
-        int ret = sys().ioctl(fd(), DRM_IOCTL_RKNPU_MEM_CREATE, &args);
+        int ret = restarting_ioctl(sys(), fd(), DRM_IOCTL_RKNPU_MEM_CREATE, &args);
         if (ret < 0 || args.handle != prime.handle) {
             if (ret == 0) {  // the kernel allocated a new object instead: free it again
                 rknpu_mem_destroy extra{};
                 extra.handle = args.handle;
-                sys().ioctl(fd(), DRM_IOCTL_RKNPU_MEM_DESTROY, &extra);
+                restarting_ioctl(sys(), fd(), DRM_IOCTL_RKNPU_MEM_DESTROY, &extra);
             }
             drm_gem_close close_args{};
             close_args.handle = prime.handle;
-            sys().ioctl(fd(), kDrmIoctlGemClose, &close_args);
+            restarting_ioctl(sys(), fd(), kDrmIoctlGemClose, &close_args);
             raise(ErrorKind::Runtime, "rknpu MEM_CREATE (info of imported handle " + std::to_string(prime.handle) +
                                          ") failed: " + (ret < 0 ? describe_errno(-ret) : "kernel allocated a new object") +
                                          where(), ret < 0 ? -ret : 0);
@@ -308,7 +309,7 @@ void RknpuJob::submit() {
     for (const Buffer* b : to_device_) backend_.sync(Backend::bo(*b), SyncDirection::ToDevice, 0, kWholeBuffer);
 
     rknpu_submit args = args_;
-    int ret = backend_.sys().ioctl(backend_.fd(), DRM_IOCTL_RKNPU_SUBMIT, &args);
+    int ret = restarting_ioctl(backend_.sys(), backend_.fd(), DRM_IOCTL_RKNPU_SUBMIT, &args);
     if (ret < 0) {
         const int e = -ret;
         if (e == ETIMEDOUT) {
@@ -329,7 +330,7 @@ void RknpuJob::wait() {
     if (!pending_) raise(ErrorKind::Internal, "wait() on a job that was not submitted");
     pending_ = false;
     if (fence_fd_ >= 0) {
-        int ret = backend_.sys().poll_readable(fence_fd_, static_cast<int>(std::min<int64_t>(
+        int ret = restarting_poll(backend_.sys(), fence_fd_, static_cast<int>(std::min<int64_t>(
                                                                spec_.timeout.count(), std::numeric_limits<int>::max())));
         close_fence();
         if (ret == 0) {
@@ -362,7 +363,7 @@ void RknpuJob::finish() {
 std::shared_ptr<Backend> open_rknpu_backend(std::shared_ptr<Syscalls> sys, int fd, DeviceInfo info) {
     auto action = [&](uint32_t code, uint32_t* value) {
         rknpu_action a{code, 0};
-        int ret = sys->ioctl(fd, DRM_IOCTL_RKNPU_ACTION, &a);
+        int ret = restarting_ioctl(*sys, fd, DRM_IOCTL_RKNPU_ACTION, &a);
         if (ret == 0) *value = a.value;
         return ret;
     };

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <limits>
 
+#include "drv/syscalls.h"
 #include "drv/backend.h"
 #include "drv/uapi/drm_core.h"
 #include "drv/uapi/rocket.h"
@@ -100,7 +101,7 @@ public:
         drm_rocket_prep_bo args{};
         args.handle = bo.handle;
         args.timeout_ns = deadline_ns;
-        int ret = sys().ioctl(fd(), kRocketIoctlPrepBo, &args);
+        int ret = restarting_ioctl(sys(), fd(), kRocketIoctlPrepBo, &args);
         if (ret >= 0) return;  // PREP_BO returns the remaining jiffies on success
         const int e = -ret;
         if (e == ETIMEDOUT || e == EBUSY) {

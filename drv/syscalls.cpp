@@ -80,6 +80,18 @@ public:
 
 }  // namespace
 
+int restarting_ioctl(Syscalls& sys, int fd, unsigned long request, void* arg) {
+    int ret = sys.ioctl(fd, request, arg);
+    for (int i = 0; i < kMaxRestarts && (ret == -EINTR || ret == -EAGAIN); ++i) ret = sys.ioctl(fd, request, arg);
+    return ret;
+}
+
+int restarting_poll(Syscalls& sys, int fd, int timeout_ms) {
+    int ret = sys.poll_readable(fd, timeout_ms);
+    for (int i = 0; i < kMaxRestarts && (ret == -EINTR || ret == -EAGAIN); ++i) ret = sys.poll_readable(fd, timeout_ms);
+    return ret;
+}
+
 std::shared_ptr<Syscalls> real_syscalls() {
     static const std::shared_ptr<Syscalls> instance = std::make_shared<RealSyscalls>();
     return instance;

@@ -46,6 +46,14 @@ public:
     virtual bool is_fake() const { return false; }
 };
 
+// ioctl / poll_readable restarted while the seam answers -EINTR or -EAGAIN (a signal arrived, or the
+// driver asks to retry), as libdrm's drmIoctl does, at most kMaxRestarts times; then the last result. Every
+// call the driver makes goes through these, so an interrupted system call is never reported as a failure,
+// whatever seam is plugged in (tests inject EINTR through drv/sim/fake_kernel_faults.h).
+constexpr int kMaxRestarts = 1000;
+int restarting_ioctl(Syscalls& sys, int fd, unsigned long request, void* arg);
+int restarting_poll(Syscalls& sys, int fd, int timeout_ms);
+
 // The process-wide production implementation (real system calls; ioctl through libdrm's drmIoctl).
 std::shared_ptr<Syscalls> real_syscalls();
 

@@ -115,6 +115,7 @@ void npurun_session_options_init(npurun_session_options* options) {
     options->device = NPURUN_DEVICE_AUTO;
     options->threads = 1;
     options->profile = 0;
+    options->max_memory_bytes = 0;
 }
 
 npurun_status npurun_model_load(const char* path, npurun_model** out_model) {
@@ -151,6 +152,7 @@ npurun_status npurun_session_create(const npurun_model* model, const npurun_sess
         }
         so.threads = o.threads;
         so.profile = o.profile != 0;
+        so.max_memory_bytes = o.max_memory_bytes;
         auto session = std::make_unique<npurun::Session>(model->model, so);
         *out_session = new npurun_session{std::move(session)};
     });

@@ -227,8 +227,9 @@ uint64_t entry_for(const std::string& path, const char* reg_name, uint64_t value
 
 }  // namespace
 
-Capture read_capture_json(const std::string& path) {
-    const std::string text = read_file(path);
+Capture read_capture_json(const std::string& path) { return parse_capture_json(read_file(path), path); }
+
+Capture parse_capture_json(const std::string& text, const std::string& path) {
     const Json root = JsonParser(text, path).parse();
     if (root.type != Json::Object) fail(path, "top level is not a JSON object");
     const Json* amounts = root.get("amounts");
@@ -251,8 +252,12 @@ Capture read_capture_json(const std::string& path) {
         t.regcmd_addr = json_uint(addrs->items[i], path, "regcmd_addrs[" + std::to_string(i) + "]");
         t.int_mask = (t.enable_mask & 0x60) ? 0xC00 : 0x300;
         // body_rows hold the conv (CNA) tasks in order; PPU tasks have no row.
-        if (t.enable_mask & 0x1) {
-            if (row >= rows->items.size()) fail(path, "fewer body_rows than conv tasks");
+        if ((t.enable_mask & 0x1) && row >= rows->items.size()) {
+            // The task table goes on past the register rows: the task is kept (decoded from its
+            // descriptor), and counted.
+            ++c.tasks_without_rows;
+            t.registers_missing = true;
+        } else if (t.enable_mask & 0x1) {
             const Json& r = rows->items[row++];
             if (r.type != Json::Object) fail(path, "body_rows entry is not an object");
             for (const auto& [key, v] : r.members) {
@@ -271,11 +276,16 @@ Capture read_capture_json(const std::string& path) {
     }
     if (row != rows->items.size()) fail(path, "more body_rows than conv tasks");
     c.notes.push_back("JSON capture: only the selected register values of conv tasks are present");
+    if (c.tasks_without_rows != 0) {
+        c.notes.push_back(std::to_string(c.tasks_without_rows) + " of the conv tasks in the task table have no body_rows entry (" +
+                          std::to_string(row) + " rows present): those are decoded from their descriptors only");
+    }
     return c;
 }
 
-Capture read_capture_log(const std::string& path) {
-    const std::string text = read_file(path);
+Capture read_capture_log(const std::string& path) { return parse_capture_log(read_file(path), path); }
+
+Capture parse_capture_log(const std::string& text, const std::string& path) {
     std::istringstream in(text);
     std::string line;
     struct Gem {
@@ -364,8 +374,9 @@ Capture read_capture_log(const std::string& path) {
     return c;
 }
 
-Capture read_raw_regcmd(const std::string& path, uint64_t base_addr) {
-    const std::string bytes = read_file(path);
+Capture read_raw_regcmd(const std::string& path, uint64_t base_addr) { return parse_raw_regcmd(read_file(path), path, base_addr); }
+
+Capture parse_raw_regcmd(const std::string& bytes, const std::string& path, uint64_t base_addr) {
     if (bytes.empty()) fail(path, "empty file");
     if (bytes.size() % 8 != 0) fail(path, "size " + std::to_string(bytes.size()) + " is not a multiple of 8 (64-bit entries)");
     std::vector<uint64_t> q(bytes.size() / 8);
@@ -443,13 +454,15 @@ std::vector<DecodedTask> decode_capture(const Capture& c) {
     RegisterState state;
     for (size_t i = 0; i < c.tasks.size(); ++i) {
         const CaptureTask& t = c.tasks[i];
-        DecodedTask d = decode_task(t.entries, c.complete ? state : RegisterState{}, i, t.regcmd_addr);
+        const bool carry = c.complete && !t.registers_missing;
+        DecodedTask d = decode_task(t.entries, carry ? state : RegisterState{}, i, t.regcmd_addr);
         d.descriptor_enable_mask = t.enable_mask;
         if (!d.op_en && t.enable_mask) {
             // Tail not captured: the descriptor's enable mask says what the task starts.
             d.description = describe_task(d.state, t.enable_mask) + " (op_en from descriptor)";
         }
-        state = d.state;
+        if (t.registers_missing) d.description += " (no register rows in the capture)";
+        else state = d.state;
         out.push_back(std::move(d));
     }
     return out;

@@ -24,6 +24,9 @@ struct CaptureTask {
     // Entries of the list (body + tail). nullopt = not captured. For JSON captures the entries are
     // synthesised from the named register values (order not the original).
     std::vector<std::optional<uint64_t>> entries;
+    // True for a task whose registers the capture does not hold at all (a JSON conv task past the last
+    // body_rows entry): decode_capture describes it from its descriptor, with no state carried in or out.
+    bool registers_missing = false;
 };
 
 struct TensorShape {
@@ -36,6 +39,9 @@ struct Capture {
     std::vector<CaptureTask> tasks;
     std::vector<TensorShape> tensors;  // log: feature + const tensor tables (OrigShape)
     std::vector<std::string> notes;    // facts worth printing (e.g. how much of each list was captured)
+    // JSON captures: conv tasks of the task table past the last body_rows entry (some vendor files list
+    // more conv tasks than they hold rows for). They are decoded from the descriptor only.
+    size_t tasks_without_rows = 0;
     // False when some entries of some list are missing (partial log captures). Register state is then
     // NOT carried from task to task by decode_capture: a stale value from another task would be mixed in.
     bool complete = true;
@@ -48,6 +54,12 @@ Capture read_raw_regcmd(const std::string& path, uint64_t base_addr);
 Capture read_regcmd_dir(const std::string& dir);
 // Picks the reader from the path (directory, .json, .log, else raw).
 Capture read_capture(const std::string& path);
+
+// The same readers over bytes already in memory (tests, the fuzz target); `origin` names the source in
+// messages. Every malformed input throws RegcmdError, never anything else.
+Capture parse_capture_json(const std::string& text, const std::string& origin);
+Capture parse_capture_log(const std::string& text, const std::string& origin);
+Capture parse_raw_regcmd(const std::string& bytes, const std::string& origin, uint64_t base_addr);
 
 // Decodes the tasks of a capture in order, carrying the register state from task to task.
 std::vector<DecodedTask> decode_capture(const Capture& c);

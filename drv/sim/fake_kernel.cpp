@@ -40,6 +40,17 @@ uint8_t* ObjectDmaSpace::translate(uint64_t addr, uint64_t size) {
     return nullptr;
 }
 
+void DeclaredWriteGuard::on_access(uint64_t addr, uint64_t size, bool write) {
+    inner_.on_access(addr, size, write);
+    if (!write || size == 0 || !violation_.empty()) return;
+    for (const auto& bo : outputs_)
+        if (addr >= bo->dma_addr && addr - bo->dma_addr < bo->size && size <= bo->size - (addr - bo->dma_addr)) return;
+    char b[160];
+    std::snprintf(b, sizeof b, "NPU write of %llu bytes at 0x%llx outside the job's declared output BOs",
+                  static_cast<unsigned long long>(size), static_cast<unsigned long long>(addr));
+    violation_ = b;
+}
+
 void LaneAccessLog::on_access(uint64_t addr, uint64_t size, bool write) {
     if (size != 0) ranges_.push_back({addr, addr + size, core_, write});
 }

@@ -60,6 +60,7 @@ struct FakeKernelStats {
     size_t soft_resets = 0;      // rknpu abort / rocket scheduler timeout resets
     size_t dropped_jobs = 0;     // rocket jobs rejected silently inside a "successful" SUBMIT
     size_t lane_races = 0;       // rknpu multi-core jobs whose lanes touch each other's data (refused)
+    size_t undeclared_writes = 0;  // rocket jobs that wrote a BO not in out_bo_handles (refused, see fake_rocket)
 };
 
 class FakeKernel final : public Syscalls {

@@ -85,6 +85,24 @@ private:
     std::vector<std::shared_ptr<GemObject>> objects_;
 };
 
+// rocket jobs name the BOs they write (out_bo_handles): the kernel's implicit fences cover only those, so a
+// write to any other BO races with the CPU and later jobs on a board. Wrapping the job's memory, this
+// records the first NPU write that lies outside every declared output (the simulator reports each DMA
+// access through on_access).
+class DeclaredWriteGuard final : public DmaSpace {
+public:
+    DeclaredWriteGuard(DmaSpace& inner, std::vector<std::shared_ptr<GemObject>> outputs)
+        : inner_(inner), outputs_(std::move(outputs)) {}
+    uint8_t* translate(uint64_t addr, uint64_t size) override { return inner_.translate(addr, size); }
+    void on_access(uint64_t addr, uint64_t size, bool write) override;
+    const std::string& violation() const { return violation_; }
+
+private:
+    DmaSpace& inner_;
+    std::vector<std::shared_ptr<GemObject>> outputs_;
+    std::string violation_;
+};
+
 // The lanes of a multi-core job run in parallel on the hardware with no ordering between them, while the
 // fake runs them one after the other. Wrapping the job's memory, it records which bytes each core reads and
 // writes; race() names the first byte one core writes that another core reads or writes (the result would

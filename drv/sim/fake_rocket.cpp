@@ -146,7 +146,8 @@ int FakeKernel::Impl::rocket_submit(FileState& file, void* data) {
         std::vector<std::shared_ptr<GemObject>> visible;
         for (const auto& w : file.domain)
             if (auto o = w.lock()) visible.push_back(o);
-        ObjectDmaSpace space(visible);
+        ObjectDmaSpace visible_space(visible);
+        DeclaredWriteGuard space(visible_space, out);
 
         ++stats.submits;
         last_hw_error.clear();
@@ -165,6 +166,14 @@ int FakeKernel::Impl::rocket_submit(FileState& file, void* data) {
                 hung = true;
                 break;
             }
+        }
+        // A write outside the declared outputs is a driver bug the board would not report (the data races with
+        // the CPU): the simulated NPU refuses the job, which then hangs like any refused job.
+        if (!hung && !space.violation().empty()) {
+            hung = true;
+            ++stats.undeclared_writes;
+            last_hw_error = "undeclared-write: " + space.violation();
+            log.push_back("rocket job " + std::to_string(j) + " refused: " + last_hw_error);
         }
         // A hung job is ended by the scheduler's 500 ms timeout: core reset, then its fence signals anyway.
         const int64_t done = hung ? start + int64_t{kRocketJobTimeoutMs} * kMsNs : start;

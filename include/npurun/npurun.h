@@ -62,6 +62,9 @@ typedef struct npurun_session_options {
     npurun_device device;
     unsigned threads; /* >= 1 */
     int profile;      /* non-zero: collect per-layer timings */
+    /* Upper bound in bytes on what the session allocates for the model (arena, NPU buffers), checked before
+     * allocating; a model needing more gets NPURUN_ERROR_UNSUPPORTED naming the size. 0: half of physical memory. */
+    uint64_t max_memory_bytes;
 } npurun_session_options;
 
 /* A view of one bound input or output. `name` and `data` stay valid as long as the session. */
@@ -97,7 +100,7 @@ const char* npurun_version(void);
 const char* npurun_status_string(npurun_status status);
 const char* npurun_last_error(void);
 
-void npurun_session_options_init(npurun_session_options* options); /* device auto, 1 thread, no profile */
+void npurun_session_options_init(npurun_session_options* options); /* device auto, 1 thread, no profile, default memory limit */
 
 npurun_status npurun_model_load(const char* path, npurun_model** out_model);
 npurun_status npurun_model_load_memory(const void* data, size_t size, npurun_model** out_model);

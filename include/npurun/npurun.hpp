@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -57,6 +58,14 @@ struct SessionOptions {
     bool profile = false;  // collect per-layer timings
     bool fp16 = false;     // allow Float32 layers on the NPU in fp16 (lossy)
     unsigned npu_cores = 0;  // NPU cores a large convolution may be split over: 0 = auto, 1..3
+    // Upper bound on the memory the session may allocate for the model (activation arena, NPU buffers,
+    // kernels' prepared state), checked before allocating: a model needing more is refused with
+    // Error(Unsupported) naming the size. 0 = half of the machine's physical memory.
+    uint64_t max_memory_bytes = 0;
+    // NPU sessions: when the NPU fails during run() (job timeout, hardware error, device removed), run that
+    // inference on the CPU instead, with the same outputs as a CPU session. The CPU executor is built at the
+    // first failure (that run allocates). Always on for DeviceKind::Auto; not with dma-buf bound tensors.
+    bool cpu_fallback = false;
 };
 
 // A bound model value: descriptor plus where its bytes live in the session.
@@ -127,7 +136,11 @@ public:
     TensorBinding& input(size_t i);          // write input bytes into input(i).data
     const TensorBinding& output(size_t i) const;
 
-    void run();  // allocates nothing; deterministic
+    // Allocates nothing; deterministic. An NPU failure is Error(Runtime) (timeout, hardware error: the next
+    // run may succeed) or Error(Device) (the device is gone: every later run fails the same way), unless
+    // the CPU fallback (SessionOptions::cpu_fallback, device auto) runs the inference instead.
+    void run();
+    bool used_cpu_fallback() const;  // the last run() ran on the CPU because the NPU failed
 
     // Zero-copy inputs and outputs (--device npu|sim). Input i must be read only by the NPU layers of one
     // segment, output i produced by one and read by nothing else, else Error(BadInput) says why. Binding

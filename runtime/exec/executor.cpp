@@ -5,14 +5,15 @@
 #include "core/checked_math.h"
 #include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
+#include "core/checked_math.h"
 
 namespace npurun::exec {
 
 bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }
 
 Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
-                   const ExternalSteps* external)
-    : graph_(graph), profiling_(profile) {
+                   const ExternalSteps* external, plan::MemoryBudget* budget)
+    : graph_(graph), budget_(budget), profiling_(profile) {
     choose_kernels(select, device_name, external);
     allocate();
     prepare_kernels();
@@ -54,6 +55,9 @@ void Executor::allocate() {
     size_t bytes = 0;  // + alignment slack; the plan checked total_bytes() itself
     if (!checked_add(plan_.total_bytes(), plan::kArenaAlignment, &bytes))
         fail(ErrorKind::BadModel, "memory plan: arena and prepared state size overflow");
+    if (budget_ != nullptr)
+        budget_->reserve(bytes, "the activation arena and the kernels' prepared state (" + std::to_string(plan_.num_buffers) +
+                                    " tensors and kernel scratch areas)");
     arena_storage_.reset(new uint8_t[bytes]);
     std::memset(arena_storage_.get(), 0, bytes);
     const uintptr_t base = reinterpret_cast<uintptr_t>(arena_storage_.get());

@@ -20,6 +20,7 @@
 #include "kernels/kernel.h"
 #include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
+#include "runtime/plan/memory_budget.h"
 #include "runtime/plan/memory_plan.h"
 
 namespace npurun::exec {
@@ -63,9 +64,11 @@ struct ExternalSteps {
 class Executor {
 public:
     // Throws Error(Unsupported) naming the first node without a usable kernel, Error(BadModel) for
-    // a graph the planner rejects. `device_name` labels the profile rows.
+    // a graph the planner rejects. `device_name` labels the profile rows. `budget` (optional, must outlive
+    // the executor): the arena is reserved in it before it is allocated (Error(Unsupported) when too large);
+    // external backends reserve their buffers through memory_budget().
     Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
-             const ExternalSteps* external = nullptr);
+             const ExternalSteps* external = nullptr, plan::MemoryBudget* budget = nullptr);
 
     void run();
 
@@ -74,6 +77,7 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
+    plan::MemoryBudget* memory_budget() const { return budget_; }
     // The last profiled run as timeline spans (empty before one); built here from the times run() stored.
     std::vector<TraceSpan> trace() const;
 
@@ -87,6 +91,7 @@ private:
     void* state_of(size_t node);  // the node's prepared state, nullptr when it has none
 
     const Graph& graph_;
+    plan::MemoryBudget* budget_ = nullptr;
     std::vector<const kernels::Kernel*> chosen_;  // per node, nullptr: no kernel step
     std::vector<std::unique_ptr<KernelNodeView>> views_;  // per node with a kernel: what the kernel sees
     std::vector<size_t> scratch_sizes_, state_sizes_;  // per node

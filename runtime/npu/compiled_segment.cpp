@@ -27,11 +27,19 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     spread_over_cores(cores);
     const uint64_t feature_bytes = plan_regions(p, segment);
     const uint64_t constant_bytes = plan_constants();
+    // The DMA buffers are reserved in the session's memory budget before they are created (the regcmd
+    // buffer where its size is known, below).
+    if (npu_.budget != nullptr) {
+        uint64_t total = std::max<uint64_t>(feature_bytes, kAlign) + std::max<uint64_t>(constant_bytes, kAlign);
+        for (const auto& e : edges_) total += std::max<uint64_t>(e->bytes, kAlign);
+        npu_.budget->reserve(total, "the NPU buffers of segment " + std::to_string(segment) + " (feature maps, weights)");
+    }
     try {
         allocate_buffers(feature_bytes, constant_bytes);
         // The regcmd is emitted once to learn its size, then at the regcmd buffer's address.
         LaneTasks lane_tasks;
         const uint64_t regcmd_bytes = emit_commands(0, &lane_tasks).size_bytes();
+        if (npu_.budget != nullptr) npu_.budget->reserve(regcmd_bytes, "the register commands of NPU segment " + std::to_string(segment));
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
         regcmd_ = emit_commands(commands_.dma_addr(), &lane_tasks);
         lane_tasks_ = lane_tasks;
@@ -342,7 +350,9 @@ void CompiledSegment::run() {
         job_->wait();
         timing_.wait_end = Clock::now();
     } catch (const npudrv::DriverError& e) {
-        fail(ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
+        // A vanished device stays a Device error: the session can no longer use the NPU (a timeout or a
+        // hardware error is a Runtime error: the next run may succeed).
+        fail(e.kind() == npudrv::ErrorKind::Device ? ErrorKind::Device : ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
     }
     for (const Boundary& b : outputs_) {
         const auto t0 = Clock::now();

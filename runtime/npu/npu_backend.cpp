@@ -27,6 +27,7 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned core
     external_.handled.assign(g.nodes.size(), false);
     for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
     external_.build = [this, cores](exec::Executor& ex) {
+        context_->budget = ex.memory_budget();
         std::vector<exec::ExternalStep> steps;
         for (uint32_t s = 0; s < placement_.segments.size(); ++s) {
             segments_.push_back(std::make_unique<CompiledSegment>(

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "drv/device.h"
+#include "runtime/plan/memory_budget.h"
 
 namespace npudrv::sim {
 class NpuSimulator;
@@ -16,6 +17,9 @@ namespace npurun::npu {
 struct NpuContext {
     npudrv::Device device;
     npudrv::sim::NpuSimulator* simulator = nullptr;  // owned by the fake kernel behind `device`
+    // The session's memory budget (runtime/plan/memory_budget.h): segments reserve their DMA buffers in it
+    // before creating them. nullptr: unchecked (tests building segments directly).
+    plan::MemoryBudget* budget = nullptr;
 };
 
 // --device npu: the board's NPU (Error(Device) when none is found).

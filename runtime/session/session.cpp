@@ -1,3 +1,4 @@
+#include <cstring>
 #include <utility>
 
 #include "include/npurun/npurun.hpp"
@@ -60,10 +61,12 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
         fail(ErrorKind::BadInput, "the NPU has 3 cores; " + std::to_string(options.npu_cores) + " requested");
     std::unique_ptr<npu::NpuBackend> backend;
     const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, options.npu_cores, &backend);
-    auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend));
+    auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend),
+                                                 options.max_memory_bytes);
     const Graph& g = impl->model->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));
     for (const Binding& b : g.outputs) impl->outputs.push_back(bind(g, impl->executor, b));
+    impl->cpu_fallback = impl->npu && (options.cpu_fallback || options.device == DeviceKind::Auto);
     return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
@@ -92,7 +95,42 @@ const TensorBinding& Session::output(size_t i) const {
     return impl_->outputs[i];
 }
 
-void Session::run() { impl_->executor.run(); }
+void Session::run() { impl_->run(); }
+bool Session::used_cpu_fallback() const { return impl_->last_run_fallback; }
+
+void Session::Impl::run() {
+    last_run_fallback = false;
+    if (!npu) {
+        executor.run();
+        return;
+    }
+    if (npu_lost.empty()) {
+        try {
+            executor.run();
+            return;
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Device && e.kind() != ErrorKind::Runtime) throw;
+            if (e.kind() == ErrorKind::Device) npu_lost = e.what();
+            if (!cpu_fallback || native_bound) throw;
+        }
+    } else if (!cpu_fallback || native_bound) {
+        fail(ErrorKind::Device, "the session's NPU is no longer usable (" + npu_lost + "); create a new session");
+    }
+    run_on_cpu();
+    last_run_fallback = true;
+}
+
+// The whole model on the CPU kernels, reading the inputs the user wrote into the NPU session's bindings
+// and writing the outputs back there, so the caller sees no difference but the time.
+void Session::Impl::run_on_cpu() {
+    const Graph& g = model->graph();
+    if (!cpu_executor) cpu_executor = std::make_unique<exec::Executor>(g, cpu_select, false, "cpu", nullptr, budget.get());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        std::memcpy(cpu_executor->tensor_data(g.inputs[i].tensor), inputs[i].data, inputs[i].info.num_bytes());
+    cpu_executor->run();
+    for (size_t i = 0; i < outputs.size(); ++i)
+        std::memcpy(outputs[i].data, cpu_executor->tensor_data(g.outputs[i].tensor), outputs[i].info.num_bytes());
+}
 
 namespace {
 
@@ -133,6 +171,7 @@ NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool o
     const auto& bindings = output ? g.outputs : g.inputs;
     const TensorId t = bindings[i].tensor;
     npu::CompiledSegment& seg = npu->native_segment(t, output);
+    native_bound = true;
     NativeTensor n = describe_native(b.info, seg.native_geometry(t));
     if (!import) {
         n.fd = seg.export_native(t, &n.data);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a build needs, only those that are missing.
-# Usage: install-deps.sh GROUP...   (groups: build, test, cross, bench)
+# Usage: install-deps.sh GROUP...   (groups: build, test, cross, bench, fuzz)
 # As root it runs apt-get; otherwise it prints the exact command to run and fails.
 set -euo pipefail
 
@@ -9,6 +9,7 @@ declare -A GROUPS_PKGS=(
   [test]="libgtest-dev libarmnn-dev libarmnntfliteparser-dev libarmnn-cpuref-backend22 libsimde-dev python3-yaml chromium busybox libopencv-dev"
   [cross]="crossbuild-essential-arm64 qemu-user debian-archive-keyring"
   [bench]="libxnnpack-dev libpthreadpool-dev libbenchmark-dev"
+  [fuzz]="clang libfuzzer-14-dev"
 )
 
 want=()

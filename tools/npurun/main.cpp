@@ -77,6 +77,7 @@ int info_command(const std::shared_ptr<const Model>& model, const Options& o) {
         SessionOptions so;
         so.device = o.device;
         so.threads = o.threads;
+        so.max_memory_bytes = o.max_memory;
         stats = Session(model, so).memory_stats();
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::Unsupported && e.kind() != ErrorKind::Device) throw;
@@ -170,6 +171,7 @@ int run_command(const Options& o) {
     so.profile = o.profile || !o.trace.empty();
     so.fp16 = o.fp16;
     so.npu_cores = o.npu_cores;
+    so.max_memory_bytes = o.max_memory;
     Session session(model, so);
     if (!o.dump_regcmd.empty()) {
         const npu::NpuBackend* npu = SessionFactory::npu_backend(session);

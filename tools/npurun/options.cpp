@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "runtime/plan/memory_budget.h"
 
 namespace npurun::cli {
 namespace {
@@ -98,6 +99,9 @@ const char* usage() {
            "      --npu-cores N  NPU cores a large convolution is split over: 1, 2, 3 or auto\n"
            "                     (default: all 3 above 32 M MACs, for a segment of one convolution)\n"
            "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
+           "      --max-memory SIZE  most memory the session may allocate for the model (arena, NPU\n"
+           "                     buffers), e.g. 512M, 2G (K/M/G/T = 1024^n); default: half of physical\n"
+           "                     memory. A model needing more is refused (exit 2)\n"
            "      --info         print a model summary without running it, with how an image would be fed\n"
            "      --threads N    CPU threads (default: the number of big cores, e.g. 4 on RK3588)\n"
            "      --labels FILE  class names, one per line (with or without a first 'background' line):\n"
@@ -188,6 +192,10 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--dump-regcmd") {
             o.dump_regcmd = take_value();
             if (o.dump_regcmd.empty()) bad_flag("option " + name + " needs a non-empty directory");
+        } else if (name == "--max-memory") {
+            const std::string v = take_value();
+            if (!plan::parse_memory_size(v, &o.max_memory))
+                bad_flag("--max-memory expects a positive size in bytes with an optional K, M, G or T suffix, got '" + v + "'");
         } else if (name == "--info") {
             no_value();
             o.info = true;

@@ -1,6 +1,7 @@
 // The npurun command line: `npurun [options] MODEL INPUT... [-o OUT]`. Parsing only; no file is touched.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct Options {
     std::vector<std::pair<std::string, std::vector<uint32_t>>> input_shapes;  // --input-shape NAME=1x3x224x224
     bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
     unsigned npu_cores = 0;    // --npu-cores: 0 = auto, 1..3
+    uint64_t max_memory = 0;   // --max-memory: bytes the session may allocate for the model; 0 = default
     std::string dump_regcmd;   // directory to write each NPU segment's regcmd buffer into
     image::Preprocess image;   // --channel-order, --resize, --mean, --std, --layout: how image inputs are fed
     std::string labels;        // --labels FILE: class names for the top-5

@@ -32,6 +32,9 @@ int dump(const std::string& path, bool verbose, bool conv, uint64_t base) {
     if (c.format == "raw" && base != 0) c = read_raw_regcmd(path, base);
     const std::vector<DecodedTask> tasks = decode_capture(c);
     std::printf("# %s: %s, %zu task(s)\n", path.c_str(), c.format.c_str(), tasks.size());
+    if (c.tasks_without_rows != 0)
+        std::printf("# %zu conv task(s) of the task table have no register rows: decoded from their descriptors only\n",
+                    c.tasks_without_rows);
     for (const TensorShape& t : c.tensors) {
         std::printf("# tensor %s (", t.name.c_str());
         for (size_t i = 0; i < t.dims.size(); ++i) std::printf("%s%u", i ? "," : "", t.dims[i]);

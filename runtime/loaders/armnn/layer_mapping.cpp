@@ -196,9 +196,25 @@ ConcatAttrs origins(const fb::OriginsDescriptor* d, size_t expected_views, const
 }
 
 ActivationFunction activation(fb::ActivationFunction f) {
-    check_enum(f, 11, "activation function");
+    check_enum(f, 12, "activation function");
     // Same numbering as the schema, SoftReLu (5) included: Arm NN's reader turns 5 into Sigmoid by mistake.
     return static_cast<ActivationFunction>(enum_value(f));
+}
+
+// The schema's BinaryOperation (Add 0, Div 1, Maximum 2, Minimum 3, Mul 4, Sub 5) in the IR's order.
+BinaryOp elementwise_binary_op(fb::BinaryOperation o) {
+    switch (o) {
+        case fb::BinaryOperation::Add: return BinaryOp::Add;
+        case fb::BinaryOperation::Div: return BinaryOp::Div;
+        case fb::BinaryOperation::Maximum: return BinaryOp::Maximum;
+        case fb::BinaryOperation::Minimum: return BinaryOp::Minimum;
+        case fb::BinaryOperation::Mul: return BinaryOp::Mul;
+        case fb::BinaryOperation::Sub: return BinaryOp::Sub;
+    }
+    const int v = static_cast<int>(o);
+    if (v == 6 || v == 7)
+        bad("binary operation " + std::to_string(v) + " (SqDiff or Power, Arm NN 23.08+) is not supported by this reader");
+    bad("unknown binary operation " + std::to_string(v) + " (known: 0..5)");
 }
 
 LstmAttrs lstm_attrs(uint32_t activation_func, float clip_cell, float clip_proj, bool cifg, bool peephole,
@@ -368,6 +384,15 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
         case L::DivisionLayer: binary(n, BinaryOp::Div); return;
         case L::MaximumLayer: binary(n, BinaryOp::Maximum); return;
         case L::MinimumLayer: binary(n, BinaryOp::Minimum); return;
+        case L::ElementwiseBinaryLayer: {
+            // Arm NN 23.05+ writes every Addition .. Minimum as this layer. It becomes the very node the old
+            // layers give (same op kind and attribute), so everything downstream (NEON, NPU placement and
+            // lowering, pad folding, fusion) treats both forms alike and outputs match byte for byte.
+            const auto* d =
+                NPURUN_DESC(ElementwiseBinaryDescriptor, static_cast<const fb::ElementwiseBinaryLayer*>(t)->descriptor());
+            binary(n, elementwise_binary_op(d->operation()));
+            return;
+        }
         case L::EqualLayer: comparison(n, ComparisonOp::Equal); return;
         case L::GreaterLayer: comparison(n, ComparisonOp::Greater); return;
         case L::ComparisonLayer: {
@@ -380,7 +405,7 @@ void map_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, N
         case L::RsqrtLayer: unary(n, UnaryOp::Rsqrt); return;
         case L::ElementwiseUnaryLayer: {
             const auto* d = NPURUN_DESC(ElementwiseUnaryDescriptor, static_cast<const fb::ElementwiseUnaryLayer*>(t)->descriptor());
-            check_enum(d->operation(), 7, "unary operation");
+            check_enum(d->operation(), 8, "unary operation");
             unary(n, static_cast<UnaryOp>(enum_value(d->operation())));
             return;
         }

@@ -22,11 +22,12 @@
     X(DepthToSpaceLayer) X(InstanceNormalizationLayer) X(LogSoftmaxLayer) X(ComparisonLayer)                 \
     X(StandInLayer) X(ElementwiseUnaryLayer) X(TransposeLayer) X(QLstmLayer) X(FillLayer) X(RankLayer)       \
     X(LogicalBinaryLayer) X(ReduceLayer) X(CastLayer) X(ShapeLayer) X(UnidirectionalSequenceLstmLayer)       \
-    X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)
+    X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)   \
+    X(ElementwiseBinaryLayer)
 
 namespace npurun::armnn {
 
-// Highest union type this reader knows (BatchMatMulLayer = 69 in seed 001).
+// Highest union type this reader knows (ElementwiseBinaryLayer = 70; seed 001 ended at BatchMatMulLayer = 69).
 constexpr uint8_t kMaxKnownLayerType = static_cast<uint8_t>(armnnSerializer::Layer::MAX);
 
 inline bool is_known_layer_type(armnnSerializer::Layer t) {

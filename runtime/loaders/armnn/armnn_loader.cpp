@@ -137,7 +137,8 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
             }
             bad(who + ": " +
                 (l.type == fb::Layer::NONE ? std::string("layer type is NONE")
-                                           : "unknown layer type " + std::to_string(static_cast<int>(l.type))) +
+                                           : "unknown layer type " + std::to_string(static_cast<int>(l.type)) +
+                                                 armnn::later_layer_note(l.type)) +
                 " (this reader knows types 1.." + std::to_string(armnn::kMaxKnownLayerType) +
                 " of the Arm NN schema; the file may come from a newer Arm NN)");
         }

@@ -44,6 +44,10 @@ const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* la
 const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t size,
                                                      const armnnSerializer::AnyLayer* layer);
 
+// For union members Arm NN added after ElementwiseBinaryLayer and this reader does not declare: " (ReverseV2,
+// Arm NN 23.08+)" etc., else "". Union member n + 1 is LayerType n throughout the schema's history.
+std::string later_layer_note(armnnSerializer::Layer t);
+
 // Short type name for messages: "Convolution2d" for Convolution2dLayer.
 std::string layer_type_name(armnnSerializer::Layer t);
 

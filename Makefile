@@ -28,12 +28,25 @@ build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 # The main job on the bundled example: an edge-detection network (hand-set Sobel weights) applied to a
-# generated test image. The model and the image are written by the project's own code.
+# generated test image. The model and the image are written by the project's own code. It runs twice: on
+# the CPU, and on the NPU path against the simulator (--device sim; --fp16 puts the float convolutions on
+# the NPU), after the placement table that says which layer runs where and why; then input, CPU result and
+# NPU result side by side, with the largest difference. A trace of the NPU run is left in the example dir.
+NPURUN = $(BUILD)/tools/npurun/npurun
 run: build
 	@mkdir -p $(EXAMPLE_DIR)
-	$(BUILD)/tools/make-example/npurun-make-example $(EXAMPLE_DIR)
-	$(BUILD)/tools/npurun/npurun $(EXAMPLE_DIR)/edges.armnn $(EXAMPLE_DIR)/image.bin -o $(EXAMPLE_DIR)/edges.out.bin
-	$(BUILD)/tools/make-example/npurun-make-example --show $(EXAMPLE_DIR)
+	@$(BUILD)/tools/make-example/npurun-make-example $(EXAMPLE_DIR)
+	@echo; echo "== placement on the NPU path: npurun --device sim --fp16 --explain"
+	@$(NPURUN) --device sim --fp16 --explain $(EXAMPLE_DIR)/edges.armnn
+	@echo; echo "== CPU: npurun --device cpu"
+	@$(NPURUN) --device cpu $(EXAMPLE_DIR)/edges.armnn $(EXAMPLE_DIR)/image.bin -o $(EXAMPLE_DIR)/edges.out.bin
+	@echo; echo "== simulated NPU: npurun --device sim --fp16 --compare cpu --trace $(EXAMPLE_DIR)/trace.json"
+	@$(NPURUN) --device sim --fp16 $(EXAMPLE_DIR)/edges.armnn $(EXAMPLE_DIR)/image.bin -o $(EXAMPLE_DIR)/edges.sim.bin \
+	  --compare cpu --trace $(EXAMPLE_DIR)/trace.json
+	@echo
+	@$(BUILD)/tools/make-example/npurun-make-example --show $(EXAMPLE_DIR) "cpu=edges.out.bin" "simulated NPU (fp16)=edges.sim.bin"
+	@echo; echo "trace of the NPU run: $(EXAMPLE_DIR)/trace.json (chrome://tracing, ui.perfetto.dev, or"
+	@echo "  python3 tools/npurun/trace_to_html.py $(EXAMPLE_DIR)/trace.json $(EXAMPLE_DIR)/trace.html)"
 
 test: build
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npudrv {
 

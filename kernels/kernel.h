@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <string>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::kernels {
 

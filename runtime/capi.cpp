@@ -6,7 +6,7 @@
 #include <string>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
 
 struct npurun_model {

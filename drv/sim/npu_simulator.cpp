@@ -2,7 +2,7 @@
 
 #include "drv/regcmd/regcmd_decoder.h"
 #include "drv/sim/sim_internal.h"
-#include "drv/util/fp16.h"
+#include "core/fp16.h"
 
 #include <algorithm>
 #include <cstdio>

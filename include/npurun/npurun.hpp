@@ -6,16 +6,17 @@
 //   session.run();
 //   const auto& out = session.output(0);   // out.info, out.data
 //
-// Every failure is an npurun::Error (runtime/graph/error.h) with a one-line message.
+// Every failure is an npurun::Error (core/error.h) with a one-line message.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
+#include "core/error.h"
+#include "ir/graph.h"
 
 namespace npurun {
 
@@ -84,6 +85,16 @@ struct LayerProfile {
     uint32_t tasks = 0;
 };
 
+// One timed span of the last profiled run() (SessionOptions::profile), for a timeline (npurun --trace).
+// Times are microseconds from the start of run(), taken with the steady clock on the calling thread.
+struct TraceSpan {
+    std::string name;
+    std::string category;  // "cpu", "npu segment", "convert", "submit", "wait", "npu task"
+    std::string track;     // the timeline row: "cpu", "npu segment 0", "npu segment 0 tasks core 0"
+    double start_us = 0, duration_us = 0;
+    std::vector<std::pair<std::string, std::string>> args;  // details shown with the span
+};
+
 struct MemoryPlanStats {
     size_t arena_bytes = 0;        // size of the one activation arena
     size_t naive_bytes = 0;        // sum of every arena buffer's size (64-byte rounded), without sharing
@@ -119,6 +130,7 @@ public:
     NativeTensor import_native_output(size_t i, int dmabuf_fd);
 
     const std::vector<LayerProfile>& profile() const;  // filled by run() when options.profile
+    std::vector<TraceSpan> trace() const;  // the last run()'s spans, when options.profile (built on call)
     MemoryPlanStats memory_stats() const;
 
 private:

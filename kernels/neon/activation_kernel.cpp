@@ -16,7 +16,7 @@
 #include "kernels/neon/neon.h"
 #include "kernels/neon/thread_pool.h"
 #include "kernels/neon/vector_math.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 namespace {

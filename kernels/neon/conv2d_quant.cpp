@@ -1,7 +1,7 @@
 // Quantized NHWC convolution (QAsymmU8 / QAsymmS8 input and output; weights QAsymmU8, QAsymmS8 or
 // QSymmS8 per-tensor or per output channel), bit-exact with kernels/ref.
 //
-// The pipeline is runtime/util/quantization.h's: acc = sum (qx - zx)(qw - zw) exactly in integers, plus
+// The pipeline is core/quantization.h's: acc = sum (qx - zx)(qw - zw) exactly in integers, plus
 // the bias in accumulator units, then one requantization per output element. The accumulation is
 // vectorised; being exact integer arithmetic, its order does not matter, so any blocking or instruction
 // choice gives the same acc. Blocks of 4 output channels reduce their accumulators with pairwise adds
@@ -25,7 +25,7 @@
 #include "kernels/neon/neon.h"
 #include "kernels/neon/requantize.h"
 #include "kernels/neon/thread_pool.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 #if NPURUN_NEON_NATIVE
 #define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))

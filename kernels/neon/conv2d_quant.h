@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "kernels/neon/conv_geometry.h"
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::kernels::neon {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::kernels::neon {
 

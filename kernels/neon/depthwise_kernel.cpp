@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/util/checked_math.h"
+#include "core/checked_math.h"
 
 #include "kernels/neon/depthwise.h"
 #include "kernels/neon/kernel_list.h"

@@ -1,6 +1,6 @@
 // Quantized NHWC depthwise convolution, depth multiplier 1, bit-exact with kernels/ref: the same exact
 // integer accumulation of (qx - zx)(qw - zw) over the real taps (padding adds 0), the bias in accumulator
-// units and one requantization per output (runtime/util/quantization.h). Vectorised over 8 channels:
+// units and one requantization per output (core/quantization.h). Vectorised over 8 channels:
 // codes widened to int16 and centred, multiply-accumulated into int32 (vmlal_s16), then requantized 8 at
 // a time by requantize_x4 (the same IEEE double operations as quant::requantize, hence the same bytes;
 // leftover channels call quant::requantize itself). K = KH*KW <= 33025 keeps the int32 lanes exact
@@ -11,7 +11,7 @@
 #include "kernels/neon/neon.h"
 #include "kernels/neon/requantize.h"
 #include "kernels/neon/thread_pool.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "kernels/kernel.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::kernels::neon {
 

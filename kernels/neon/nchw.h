@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::kernels::neon {
 

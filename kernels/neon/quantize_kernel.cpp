@@ -1,6 +1,6 @@
 // Quantize (float32 -> QAsymmU8/QAsymmS8/QSymmS8, per-tensor) and Dequantize (those -> float32).
 //
-// Quantize is runtime/util/quantization.h's quant::quantize exactly: v = x / scale (an IEEE division, not
+// Quantize is core/quantization.h's quant::quantize exactly: v = x / scale (an IEEE division, not
 // a reciprocal multiply), rounded half away from zero (truncate, then step away from zero when the
 // exact remainder |v - trunc(v)| >= 0.5), offset added, clamped to the type; NaN gives the offset.
 // Dequantize is (float(q) - float(offset)) * scale. Both bit-exact with kernels/ref.
@@ -8,7 +8,7 @@
 #include "kernels/neon/kernel_util.h"
 #include "kernels/neon/neon.h"
 #include "kernels/neon/thread_pool.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 namespace {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "kernels/kernel.h"
-#include "runtime/graph/ops.h"
+#include "ir/ops.h"
 
 namespace npurun::kernels {
 

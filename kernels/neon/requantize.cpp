@@ -1,7 +1,7 @@
 // Out-of-line parts of the vectorised requantization epilogue (see requantize.h for the exactness argument).
 #include "kernels/neon/requantize.h"
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 

@@ -1,5 +1,5 @@
 // Vectorised requantization epilogue of the quantized NEON kernels (Convolution2d, DepthwiseConvolution2d,
-// FullyConnected), bit-exact with the scalar quant::requantize (runtime/util/quantization.h) that
+// FullyConnected), bit-exact with the scalar quant::requantize (core/quantization.h) that
 // kernels/ref calls:
 //
 //   scalar:  clamp(round_half_away(double(int64(acc) + bias) * m) + double(zo), type_min, type_max)
@@ -25,7 +25,7 @@
 #include <cstring>
 
 #include "kernels/neon/neon.h"
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::kernels::neon {
 

@@ -8,7 +8,7 @@
 
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
-#include "runtime/ops/infer_fns.h"
+#include "ir/ops/infer_fns.h"
 
 namespace npurun::kernels::ref {
 namespace {

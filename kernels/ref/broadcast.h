@@ -5,12 +5,12 @@
 
 #include <cstddef>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::kernels::ref {
 
 // f(output_index, a_index, b_index) for every output element; shapes are right-aligned and size-1
-// (or missing) input dimensions repeat. The shapes must be broadcast-compatible (runtime/ops checks).
+// (or missing) input dimensions repeat. The shapes must be broadcast-compatible (ir/ops checks).
 template <class F> void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, F&& f) {
     size_t sa[kMaxRank] = {}, sb[kMaxRank] = {};
     auto strides = [&out](const Shape& in, size_t* s) {

@@ -1,6 +1,6 @@
 // Concat and Splitter: copy views at their origins, decoding and re-encoding each element as CpuRef
 // does (so inputs with other quantization parameters are requantized to the output's).
-// Concat's views tile its output exactly (checked by runtime/ops), so every output element is written.
+// Concat's views tile its output exactly (checked by ir/ops), so every output element is written.
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"

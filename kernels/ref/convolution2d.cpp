@@ -2,7 +2,7 @@
 //
 // Float types: as CpuRef's ConvImpl, sum in float over (input channel, kernel row, kernel column) in that
 // order, add the bias, round once on store. Quantized types: npurun's integer pipeline
-// (runtime/util/quantization.h): exact integer accumulation of (qx - zx) * (qw - zw), bias in accumulator
+// (core/quantization.h): exact integer accumulation of (qx - zx) * (qw - zw), bias in accumulator
 // units, one requantize per output. Padding contributes nothing (real 0, i.e. the zero point).
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"

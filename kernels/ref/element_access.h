@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/graph/types.h"
-#include "runtime/util/quantization.h"
+#include "core/types.h"
+#include "core/quantization.h"
 
 namespace npurun::kernels::ref {
 

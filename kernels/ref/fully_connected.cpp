@@ -1,7 +1,7 @@
 // FullyConnected: y[n, o] = sum_k x[n, k] * W(k, o) + bias[o], with W stored [O, K] when transpose_weights
 // (TfLite) or [K, O] otherwise; the input's dimensions after the first are flattened into K.
 // Float: sum in float over k (CpuRef's order), bias added last. Quantized: the integer pipeline of
-// runtime/util/quantization.h, as for Convolution2d.
+// core/quantization.h, as for Convolution2d.
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"

@@ -1,5 +1,5 @@
 // Permute and Transpose: raw element moves (CpuRef permutes bytes; quantization is not applied).
-// The two differ only in the meaning of the mapping (runtime/graph/ops.h):
+// The two differ only in the meaning of the mapping (ir/ops.h):
 //   Permute:   output dimension mapping[i] is input dimension i;
 //   Transpose: output dimension i is input dimension mapping[i].
 #include <cstring>

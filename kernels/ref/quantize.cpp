@@ -1,6 +1,6 @@
 // Quantize (float or quantized -> quantized, i.e. also requantization) and Dequantize (quantized ->
 // float): decode each element to a real value and encode it in the output type (Arm NN's Quantize and
-// Dequantize, runtime/util/quantization.h). Per-axis QSymmS8 inputs use one scale per channel.
+// Dequantize, core/quantization.h). Per-axis QSymmS8 inputs use one scale per channel.
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"

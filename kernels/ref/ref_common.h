@@ -5,7 +5,7 @@
 
 #include "kernels/kernel.h"
 #include "kernels/ref/element_access.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::kernels::ref {
 

@@ -1,12 +1,12 @@
 // The reference kernels: portable, obviously correct implementations with Arm NN CpuRef semantics
 // (reference/armnn-format.md §2). They are the oracle the NEON kernels and the NPU are tested against.
 //
-// Kernels assume the graph passed npurun::validate_graph (runtime/ops/op_semantics.h): operand counts,
+// Kernels assume the graph passed npurun::validate_graph (ir/ops/op_semantics.h): operand counts,
 // shapes, ranks and attribute ranges are already checked; `check` only decides data-type support.
 #pragma once
 
 #include "kernels/kernel.h"
-#include "runtime/graph/ops.h"
+#include "ir/ops.h"
 
 namespace npurun::kernels {
 

@@ -1,5 +1,5 @@
 // Shape (the input's dimensions as Signed32), Rank (the input's rank as a Signed32 scalar), Fill (every
-// element set to the descriptor's value; the output shape is the declared one, see runtime/ops/infer_movement.cpp)
+// element set to the descriptor's value; the output shape is the declared one, see ir/ops/infer_movement.cpp)
 // and Cast (decode to float, encode to the output type, exactly CpuRef's Decoder/Encoder pair: float to
 // integer truncates toward zero, quantized types are (de)quantized, Boolean is value != 0).
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "kernels/ref/support.h"
 
 #include "kernels/ref/registry.h"
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
-#include "runtime/ops/op_semantics.h"
+#include "core/error.h"
+#include "ir/graph.h"
+#include "ir/ops/op_semantics.h"
 
 namespace npurun::kernels {
 namespace {

@@ -1,13 +1,13 @@
 // Which layer types and element types the CPU (reference kernels) can run, derived from the op semantics
-// (runtime/ops) and the kernels' own check functions rather than from a hand-kept list: for every op kind a
+// (ir/ops) and the kernels' own check functions rather than from a hand-kept list: for every op kind a
 // representative one-layer graph is built with the element type under test, its outputs are inferred, and
 // the kernel's check decides. Used by `npurun --list-layers` and by the coverage tests.
 #pragma once
 
 #include <string>
 
-#include "runtime/graph/ops.h"
-#include "runtime/graph/types.h"
+#include "ir/ops.h"
+#include "core/types.h"
 
 namespace npurun::kernels {
 

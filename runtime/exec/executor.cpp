@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 
 namespace npurun::exec {
@@ -98,6 +98,26 @@ void* Executor::tensor_data(TensorId id) {
     return off == plan::MemoryPlan::kNotInArena ? nullptr : arena_ + off;
 }
 
+std::vector<TraceSpan> Executor::trace() const {
+    std::vector<TraceSpan> spans;
+    if (!profiling_ || step_times_.size() != steps_.size()) return spans;
+    for (size_t si = 0; si < steps_.size(); ++si) {
+        const Step& s = steps_[si];
+        const auto [start, us] = step_times_[si];
+        if (s.external < 0) {
+            const LayerProfile& row = profile_[s.profile_begin];
+            spans.push_back(TraceSpan{row.name, "cpu", "cpu", start, us, {{"type", row.type}, {"output", row.output_shape.str()}}});
+            continue;
+        }
+        spans.push_back(TraceSpan{"npu segment " + std::to_string(s.external), "npu segment",
+                                  "npu segment " + std::to_string(s.external), start, us,
+                                  {{"layers", std::to_string(s.profile_count)}}});
+        const ExternalStep& e = externals_[size_t(s.external)];
+        if (e.trace) e.trace(origin_, spans);
+    }
+    return spans;
+}
+
 void Executor::run() {
     if (!profiling_) {
         for (const Step& s : steps_) {
@@ -108,7 +128,12 @@ void Executor::run() {
         }
         return;
     }
-    for (const Step& s : steps_) {
+    // Only times are stored here (the trace is assembled by trace(), after the run): run() allocates nothing.
+    const auto origin = std::chrono::steady_clock::now();
+    origin_ = origin;
+    step_times_.resize(steps_.size());  // sized once; no allocation after the first run
+    for (size_t si = 0; si < steps_.size(); ++si) {
+        const Step& s = steps_[si];
         const auto t0 = std::chrono::steady_clock::now();
         if (s.external >= 0)
             externals_[size_t(s.external)].run();
@@ -116,6 +141,7 @@ void Executor::run() {
             s.run(s.args);
         const auto t1 = std::chrono::steady_clock::now();
         const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+        step_times_[si] = {std::chrono::duration<double, std::micro>(t0 - origin).count(), us};
         if (s.external < 0) {
             profile_[s.profile_begin].microseconds = us;
             continue;

@@ -12,11 +12,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/plan/memory_plan.h"
 
 namespace npurun::exec {
@@ -45,6 +46,9 @@ struct ExternalStep {
     // Profile rows (one per layer of the group), refreshed after each profiled run; `microseconds` is
     // filled by the executor: the step's time shared among the rows in proportion to their MACs.
     std::function<std::vector<LayerProfile>()> profile_rows;
+    // Timeline spans of the last run (conversions, submit, wait, tasks), appended after the step's own span;
+    // `origin` is the start of Executor::run(). Optional; called by Executor::trace(), after the run.
+    std::function<void(std::chrono::steady_clock::time_point origin, std::vector<TraceSpan>& out)> trace;
 };
 
 // Nodes some backend takes over. `handled[i]`: node i gets no kernel; `build` is called once the arena
@@ -68,6 +72,8 @@ public:
     const plan::MemoryPlan& plan() const { return plan_; }
     const std::vector<Step>& steps() const { return steps_; }
     const std::vector<LayerProfile>& profile() const { return profile_; }
+    // The last profiled run as timeline spans (empty before one); built here from the times run() stored.
+    std::vector<TraceSpan> trace() const;
 
 private:
     const Graph& graph_;
@@ -80,6 +86,8 @@ private:
     std::vector<ExternalStep> externals_;
     bool profiling_ = false;
     std::vector<LayerProfile> profile_;  // one row per step, preallocated; run() only stores times
+    std::vector<std::pair<double, double>> step_times_;  // profiling: start (us from origin_) and duration per step
+    std::chrono::steady_clock::time_point origin_{};     // start of the last profiled run
 };
 
 }  // namespace npurun::exec

@@ -1,7 +1,7 @@
 // Model loading: the loader builds the graph, op validation checks it; only then is it a Model.
 #include "include/npurun/npurun.hpp"
 #include "runtime/loaders/load_model.h"
-#include "runtime/ops/op_semantics.h"
+#include "ir/ops/op_semantics.h"
 
 namespace npurun {
 

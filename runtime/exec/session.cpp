@@ -4,7 +4,7 @@
 #include "runtime/exec/executor.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/exec/session_impl.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun {
 
@@ -144,6 +144,7 @@ NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool o
 }
 
 const std::vector<LayerProfile>& Session::profile() const { return impl_->executor.profile(); }
+std::vector<TraceSpan> Session::trace() const { return impl_->executor.trace(); }
 
 MemoryPlanStats Session::memory_stats() const {
     const plan::MemoryPlan& p = impl_->executor.plan();

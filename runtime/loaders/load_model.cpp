@@ -3,7 +3,7 @@
 #include <cstring>
 #include <memory>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/armnn/armnn_loader.h"
 #include "runtime/util/mapped_file.h"
 

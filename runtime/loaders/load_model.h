@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

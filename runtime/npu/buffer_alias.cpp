@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/feature_layout.h"
 
 namespace npurun::npu {

@@ -14,7 +14,7 @@
 #include <map>
 #include <string>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {

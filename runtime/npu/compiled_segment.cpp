@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "drv/sim/npu_simulator.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/buffer_alias.h"
 #include "runtime/npu/eltwise_layer.h"
 #include "runtime/npu/pad_layer.h"
@@ -354,6 +354,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         const uint64_t regcmd_bytes = emit_(0, &lane_tasks).size_bytes();
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
         regcmd_ = emit_(commands_.dma_addr(), &lane_tasks);
+        lane_tasks_ = lane_tasks;
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
         // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
         if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
@@ -406,8 +407,11 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
 }
 
 void CompiledSegment::run() {
+    using Clock = std::chrono::steady_clock;
     uint8_t* fmap = features_.data();
+    timing_.conversions.clear();  // keeps its capacity: no allocation after the first run
     for (const Boundary& b : inputs_) {
+        const auto t0 = Clock::now();
         if (b.edge < 0) {
             pack_feature(graph_.info(b.tensor), b.host, b.geom, fmap + b.offset);
         } else {
@@ -416,16 +420,22 @@ void CompiledSegment::run() {
             pack_feature(graph_.info(b.tensor), b.host, b.geom, e.own.data() + b.offset);
         }
         ++input_conversions_;
+        timing_.conversions.push_back({b.tensor, true, t0, Clock::now()});
     }
     // The simulator keeps a record per task; forget earlier ones so memory does not grow per inference.
     if (npu_.simulator) npu_.simulator->clear_records();
     const size_t before = 0;
     try {
-        job_->run();
+        timing_.submit_begin = Clock::now();
+        job_->submit();
+        timing_.submit_end = Clock::now();
+        job_->wait();
+        timing_.wait_end = Clock::now();
     } catch (const npudrv::DriverError& e) {
         fail(ErrorKind::Runtime, std::string("NPU job failed: ") + e.what());
     }
     for (const Boundary& b : outputs_) {
+        const auto t0 = Clock::now();
         if (b.edge < 0) {
             unpack_feature(graph_.info(b.tensor), b.geom, fmap + b.offset, b.host);
         } else {
@@ -434,6 +444,7 @@ void CompiledSegment::run() {
             unpack_feature(graph_.info(b.tensor), b.geom, e.own.data() + b.offset, b.host);
         }
         ++output_conversions_;
+        timing_.conversions.push_back({b.tensor, false, t0, Clock::now()});
     }
     if (npu_.simulator) {
         const auto& rec = npu_.simulator->records();
@@ -450,6 +461,12 @@ void CompiledSegment::run() {
     }
 }
 
+
+JobStatsView CompiledSegment::job_stats_view() const {
+    JobStatsView v;
+    if (job_) v.hw_elapse_time_ns = job_->stats().hw_elapse_time_ns;
+    return v;
+}
 
 CompiledSegment::~CompiledSegment() {
     for (const auto& e : edges_) {

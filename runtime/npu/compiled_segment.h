@@ -4,6 +4,7 @@
 // outputs back.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,7 +14,7 @@
 
 #include "drv/device.h"
 #include "drv/regcmd/regcmd_writer.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/feature_layout.h"
@@ -21,6 +22,11 @@
 #include "runtime/passes/placement.h"
 
 namespace npurun::npu {
+
+// What the driver reported about the last job (a copy of npudrv::JobStats, for timelines).
+struct JobStatsView {
+    int64_t hw_elapse_time_ns = 0;
+};
 
 // What --profile shows per NPU layer.
 struct NpuLayerStats {
@@ -67,6 +73,23 @@ public:
     // Segment outputs converted NC1HWC2 -> NHWC since load (a bound output is not).
     uint64_t output_conversions() const { return output_conversions_; }
 
+    // When the phases of the last run() happened (for timelines: npurun --trace).
+    struct RunTiming {
+        using TimePoint = std::chrono::steady_clock::time_point;
+        struct Conversion {
+            TensorId tensor;
+            bool input;  // NHWC -> NC1HWC2 before the job, else NC1HWC2 -> NHWC after it
+            TimePoint begin, end;
+        };
+        std::vector<Conversion> conversions;
+        TimePoint submit_begin, submit_end, wait_end;
+    };
+    const RunTiming& last_timing() const { return timing_; }
+    // The driver's statistics of the last job (rknpu: hardware time; 0 on rocket and the simulator).
+    JobStatsView job_stats_view() const;
+    // Each lane's [first, end) task range (one lane unless a convolution is split over cores).
+    const std::vector<std::pair<size_t, size_t>>& lane_tasks() const { return lane_tasks_; }
+
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
     const npudrv::regcmd::RegcmdBuffer& regcmd() const { return regcmd_; }
     uint32_t task_count() const { return static_cast<uint32_t>(regcmd_.tasks.size()); }
@@ -109,6 +132,8 @@ private:
     std::vector<Boundary> inputs_, outputs_;
     uint64_t input_conversions_ = 0, output_conversions_ = 0;
     uint32_t lanes_ = 1, core_mask_ = 0;
+    RunTiming timing_;
+    std::vector<std::pair<size_t, size_t>> lane_tasks_;
 };
 
 // Multiply-accumulates above which a segment's convolution is spread over all cores when the session

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "runtime/npu/feature_layout.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::npu {
 

@@ -2,7 +2,7 @@
 // prepared for the NPU at load: geometry, weights packed to the NPU's group layout, the BS operand stream
 // (bias, and per-channel multipliers), the requantization constants and the fused activation.
 //
-// Integer arithmetic (reference §4.5, runtime/util/quantization.h): the NPU computes on signed int8.
+// Integer arithmetic (reference §4.5, core/quantization.h): the NPU computes on signed int8.
 // uint8 tensors are shifted by -128 at the segment edge; weights are stored as w - 128 (uint8) or w (int8).
 // With x the signed input (padding = the signed input zero point zx) and wz the stored weight zero point,
 //   CORE + CPEND:  A = sum((ws) * x) + OW_OP * sum(x),  OW_OP = -wz   =>  A = sum((w - wz) * x)
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {

@@ -6,7 +6,7 @@
 
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::npu {
 

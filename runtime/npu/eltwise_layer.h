@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "drv/regcmd/regcmd_writer.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {

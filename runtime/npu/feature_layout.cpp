@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::npu {
 

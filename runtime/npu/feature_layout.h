@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {

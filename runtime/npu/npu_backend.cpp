@@ -8,7 +8,8 @@
 #include <cstring>
 
 #include "drv/regcmd/regcmd_decoder.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
+#include "runtime/npu/segment_trace.h"
 
 namespace npurun::npu {
 
@@ -35,6 +36,9 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned core
             exec::ExternalStep st;
             st.first_node = placement_.segments[s].nodes.front();
             st.run = [seg] { seg->run(); };
+            st.trace = [this, seg, s](std::chrono::steady_clock::time_point origin, std::vector<TraceSpan>& out) {
+                append_segment_trace(graph_, *seg, s, origin, out);
+            };
             st.profile_rows = [this, seg, device] {
                 std::vector<LayerProfile> rows;
                 for (const NpuLayerStats& l : seg->layers()) {

@@ -2,7 +2,7 @@
 
 #include "drv/device_factory.h"
 #include "drv/error.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npu/simulator_factory.h"
 
 namespace npurun::npu {

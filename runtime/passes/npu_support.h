@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

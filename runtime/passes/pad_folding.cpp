@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun {
 

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

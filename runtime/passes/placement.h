@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
-#include "runtime/util/checked_math.h"
+#include "core/checked_math.h"
 
 namespace npurun::plan {
 namespace {

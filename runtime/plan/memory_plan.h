@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::plan {
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun {
 

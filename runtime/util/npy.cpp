@@ -3,8 +3,8 @@
 #include <cctype>
 #include <cstring>
 
-#include "runtime/graph/error.h"
-#include "runtime/util/checked_math.h"
+#include "core/error.h"
+#include "core/checked_math.h"
 
 namespace npurun::npy {
 namespace {

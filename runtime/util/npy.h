@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::npy {
 

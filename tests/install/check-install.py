@@ -31,9 +31,9 @@ import shutil
 import subprocess
 import sys
 
-TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest']
-MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1']
-GRAPH_HEADERS = ['error.h', 'graph.h', 'ops.h', 'types.h']
+TOOLS = ['npurun', 'npu-info', 'regcmd-dump', 'npurun-selftest', 'face-detect']
+MAN_PAGES = ['npurun.1', 'npu-info.1', 'regcmd-dump.1', 'npurun-selftest.1', 'face-detect.1']
+GRAPH_HEADERS = ['core/error.h', 'core/types.h', 'ir/graph.h', 'ir/ops.h']
 
 ALLOWED_NEEDED = [
     r'libc\.so(\.\d+)?', r'libm\.so\.\d+', r'libstdc\+\+\.so\.\d+', r'libgcc_s\.so\.\d+',
@@ -191,7 +191,7 @@ def main():
     if with_static:
         expected.add(f'{libdir}/libnpurun.a')
     expected |= {f'{mandir}/man1/{m}' for m in MAN_PAGES}
-    expected |= {f'{includedir}/npurun/runtime/graph/{h}' for h in GRAPH_HEADERS}
+    expected |= {f'{includedir}/npurun/{h}' for h in GRAPH_HEADERS}
     public_dir = os.path.join(src, 'include', 'npurun')
     public_headers = sorted(h for h in os.listdir(public_dir) if h.endswith(('.h', '.hpp')))
     expected |= {f'{includedir}/npurun/{h}' for h in public_headers}

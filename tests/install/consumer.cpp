@@ -8,7 +8,7 @@
 #include <cstring>
 
 int main() {
-    // Functions with a body in the library (runtime/graph/types.cpp), not inline in a header.
+    // Functions with a body in the library (core/types.cpp), not inline in a header.
     const char* name = npurun::to_string(npurun::DataType::Float32);
     const size_t size = npurun::element_size(npurun::DataType::Float32);
     if (name == nullptr || std::strcmp(name, "Float32") != 0 || size != 4) {

@@ -15,7 +15,7 @@
 #include "kernels/kernel.h"
 #include "kernels/neon/registry.h"
 #include "kernels/ref/registry.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::neontest {
 

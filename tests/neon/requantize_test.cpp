@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/neon/requantize.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::neontest {
 namespace {

@@ -12,7 +12,7 @@
 #include "include/npurun/npurun.hpp"
 #include "runtime/exec/session_factory.h"
 #include "runtime/npu/npu_backend.h"
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 #include "tests/npu/npu_graphs.h"
 
 namespace {

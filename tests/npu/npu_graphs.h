@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::npu_test {
 

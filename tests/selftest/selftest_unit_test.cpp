@@ -1,16 +1,22 @@
 // npurun-selftest internals: the comparison that decides PASS/FAIL, the option parser, the case table's
-// coverage of the NPU backend's ops, the determinism of the generated models, and a corrupted result
-// turning a case into a failure.
+// coverage of the NPU backend's ops, the determinism of the generated models, a corrupted result turning a
+// case into a failure, the expectation lists and the judgement they give, and the HTML/CSV reports.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/npurun-selftest/selftest_cli.h"
 #include "tools/npurun-selftest/selftest_compare.h"
+#include "tools/npurun-selftest/selftest_expectations.h"
+#include "tools/npurun-selftest/selftest_html.h"
 #include "tools/npurun-selftest/selftest_model.h"
+#include "tools/npurun-selftest/selftest_report.h"
 #include "tools/npurun-selftest/selftest_runner.h"
 
 using namespace npurun;
@@ -139,6 +145,11 @@ TEST(SelftestCases, NamesUniqueAndDuplicatesRejected) {
     for (const Case& c : all_cases()) EXPECT_TRUE(names.insert(c.name).second) << c.name;
     std::vector<Case> dup = {all_cases()[0], all_cases()[0]};
     EXPECT_THROW(validate_cases(dup), Error);
+    for (const char* bad : {"conv u8", "conv,u8", "conv:u8", "conv-*"}) {
+        std::vector<Case> odd = {all_cases()[0]};
+        odd[0].name = bad;
+        EXPECT_THROW(validate_cases(odd), Error) << bad;
+    }
 }
 
 // Every op the NPU backend lowers (runtime/npu lowering_refusal) in every precision it supports, tiling
@@ -283,4 +294,180 @@ TEST(SelftestRun, ForcedCoresOnALayerThatDoesNotSplitFail) {
     ASSERT_EQ(r.runs.size(), 1u);
     EXPECT_EQ(r.runs[0].cores_used, 1u);
     EXPECT_NE(r.runs[0].error.find("1 lane(s), not 2"), std::string::npos) << r.runs[0].error;
+}
+
+TEST(SelftestCompare, FirstElementBeyondTheTolerance) {
+    const uint8_t ref[5] = {10, 20, 30, 40, 50};
+    const uint8_t got[5] = {11, 20, 33, 40, 90};  // element 0 is within 1, element 2 is the first beyond it
+    const ElementDiff d = first_element_beyond(info(DataType::QAsymmU8, 5), ref, got, 1.0);
+    ASSERT_TRUE(d.found);
+    EXPECT_EQ(d.index, 2u);
+    EXPECT_EQ(d.expected, 30.0);
+    EXPECT_EQ(d.got, 33.0);
+    EXPECT_FALSE(first_element_beyond(info(DataType::QAsymmU8, 5), ref, ref, 0.0).found);
+    const float fr[2] = {1.0f, 2.0f}, fn[2] = {1.0f, std::nanf("")};
+    EXPECT_EQ(first_element_beyond(info(DataType::Float32, 2), fr, fn, 1e9).index, 1u);  // NaN is beyond any tolerance
+}
+
+TEST(SelftestCompare, FirstDifferingElementOfTwoDevices) {
+    const int8_t sim[4] = {1, -2, 3, -4};
+    const int8_t npu[4] = {1, -2, 3, 4};
+    const ElementDiff d = first_differing_element(info(DataType::QAsymmS8, 4), sim, npu);
+    ASSERT_TRUE(d.found);
+    EXPECT_EQ(d.index, 3u);
+    EXPECT_EQ(d.expected, -4.0);
+    EXPECT_EQ(d.got, 4.0);
+    const float a[3] = {1.0f, 2.0f, 3.0f}, b[3] = {1.0f, 2.0f, 3.5f};
+    const ElementDiff f = first_differing_element(info(DataType::Float32, 3), a, b);
+    EXPECT_TRUE(f.found && f.index == 2u && f.got == 3.5);  // the element, not the byte offset (8)
+    EXPECT_FALSE(first_differing_element(info(DataType::Float32, 3), a, a).found);
+}
+
+TEST(SelftestOptions, ReportAndExpectationFlags) {
+    Options o = parse_options({"--html", "r.html", "--csv=r.csv", "--expectations", "board/ci/rk3588",
+                               "--test-corrupt", "sim:fc-u8", "--test-corrupt", "npu"});
+    EXPECT_EQ(o.html, "r.html");
+    EXPECT_EQ(o.csv, "r.csv");
+    EXPECT_EQ(o.expectations, "board/ci/rk3588");
+    ASSERT_EQ(o.corrupt.size(), 2u);
+    EXPECT_EQ(o.corrupt[0].device, "sim");
+    EXPECT_EQ(o.corrupt[0].case_name, "fc-u8");
+    EXPECT_EQ(o.corrupt[1].device, "npu");
+    EXPECT_EQ(o.corrupt[1].case_name, "");
+    EXPECT_NE(parse_error({"--html", "-"}).find("--html needs a file name"), std::string::npos);
+    EXPECT_NE(parse_error({"--csv"}).find("--csv needs a value"), std::string::npos);
+    EXPECT_NE(parse_error({"--expectations="}).find("--expectations needs a prefix"), std::string::npos);
+    EXPECT_NE(parse_error({"--test-corrupt", "sim:"}).find("no case name"), std::string::npos);
+}
+
+TEST(SelftestExpectations, NamesReasonsGlobsAndComments) {
+    const std::string text =
+        "# known failures on the board\n"
+        "\n"
+        "conv-u8-k1\n"
+        "fc-u8:   rounding of the bias  # trailing comment\n"
+        "  mc-*: three cores only on some kernels\n";
+    const std::vector<ExpectationEntry> e = parse_expectation_list(text, Expected::Fail, "x-fails.txt");
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_EQ(e[0].pattern, "conv-u8-k1");
+    EXPECT_EQ(e[0].reason, "");
+    EXPECT_EQ(e[0].where, "x-fails.txt:3");
+    EXPECT_EQ(e[1].pattern, "fc-u8");
+    EXPECT_EQ(e[1].reason, "rounding of the bias");
+    EXPECT_EQ(e[2].pattern, "mc-*");
+    EXPECT_EQ(e[2].where, "x-fails.txt:5");
+
+    ExpectationLists lists;
+    lists.entries = e;
+    EXPECT_EQ(lookup(lists, "fc-u8").kind, Expected::Fail);
+    EXPECT_EQ(lookup(lists, "fc-u8").reason, "rounding of the bias");
+    EXPECT_EQ(lookup(lists, "mc-conv-u8-3cores").where, "x-fails.txt:5");
+    EXPECT_EQ(lookup(lists, "fc-u8-relu6").kind, Expected::None);  // exact names, no substring match
+    EXPECT_EQ(lookup(lists, "conv-u8-k1x").kind, Expected::None);
+}
+
+TEST(SelftestExpectations, BadEntriesAreErrorsWithTheirLine) {
+    auto error = [](const std::string& text) {
+        try {
+            parse_expectation_list(text, Expected::Skip, "s.txt");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(error("ok\nconv u8: spaces\n").find("s.txt:2:"), std::string::npos);
+    EXPECT_NE(error(": no name\n").find("s.txt:1: an entry needs a case name"), std::string::npos);
+}
+
+TEST(SelftestExpectations, StaleAndConflictingEntriesAreErrors) {
+    std::vector<std::string> names;
+    for (const Case& c : all_cases()) names.push_back(c.name);
+    ExpectationLists lists;
+    lists.entries = parse_expectation_list("conv-u8-k1\n", Expected::Fail, "f.txt");
+    EXPECT_NO_THROW(validate_expectations(lists, names));
+    lists.entries.push_back(parse_expectation_list("no-such-case: renamed\n", Expected::Fail, "f.txt")[0]);
+    try {
+        validate_expectations(lists, names);
+        ADD_FAILURE() << "a stale entry was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("f.txt:1: 'no-such-case' matches no case"), std::string::npos) << e.what();
+    }
+    lists.entries.pop_back();
+    lists.entries.push_back(parse_expectation_list("conv-u8-k*\n", Expected::Flake, "fl.txt")[0]);
+    try {
+        validate_expectations(lists, names);
+        ADD_FAILURE() << "a case in two lists was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'conv-u8-k1' is listed both as fail (f.txt:1) and as flake (fl.txt:1)"),
+                  std::string::npos) << e.what();
+    }
+}
+
+TEST(SelftestExpectations, JudgeEveryCombination) {
+    EXPECT_EQ(judge(true, false, Expected::None), Outcome::Pass);
+    EXPECT_EQ(judge(false, false, Expected::None), Outcome::Fail);
+    EXPECT_EQ(judge(false, false, Expected::Fail), Outcome::ExpectedFail);
+    EXPECT_EQ(judge(true, false, Expected::Fail), Outcome::UnexpectedPass);
+    EXPECT_EQ(judge(true, false, Expected::Flake), Outcome::Pass);
+    EXPECT_EQ(judge(false, false, Expected::Flake), Outcome::Flake);
+    EXPECT_EQ(judge(true, true, Expected::Skip), Outcome::Skip);
+    EXPECT_EQ(judge(true, true, Expected::Fail), Outcome::Skip);  // no NPU: nothing ran, nothing to judge
+    for (Outcome o : {Outcome::Pass, Outcome::Skip, Outcome::ExpectedFail, Outcome::Flake}) EXPECT_TRUE(acceptable(o));
+    for (Outcome o : {Outcome::Fail, Outcome::UnexpectedPass}) EXPECT_FALSE(acceptable(o));
+}
+
+TEST(SelftestExpectations, PrefixNotDirectory) {
+    const std::string dir = ::testing::TempDir() + "selftest-expectations-" + std::to_string(::getpid());
+    std::remove((dir + "/b-fails.txt").c_str());
+    ::rmdir(dir.c_str());
+    ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+    auto error = [](const std::string& prefix) {
+        try {
+            load_expectations(prefix);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(error(dir).find("takes a prefix"), std::string::npos);
+    EXPECT_NE(error(dir + "/b").find("none of"), std::string::npos);
+    {
+        std::FILE* f = std::fopen((dir + "/b-fails.txt").c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("fc-u8: known\n", f);
+        std::fclose(f);
+    }
+    const ExpectationLists l = load_expectations(dir + "/b");
+    EXPECT_EQ(l.files_read, (std::vector<std::string>{dir + "/b-fails.txt"}));  // missing flakes/skips: empty lists
+    EXPECT_EQ(l.count(Expected::Fail), 1u);
+    EXPECT_EQ(l.count(Expected::Skip), 0u);
+    std::remove((dir + "/b-fails.txt").c_str());
+    ::rmdir(dir.c_str());
+}
+
+TEST(SelftestReport, HtmlIsSelfContainedAndShowsTheFirstDifference) {
+    EXPECT_EQ(html_escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    const Environment env = probe_environment(DeviceSelection::Sim);
+    if (!env.sim.available) GTEST_SKIP() << "built without the simulator: " << env.sim.message;
+    RunOptions o;
+    o.corrupt_device = "sim";
+    std::vector<CaseResult> results = {run_case(*find_case("conv-u8-k1"), env, o), run_case(*find_case("fc-u8"), env, {})};
+    ASSERT_FALSE(results[0].pass);
+    const ElementDiff& d = results[0].runs[0].first_diff;
+    ASSERT_TRUE(d.found);
+    EXPECT_EQ(d.index, 0u);  // --test-corrupt changes element 0 by 64 codes
+    EXPECT_EQ(std::fabs(d.got - d.expected), 64.0);
+    results[1].expectation = {Expected::Fail, "planted", "x-fails.txt:1"};
+    const Summary s = summarize(results, env, 1.0, "x");
+    EXPECT_EQ(s.failed, 1u);
+    EXPECT_EQ(s.unexpected_passes, 1u);
+    const std::string html = html_report(results, env, s);
+    char expect[128];
+    std::snprintf(expect, sizeof expect, "sim vs cpu: output 0 element 0: expected %.0f, got %.0f", d.expected, d.got);
+    EXPECT_NE(html.find(expect), std::string::npos);
+    EXPECT_NE(html.find("PASS (unexpected)"), std::string::npos);
+    for (const char* external : {"<script", "<link", "src=", "http:", "https:", "url("})
+        EXPECT_EQ(html.find(external), std::string::npos) << external;
+    EXPECT_EQ(csv_report(results).substr(0, 23), "name,result,outcome,ms\n");
+    EXPECT_NE(csv_report(results).find("\nfc-u8,pass,unexpected-pass,"), std::string::npos);
 }

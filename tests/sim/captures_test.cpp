@@ -3,7 +3,7 @@
 #include "drv/regcmd/capture_reader.h"
 #include "drv/regcmd/conv_recovery.h"
 #include "drv/sim/npu_simulator.h"
-#include "drv/util/fp16.h"
+#include "core/fp16.h"
 #include "tests/sim/npu_test_streams.h"
 #include "tests/sim/reference_ops.h"
 #include "tests/sim/test_memory.h"

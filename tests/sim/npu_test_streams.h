@@ -3,7 +3,7 @@
 #pragma once
 
 #include "drv/regcmd/regcmd_writer.h"
-#include "drv/util/fp16.h"
+#include "core/fp16.h"
 
 #include <cstdint>
 #include <cstring>

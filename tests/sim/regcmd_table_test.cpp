@@ -2,7 +2,7 @@
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/regcmd_decoder.h"
 #include "drv/regcmd/regcmd_writer.h"
-#include "drv/util/fp16.h"
+#include "core/fp16.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
+#include "core/error.h"
+#include "ir/graph.h"
 #include "runtime/loaders/load_model.h"
 #include "tools/modelwriter/model_writer.h"
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
+#include "core/error.h"
+#include "ir/graph.h"
 
 using namespace npurun;
 

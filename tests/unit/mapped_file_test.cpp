@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/load_model.h"
 #include "runtime/util/mapped_file.h"
 #include "tests/unit/armnn_test_util.h"

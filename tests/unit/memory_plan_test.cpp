@@ -6,7 +6,7 @@
 #include <random>
 #include <set>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 #include "runtime/plan/memory_plan.h"
 #include "tests/unit/test_graphs.h"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/util/npy.h"
 
 using namespace npurun;

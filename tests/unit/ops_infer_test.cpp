@@ -1,4 +1,4 @@
-// runtime/ops: shape inference per op, its error cases, the op table and validate_graph.
+// ir/ops: shape inference per op, its error cases, the op table and validate_graph.
 #include "tests/unit/ref_test_util.h"
 
 using namespace npurun;

@@ -1,10 +1,10 @@
-// runtime/util/quantization.h: Arm NN rounding rules, fp16 conversion, the integer conv pipeline.
+// core/quantization.h: Arm NN rounding rules, fp16 conversion, the integer conv pipeline.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 using namespace npurun;
 using namespace npurun::quant;

@@ -1,4 +1,4 @@
-// The integer convolution pipeline (runtime/util/quantization.h) against CpuRef's float pipeline,
+// The integer convolution pipeline (core/quantization.h) against CpuRef's float pipeline,
 // written out independently here: dequantize every operand, multiply and sum in float, add the float bias,
 // quantize once. The brief's contract: the two agree within 1 in the integer.
 #include <cmath>

@@ -1,5 +1,5 @@
 // A one-layer graph harness for the reference-kernel and shape-inference tests: declare tensors with
-// their values, one node, then infer (runtime/ops) and run the reference kernel (kernels/ref).
+// their values, one node, then infer (ir/ops) and run the reference kernel (kernels/ref).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "kernels/ref/registry.h"
-#include "runtime/graph/error.h"
-#include "runtime/graph/graph.h"
-#include "runtime/ops/op_semantics.h"
-#include "runtime/util/quantization.h"
+#include "core/error.h"
+#include "ir/graph.h"
+#include "ir/ops/op_semantics.h"
+#include "core/quantization.h"
 
 namespace npurun::testing {
 

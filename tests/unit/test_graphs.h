@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::testing {
 

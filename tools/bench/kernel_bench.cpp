@@ -25,7 +25,7 @@
 #include "kernels/neon/registry.h"
 #include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #
 # Usage: make-sysroot.sh SYSROOT [extra arm64 package...]
 # Result: SYSROOT/usr/{include,lib/aarch64-linux-gnu} with libc, libstdc++, libdrm, flatbuffers, gtest,
+# libjpeg-turbo, libpng and zlib (static libraries included: the tools link those three statically),
 # usable both for linking (meson cross file, pkg-config sys_root) and for `qemu-aarch64 -L SYSROOT`.
 # Idempotent: a finished sysroot carries a stamp listing its packages and is not rebuilt.
 set -euo pipefail
@@ -20,7 +21,8 @@ suite=${DEBIAN_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}
 # Runtime libraries for qemu (-L) plus the -dev packages the build links against. Versions come from the
 # same Debian release as the host, so the cross g++ (same GCC) matches libstdc++6.
 packages=(libc6 libc6-dev libstdc++6 libgcc-s1 libdrm2 libdrm-common libdrm-dev
-          libflatbuffers2 libflatbuffers-dev libgtest-dev "$@")
+          libflatbuffers2 libflatbuffers-dev libgtest-dev
+          libjpeg62-turbo libjpeg62-turbo-dev libpng16-16 libpng-dev zlib1g zlib1g-dev "$@")
 
 stamp="$sysroot/.npurun-sysroot"
 if [[ -f $stamp ]] && [[ "$(cat "$stamp")" == "${packages[*]}" ]]; then

@@ -4,6 +4,8 @@
 //   npurun-make-example DIR          writes DIR/edges.armnn and DIR/image.bin
 //   npurun-make-example --show DIR   prints DIR/image.bin next to DIR/edges.out.bin (written by
 //                                    `npurun DIR/edges.armnn DIR/image.bin -o DIR/edges.out.bin`)
+//   npurun-make-example --show DIR cpu=edges.out.bin sim=edges.sim.bin
+//                                    the same with several outputs side by side (make run: CPU and NPU)
 //
 // Exit codes follow npurun's: 0 success, 2 bad arguments or input files, 1 I/O failure.
 #include <cmath>
@@ -13,6 +15,7 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/modelwriter/model_writer.h"
@@ -97,25 +100,48 @@ std::string ascii_row(const std::vector<float>& img, uint32_t y) {
     return s;
 }
 
-int show(const std::string& dir) {
-    std::vector<float> image, edges;
+// `outputs`: (label, file in DIR) pairs shown side by side after the input; by default the one
+// npurun output edges.out.bin. With two or more, the largest difference to the first is printed too.
+int show(const std::string& dir, std::vector<std::pair<std::string, std::string>> outputs) {
+    if (outputs.empty()) outputs.push_back({"edges (Sobel |gx|+|gy|, clamped to 1)", "edges.out.bin"});
+    std::vector<float> image;
     std::string why;
     if (!read_floats(dir + "/image.bin", image, why)) {
         std::cerr << "npurun-make-example: " << why << " (run `npurun-make-example " << dir << "` first)\n";
         return 2;
     }
-    if (!read_floats(dir + "/edges.out.bin", edges, why)) {
-        std::cerr << "npurun-make-example: " << why << " (run `npurun " << dir << "/edges.armnn " << dir
-                  << "/image.bin -o " << dir << "/edges.out.bin` first)\n";
-        return 2;
+    std::vector<std::vector<float>> edges(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        if (!read_floats(dir + "/" + outputs[i].second, edges[i], why)) {
+            std::cerr << "npurun-make-example: " << why << " (run `npurun " << dir << "/edges.armnn " << dir
+                      << "/image.bin -o " << dir << "/" << outputs[i].second << "` first)\n";
+            return 2;
+        }
     }
-    size_t edge_pixels = 0;
-    for (float v : edges) edge_pixels += v > 0.5f;
-    std::string title = "input image";
-    title.resize(kSize / 2, ' ');
-    std::cout << title << " | edges (Sobel |gx|+|gy|, clamped to 1)\n";
-    for (uint32_t y = 0; y < kSize; y += 2) std::cout << ascii_row(image, y) << " | " << ascii_row(edges, y) << '\n';
-    std::cout << edge_pixels << " of " << kSize * kSize << " pixels are edges (> 0.5)\n";
+    auto column = [](std::string t) {
+        t.resize(kSize / 2, ' ');
+        return t;
+    };
+    std::cout << column("input image");
+    for (size_t i = 0; i < outputs.size(); ++i) std::cout << " | " << (i + 1 < outputs.size() ? column(outputs[i].first) : outputs[i].first);
+    std::cout << '\n';
+    for (uint32_t y = 0; y < kSize; y += 2) {
+        std::cout << ascii_row(image, y);
+        for (const auto& e : edges) std::cout << " | " << ascii_row(e, y);
+        std::cout << '\n';
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        size_t edge_pixels = 0;
+        for (float v : edges[i]) edge_pixels += v > 0.5f;
+        std::cout << (outputs.size() > 1 ? outputs[i].first + ": " : std::string()) << edge_pixels << " of " << kSize * kSize
+                  << " pixels are edges (> 0.5)";
+        if (i > 0) {
+            float worst = 0;
+            for (size_t k = 0; k < edges[i].size(); ++k) worst = std::fmax(worst, std::fabs(edges[i][k] - edges[0][k]));
+            std::cout << "; largest difference to " << outputs[0].first << ": " << worst;
+        }
+        std::cout << '\n';
+    }
     return 0;
 }
 
@@ -137,9 +163,21 @@ int make(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string usage = "usage: npurun-make-example DIR | npurun-make-example --show DIR";
+    const std::string usage = "usage: npurun-make-example DIR | npurun-make-example --show DIR [LABEL=FILE...]";
     if (argc == 2 && std::string(argv[1]).rfind("-", 0) != 0) return make(argv[1]);
-    if (argc == 3 && std::string(argv[1]) == "--show") return show(argv[2]);
+    if (argc >= 3 && std::string(argv[1]) == "--show") {
+        std::vector<std::pair<std::string, std::string>> outputs;
+        for (int i = 3; i < argc; ++i) {
+            const std::string a = argv[i];
+            const size_t eq = a.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == a.size() || a.find('/') != std::string::npos) {
+                std::cerr << "npurun-make-example: '" << a << "' is not LABEL=FILE (FILE in DIR)\n" << usage << '\n';
+                return 2;
+            }
+            outputs.push_back({a.substr(0, eq), a.substr(eq + 1)});
+        }
+        return show(argv[2], outputs);
+    }
     std::cerr << usage << '\n';
     return 2;
 }

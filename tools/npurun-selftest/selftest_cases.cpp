@@ -27,7 +27,7 @@
 // whole table runs in CI under qemu-aarch64 (the CPU reference is the scalar kernels/ref).
 #include <set>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/npurun-selftest/selftest_case.h"
 
 namespace npurun::selftest {
@@ -284,6 +284,10 @@ void validate_cases(const std::vector<Case>& cases) {
         if (c.name.empty() || !names.insert(c.name).second)
             fail(ErrorKind::Internal, "self-test case name '" + c.name + "' is empty or used twice");
         if (c.layers.empty()) fail(ErrorKind::Internal, "self-test case '" + c.name + "' has no layer");
+        // Names are LAVA test case names (no whitespace), CSV fields (no comma) and expectation-list
+        // entries (no ':', '#' or glob characters): lower-case letters, digits and '-' only.
+        if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+            fail(ErrorKind::Internal, "self-test case name '" + c.name + "' has a character other than a-z, 0-9 and '-'");
     }
 }
 

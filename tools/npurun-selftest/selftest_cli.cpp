@@ -3,19 +3,24 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
+#include "tools/npurun-selftest/selftest_expectations.h"
+#include "tools/npurun-selftest/selftest_html.h"
 #include "tools/npurun-selftest/selftest_report.h"
 
 namespace npurun::selftest {
 
 const char* usage() {
     return "usage: npurun-selftest [--device sim|npu|all] [--filter PATTERN]... [--json FILE|-] [--require-npu]\n"
+           "                       [--expectations PREFIX] [--html FILE] [--csv FILE]\n"
            "       npurun-selftest --list [--filter PATTERN]...\n"
            "       (also: npurun --selftest [options])\n"
            "\n"
@@ -52,9 +57,25 @@ const char* usage() {
            "                        and exit\n"
            "  --json FILE|-         also write a JSON report (environment: kernel, machine, each device's node,\n"
            "                        driver name, version, description and date, hardware version, IOMMU; per\n"
-           "                        case: ops, shapes, result, per device max difference, tolerance, tasks,\n"
-           "                        time; summary). \"-\" writes it to stdout and moves the text lines to\n"
+           "                        case: ops, shapes, result, outcome and expectation, per device max\n"
+           "                        difference, tolerance, tasks, time, first element beyond the tolerance;\n"
+           "                        summary). \"-\" writes it to stdout and moves the text lines to\n"
            "                        stderr. The file is replaced atomically.\n"
+           "  --html FILE           also write a report to read: one self-contained HTML page (inline CSS, no\n"
+           "                        network) with per case the devices, max difference vs tolerance, time and\n"
+           "                        result, and for failures the first differing output element (index,\n"
+           "                        expected, got)\n"
+           "  --csv FILE            also write one line per case, NAME,RESULT,OUTCOME,MS (after a header line),\n"
+           "                        for farm result parsers (board/lava); written as the cases finish, so a\n"
+           "                        run that crashes keeps the cases before the crash\n"
+           "  --expectations PREFIX judge the cases against the expectation lists PREFIX-fails.txt (cases known\n"
+           "                        to fail), PREFIX-flakes.txt (may pass or fail) and PREFIX-skips.txt (not\n"
+           "                        run), e.g. board/ci/rk3588; a missing file is an empty list. One entry a\n"
+           "                        line: a case name or a glob on the whole name, optionally \": reason\";\n"
+           "                        '#' starts a comment. An entry matching no case, or a case in two lists,\n"
+           "                        is an error. A listed failure is XFAIL and a failing flake FLAKE (neither\n"
+           "                        fails the run); an unlisted failure is FAIL; a listed failure that\n"
+           "                        passes is XPASS and fails the run, so that the list stays true.\n"
            "  -h, --help            this text\n"
            "  --version             print the version\n"
            "\n"
@@ -62,12 +83,15 @@ const char* usage() {
            "  NAME  OPS  INPUT -> OUTPUT  DEVICES  maxdiff DEV DIFF/TOLERANCE... [npu==sim] [1c==2c==3c]  RESULT  TIME\n"
            "DEVICES lists cpu and each device that ran, with its NPU task count and the cores (job lanes) it\n"
            "used. RESULT is PASS, FAIL (the line ends with the reason) or SKIP (no device to compare with: no\n"
-           "NPU and no simulator; not a failure).\n"
-           "Then one summary line: cases, passed, failed, skipped, each device's driver and node, time, verdict.\n"
+           "NPU and no simulator; or listed in the skips; not a failure); with --expectations also XFAIL\n"
+           "(listed failure), FLAKE (listed flake that failed) and XPASS (listed failure that passed).\n"
+           "Then one summary line: cases, passed, failed (with --expectations: expected failures, flaky\n"
+           "failures, unexpected passes), skipped, each device's driver and node, time, verdict.\n"
            "\n"
-           "exit status: 0 every case passed; 1 a case failed, or a selected device is present but unusable\n"
-           "(permission denied, unsupported driver version); 2 bad command line, or --device sim in a build\n"
-           "without the simulator.\n"
+           "exit status: 0 every case passed (or failed as the expectation lists say); 1 a case failed, a\n"
+           "listed failure passed, or a selected device is present but unusable (permission denied,\n"
+           "unsupported driver version), or --require-npu found no NPU; 2 bad command line or expectation\n"
+           "list, or --device sim in a build without the simulator.\n"
            "\n"
            "first steps on a new board: npu-info (node, driver, IOMMU, buffers), then npurun-selftest; if it\n"
            "fails, rerun the failing case alone with --filter NAME and keep the --json report.\n";
@@ -122,12 +146,23 @@ Options parse_options(const std::vector<std::string>& args) {
         } else if (name == "--json") {
             o.json = take();
             if (o.json.empty()) bad("--json needs a file name or -");
+        } else if (name == "--html" || name == "--csv") {
+            std::string& dst = name == "--html" ? o.html : o.csv;
+            dst = take();
+            if (dst.empty() || dst == "-") bad(name + " needs a file name");
+        } else if (name == "--expectations") {
+            o.expectations = take();
+            if (o.expectations.empty()) bad("--expectations needs a prefix (e.g. board/ci/rk3588)");
         } else if (name == "--test-corrupt") {
-            // Test-only (not in --help): corrupts one output value of the first case on this device, so
-            // that tests can show a mismatch makes the tool fail.
+            // Test-only (not in --help): corrupts one output value of one case on this device, so that
+            // tests can show that a mismatch fails the case and that the expectation lists judge it.
             const std::string v = take();
-            if (v != "cpu" && v != "sim" && v != "npu") bad("unknown device '" + v + "' for --test-corrupt (use cpu, sim or npu)");
-            o.corrupt_device = v;
+            const size_t colon = v.find(':');
+            Options::Corruption c{v.substr(0, colon), colon == std::string::npos ? std::string() : v.substr(colon + 1)};
+            if (c.device != "cpu" && c.device != "sim" && c.device != "npu")
+                bad("unknown device '" + c.device + "' for --test-corrupt (use cpu, sim or npu, optionally :CASE)");
+            if (colon != std::string::npos && c.case_name.empty()) bad("--test-corrupt " + v + ": no case name after ':'");
+            o.corrupt.push_back(c);
         } else if (a.size() > 1 && a[0] == '-') {
             bad("unknown option '" + a + "'");
         } else {
@@ -149,29 +184,37 @@ bool matches(const std::string& name, const std::vector<std::string>& filters) {
 
 namespace {
 
-// Writes the report to `path` through a temporary file in the same directory, then rename(): a reader
-// sees the old file or the complete new one.
-void write_atomically(const std::string& path, const std::string& text) {
+// Writes a report to `path` through a temporary file in the same directory, then rename(): a reader sees
+// the old file or the complete new one. `flag` names the option in messages.
+void write_atomically(const std::string& path, const std::string& text, const char* flag) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(errno));
+    if (!f) fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(errno));
     const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     const bool closed = std::fclose(f) == 0;
     if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
         const int e = errno;
         std::remove(tmp.c_str());
-        fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(e));
+        fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(e));
     }
 }
 
-// A --json path that cannot be written is a command-line error before anything runs, not after minutes of
+// A report path that cannot be written is a command-line error before anything runs, not after minutes of
 // cases: the temporary file the report will go through is created and removed once.
-void check_writable(const std::string& path) {
+void check_writable(const std::string& path, const char* flag) {
+    if (path.empty() || path == "-") return;
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail(ErrorKind::BadInput, "cannot write --json file '" + path + "': " + std::strerror(errno));
+    if (!f) fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(errno));
     std::fclose(f);
     std::remove(tmp.c_str());
+}
+
+// The device whose output of case `name` a --test-corrupt option corrupts ("" none).
+std::string corruption_for(const Options& o, const std::string& name, bool first_case) {
+    for (const Options::Corruption& c : o.corrupt)
+        if (c.case_name == name || (c.case_name.empty() && first_case)) return c.device;
+    return {};
 }
 
 int list_cases(const Options& o, const char* prog) {
@@ -212,10 +255,37 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
         if (o.list) return list_cases(o, prog);
 
         std::vector<const Case*> selected;
-        for (const Case& c : all_cases())
+        std::vector<std::string> names;
+        for (const Case& c : all_cases()) {
+            names.push_back(c.name);
             if (matches(c.name, o.filters)) selected.push_back(&c);
+        }
         if (selected.empty()) fail(ErrorKind::BadInput, "no case matches the --filter patterns (see --list)");
-        if (!o.json.empty() && o.json != "-") check_writable(o.json);
+        for (const Options::Corruption& c : o.corrupt)
+            if (!c.case_name.empty() && std::find(names.begin(), names.end(), c.case_name) == names.end())
+                fail(ErrorKind::BadInput, "--test-corrupt: no case '" + c.case_name + "'");
+        // The lists are checked against the whole table, not the --filter selection: a stale entry is an
+        // error whichever cases run.
+        ExpectationLists lists;
+        if (!o.expectations.empty()) {
+            lists = load_expectations(o.expectations);
+            validate_expectations(lists, names);
+        }
+        check_writable(o.json, "--json");
+        check_writable(o.html, "--html");
+        // The CSV grows as the cases finish (a run that crashes keeps the lines before the crash): not
+        // replaced atomically like the other reports.
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
+        if (!o.csv.empty()) {
+            csv.reset(std::fopen(o.csv.c_str(), "w"));
+            if (!csv) fail(ErrorKind::BadInput, "cannot write --csv file '" + o.csv + "': " + std::strerror(errno));
+        }
+        bool csv_ok = true;
+        auto csv_write = [&](const std::string& line) {
+            if (!csv) return;
+            csv_ok = csv_ok && std::fputs(line.c_str(), csv.get()) >= 0 && std::fflush(csv.get()) == 0;
+        };
+        csv_write(csv_header());
 
         const auto t0 = std::chrono::steady_clock::now();
         const Environment env = probe_environment(o.device);
@@ -227,18 +297,37 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
                      env.kernel.c_str(), env.machine.c_str());
         if (env.sim.selected) std::fprintf(text, "sim: %s\n", device_text(env.sim).c_str());
         if (env.npu.selected) std::fprintf(text, "npu: %s\n", device_text(env.npu).c_str());
+        if (!o.expectations.empty()) {
+            std::string files;
+            for (const std::string& f : lists.files_read) files += (files.empty() ? "" : ", ") + f;
+            std::fprintf(text, "expectations: %zu fails, %zu flakes, %zu skips (%s)\n", lists.count(Expected::Fail),
+                         lists.count(Expected::Flake), lists.count(Expected::Skip), files.c_str());
+        }
         std::fflush(text);
 
         RunOptions ro;
         std::vector<CaseResult> results;
         for (const Case* c : selected) {
-            ro.corrupt_device = results.empty() ? o.corrupt_device : std::string();
-            results.push_back(run_case(*c, env, ro));
+            const Expectation e = lookup(lists, c->name);
+            if (e.kind == Expected::Skip) {
+                // Listed in skips: not run at all (a case that hangs or crashes a board must not take the
+                // rest of the run with it).
+                CaseResult r;
+                r.spec = c;
+                r.pass = true;
+                r.expectation = e;
+                results.push_back(std::move(r));
+            } else {
+                ro.corrupt_device = corruption_for(o, c->name, results.empty());
+                results.push_back(run_case(*c, env, ro));
+                results.back().expectation = e;
+            }
             std::fprintf(text, "%s\n", case_line(results.back(), env).c_str());
             std::fflush(text);
+            csv_write(csv_line(results.back()));
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        Summary s = summarize(results, env, seconds);
+        Summary s = summarize(results, env, seconds, o.expectations);
         if (o.require_npu && !env.npu.available) s.device_error = true;
         std::fprintf(text, "%s\n", summary_line(s, env).c_str());
         if (o.require_npu && !env.npu.available)
@@ -249,8 +338,13 @@ int selftest_main(const std::vector<std::string>& args, const char* prog) {
                 std::fputs(report.c_str(), stdout);
                 std::fflush(stdout);
             } else {
-                write_atomically(o.json, report);
+                write_atomically(o.json, report, "--json");
             }
+        }
+        if (!o.html.empty()) write_atomically(o.html, html_report(results, env, s), "--html");
+        if (csv) {
+            csv_ok = std::fclose(csv.release()) == 0 && csv_ok;
+            if (!csv_ok) fail(ErrorKind::BadInput, "cannot write --csv file '" + o.csv + "'");
         }
         return s.ok() ? 0 : 1;
     } catch (const Error& e) {

@@ -13,9 +13,17 @@ struct Options {
     std::vector<std::string> filters;  // empty: every case
     bool list = false;
     std::string json;                  // "" none, "-" stdout, else a file
+    std::string html;                  // "" none, else a file (the report a person reads)
+    std::string csv;                   // "" none, else a file (one line per case, for farm result parsers)
+    std::string expectations;          // "" none, else the prefix of the three lists (PREFIX-fails.txt, ...)
     bool require_npu = false;
     bool help = false, version = false;
-    std::string corrupt_device;        // hidden, test-only: --test-corrupt cpu|sim|npu
+    // Hidden, test-only fault injection: --test-corrupt DEVICE[:CASE] (repeatable) changes one output value
+    // of CASE (the first selected case without :CASE) after DEVICE (cpu, sim or npu) ran it.
+    struct Corruption {
+        std::string device, case_name;
+    };
+    std::vector<Corruption> corrupt;
 };
 
 // Throws npurun::Error(BadInput) with a one-line message for an unknown flag or a bad value.

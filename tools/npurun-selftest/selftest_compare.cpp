@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/util/quantization.h"
+#include "core/quantization.h"
 
 namespace npurun::selftest {
 
@@ -28,12 +28,24 @@ double element(DataType t, const void* p, size_t i) {
     }
 }
 
+bool comparable(DataType t) {
+    return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::Float32 || t == DataType::Float16;
+}
+
+// |a - b| as the judgement sees it: NaN or infinity anywhere is infinitely far unless both sides agree
+// exactly (a NaN never does).
+double distance(double a, double b) {
+    double d = std::fabs(a - b);
+    if (std::isnan(d)) d = INFINITY;
+    if (!std::isfinite(a) && a == b) d = 0.0;
+    return d;
+}
+
 }  // namespace
 
 Comparison compare_to_reference(const TensorInfo& info, const void* ref, const void* got, double tolerance) {
     Comparison r;
-    if (info.dtype != DataType::QAsymmU8 && info.dtype != DataType::QAsymmS8 && info.dtype != DataType::Float32 &&
-        info.dtype != DataType::Float16) {
+    if (!comparable(info.dtype)) {
         r.within = false;
         r.error = std::string("cannot compare outputs of type ") + to_string(info.dtype);
         return r;
@@ -46,14 +58,39 @@ Comparison compare_to_reference(const TensorInfo& info, const void* ref, const v
     r.elements = info.shape.num_elements();
     for (size_t i = 0; i < r.elements; ++i) {
         const double a = element(info.dtype, ref, i), b = element(info.dtype, got, i);
-        // NaN or infinity anywhere is a failure unless both sides agree exactly (a NaN never does).
-        double d = std::fabs(a - b);
-        if (std::isnan(d)) d = INFINITY;
-        if (!std::isfinite(a) && a == b) d = 0.0;
+        const double d = distance(a, b);
         if (d > r.max_diff) r.max_diff = d, r.worst = i;
         if (std::isfinite(a)) r.max_ref = std::max(r.max_ref, std::fabs(a));
     }
     r.within = r.max_diff <= tolerance;
+    return r;
+}
+
+ElementDiff first_element_beyond(const TensorInfo& info, const void* ref, const void* got, double tolerance) {
+    ElementDiff r;
+    if (!comparable(info.dtype) || ref == nullptr || got == nullptr) return r;
+    const size_t n = info.shape.num_elements();
+    for (size_t i = 0; i < n; ++i) {
+        const double a = element(info.dtype, ref, i), b = element(info.dtype, got, i);
+        if (distance(a, b) > tolerance) {
+            r.found = true, r.index = i, r.expected = a, r.got = b;
+            return r;
+        }
+    }
+    return r;
+}
+
+ElementDiff first_differing_element(const TensorInfo& info, const void* a, const void* b) {
+    ElementDiff r;
+    const size_t n = info.shape.num_elements();
+    if (!comparable(info.dtype) || a == nullptr || b == nullptr || n == 0) return r;
+    const ByteComparison bc = compare_bytes(a, b, info.num_bytes());
+    if (bc.identical) return r;
+    const size_t element_size = info.num_bytes() / n;
+    r.found = true;
+    r.index = bc.first / element_size;
+    r.expected = element(info.dtype, a, r.index);
+    r.got = element(info.dtype, b, r.index);
     return r;
 }
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/graph/types.h"
+#include "core/types.h"
 
 namespace npurun::selftest {
 
@@ -29,6 +29,23 @@ Comparison compare_to_reference(const TensorInfo& info, const void* ref, const v
 // rounding error (2^-11) at the output's scale, covering the input, weight and output roundings of a
 // layer and the accumulation order.
 double fp16_tolerance(double max_ref, uint32_t rounding_steps);
+
+// One output element where two results disagree, for the reports ("output 0 element 17: expected 12, got
+// 76"): quantized types in integer codes, floats as values.
+struct ElementDiff {
+    bool found = false;
+    size_t output = 0;       // output binding index (set by the caller)
+    size_t index = 0;        // element index in that output
+    double expected = 0.0;   // the reference's (or the simulator's) value
+    double got = 0.0;
+};
+
+// The first element (lowest index) whose |got - ref| exceeds `tolerance` (NaN and unmatched infinities
+// count as beyond any tolerance). Not found when every element is within it or the type cannot be compared.
+ElementDiff first_element_beyond(const TensorInfo& info, const void* ref, const void* got, double tolerance);
+
+// The first element whose bytes differ between `a` and `b` (NPU against simulator: no tolerance).
+ElementDiff first_differing_element(const TensorInfo& info, const void* a, const void* b);
 
 struct ByteComparison {
     bool identical = true;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "tools/modelwriter/model_writer.h"
 #include "tools/npurun-selftest/selftest_prng.h"
 

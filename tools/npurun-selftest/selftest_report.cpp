@@ -13,22 +13,20 @@ std::string fmt(const char* f, double v) {
     return b;
 }
 
-// Differences print as integers for int8 cases and with 4 significant digits for fp16.
-std::string diff_text(double d, Precision p) {
-    if (std::isinf(d)) return "inf";
-    return p == Precision::Fp16 ? fmt("%.3g", d) : fmt("%.0f", d);
-}
 
 std::string pad(std::string s, size_t n) {
     if (s.size() < n) s.append(n - s.size(), ' ');
     return s;
 }
 
+// "1 expected failure", "2 expected failures".
+std::string counted(size_t n, const char* noun, const char* plural = "s") {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : plural);
+}
+
 const char* bool_text(bool b) { return b ? "true" : "false"; }
 
-// SKIP: the case is fine but no device ran it (no NPU and no simulator): nothing was compared.
-bool skipped(const CaseResult& r) { return r.pass && r.runs.empty(); }
-const char* result_word(const CaseResult& r) { return skipped(r) ? "SKIP" : r.pass ? "PASS" : "FAIL"; }
+const char* result_id(const CaseResult& r) { return skipped(r) ? "skip" : r.pass ? "pass" : "fail"; }
 
 std::string json_number(double v) {
     if (!std::isfinite(v)) return "null";
@@ -36,6 +34,11 @@ std::string json_number(double v) {
 }
 
 }  // namespace
+
+std::string diff_text(double d, Precision p) {
+    if (std::isinf(d)) return "inf";
+    return p == Precision::Fp16 ? fmt("%.3g", d) : fmt("%.0f", d);
+}
 
 std::string device_text(const DeviceStatus& d) {
     if (d.state == "ok") {
@@ -47,11 +50,34 @@ std::string device_text(const DeviceStatus& d) {
     return d.state;
 }
 
+std::string failure_reason(const CaseResult& r) {
+    if (r.pass) return {};
+    if (!r.error.empty()) return r.error;
+    for (const DeviceRun& d : r.runs)
+        if (!d.pass) return d.device + ": " + d.error;
+    if (r.npu_vs_sim && !r.npu_sim_identical) return r.npu_sim_detail;
+    if (r.core_sweep && !r.core_sweep_identical) return r.core_sweep_detail;
+    return {};
+}
+
+std::string expectation_note(const CaseResult& r) {
+    const Expectation& e = r.expectation;
+    if (e.kind == Expected::None) return {};
+    const std::string why = e.where + (e.reason.empty() ? "" : ": " + e.reason);
+    switch (outcome(r)) {
+        case Outcome::ExpectedFail: return "expected failure (" + why + ")";
+        case Outcome::UnexpectedPass: return "unexpected pass: listed as failing (" + why + "); remove the entry";
+        case Outcome::Flake: return "flaky (" + why + ")";
+        case Outcome::Skip: return e.kind == Expected::Skip ? "not run, listed in skips (" + why + ")" : "listed (" + why + ")";
+        default: return e.kind == Expected::Flake ? "flaky, passed this time (" + why + ")" : "";
+    }
+}
+
 std::string case_line(const CaseResult& r, const Environment& env) {
     const Case& c = *r.spec;
-    std::string devices = "cpu";
+    const bool not_run = r.expectation.kind == Expected::Skip;
+    std::string devices = not_run ? "-" : "cpu";
     std::string diffs;
-    std::string reason = r.error;
     for (const DeviceRun& d : r.runs) {
         std::string detail;
         if (d.tasks) detail = std::to_string(d.tasks) + " task" + (d.tasks > 1 ? "s" : "");
@@ -61,26 +87,38 @@ std::string case_line(const CaseResult& r, const Environment& env) {
             diffs += (diffs.empty() ? "" : " ") + d.device + " " + diff_text(d.max_diff, c.precision) + "/" +
                      diff_text(d.tolerance, c.precision);
         }
-        if (!d.pass && reason.empty()) reason = d.device + ": " + d.error;
     }
     if (r.npu_vs_sim) diffs += r.npu_sim_identical ? " npu==sim" : " npu!=sim";
-    if (r.npu_vs_sim && !r.npu_sim_identical && reason.empty()) reason = r.npu_sim_detail;
     if (r.core_sweep) diffs += r.core_sweep_identical ? " 1c==2c==3c" : " 1c!=2c!=3c";
-    if (r.core_sweep && !r.core_sweep_identical && reason.empty()) reason = r.core_sweep_detail;
-    if (env.sim.selected && !env.sim.available) devices += ", sim: " + env.sim.state;
-    if (env.npu.selected && !env.npu.available) devices += ", npu: " + env.npu.state;
+    if (env.sim.selected && !env.sim.available && !not_run) devices += ", sim: " + env.sim.state;
+    if (env.npu.selected && !env.npu.available && !not_run) devices += ", npu: " + env.npu.state;
     const std::string shape = r.built.input_shape.empty() ? "-" : r.built.input_shape + " -> " + r.built.output_shape;
     std::string line = pad(c.name, 26) + " " + pad(r.built.ops.empty() ? "-" : r.built.ops, 30) + " " + pad(shape, 28) + " " +
                        pad(devices, 34) + " " + pad("maxdiff " + (diffs.empty() ? std::string("-") : diffs), 22) + " " +
-                       result_word(r) + " " + fmt("%8.1f ms", r.total_ms);
-    if (!r.pass && !reason.empty()) line += ": " + reason;
+                       pad(outcome_word(outcome(r)), 5) + " " + fmt("%8.1f ms", r.total_ms);
+    // A failure ends with its reason; a case the lists name, with what they say.
+    std::string tail = expectation_note(r);
+    const std::string reason = failure_reason(r);
+    if (!reason.empty()) tail += (tail.empty() ? "" : ": ") + reason;
+    if (!tail.empty()) line += ": " + tail;
     return line;
 }
 
-Summary summarize(const std::vector<CaseResult>& results, const Environment& env, double seconds) {
+Summary summarize(const std::vector<CaseResult>& results, const Environment& env, double seconds,
+                  const std::string& expectations) {
     Summary s;
     s.cases = results.size();
-    for (const CaseResult& r : results) (skipped(r) ? s.skipped : r.pass ? s.passed : s.failed) += 1;
+    s.expectations = expectations;
+    for (const CaseResult& r : results) {
+        switch (outcome(r)) {
+            case Outcome::Pass: ++s.passed; break;
+            case Outcome::Fail: ++s.failed; break;
+            case Outcome::Skip: ++s.skipped; break;
+            case Outcome::ExpectedFail: ++s.expected_failures; break;
+            case Outcome::UnexpectedPass: ++s.unexpected_passes; break;
+            case Outcome::Flake: ++s.flakes; break;
+        }
+    }
     s.seconds = seconds;
     s.device_error = (env.sim.selected && env.sim.state == "error") || (env.npu.selected && env.npu.state == "error");
     return s;
@@ -89,7 +127,13 @@ Summary summarize(const std::vector<CaseResult>& results, const Environment& env
 std::string summary_line(const Summary& s, const Environment& env) {
     std::string line = "summary: " + std::to_string(s.cases) + " cases, " + std::to_string(s.passed) + " passed, " +
                        std::to_string(s.failed) + " failed";
-    if (s.skipped) line += ", " + std::to_string(s.skipped) + " skipped (no device to compare with)";
+    if (!s.expectations.empty()) {
+        line += ", " + counted(s.expected_failures, "expected failure") + ", " + counted(s.flakes, "flaky failure") + ", " +
+                counted(s.unexpected_passes, "unexpected pass", "es") + ", " + std::to_string(s.skipped) +
+                " skipped (expectations " + s.expectations + ")";
+    } else if (s.skipped) {
+        line += ", " + std::to_string(s.skipped) + " skipped (no device to compare with)";
+    }
     if (env.sim.selected) line += "; sim: " + device_text(env.sim);
     if (env.npu.selected) line += "; npu: " + device_text(env.npu);
     line += fmt("; %.1f s", s.seconds);
@@ -120,6 +164,18 @@ std::string json_string(const std::string& s) {
 
 namespace {
 
+std::string diff_json(const ElementDiff& d) {
+    if (!d.found) return "null";
+    return "{\"output\": " + std::to_string(d.output) + ", \"index\": " + std::to_string(d.index) + ", \"expected\": " +
+           json_number(d.expected) + ", \"got\": " + json_number(d.got) + "}";
+}
+
+std::string expectation_json(const Expectation& e) {
+    if (e.kind == Expected::None) return "null";
+    return "{\"kind\": " + json_string(to_string(e.kind)) + ", \"reason\": " + json_string(e.reason) +
+           ", \"where\": " + json_string(e.where) + "}";
+}
+
 std::string device_json(const DeviceStatus& d) {
     std::string o = "{\"selected\": " + std::string(bool_text(d.selected)) + ", \"state\": " + json_string(d.state);
     if (!d.message.empty()) o += ", \"message\": " + json_string(d.message);
@@ -149,7 +205,8 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
         o += "{\"name\": " + json_string(c.name) + ", \"precision\": " + json_string(to_string(c.precision)) +
              ", \"ops\": " + json_string(r.built.ops) + ", \"input_shape\": " + json_string(r.built.input_shape) +
              ", \"output_shape\": " + json_string(r.built.output_shape) + ", \"macs\": " + std::to_string(r.built.macs) +
-             ", \"result\": " + json_string(skipped(r) ? "skip" : r.pass ? "pass" : "fail") + ", \"error\": " +
+             ", \"result\": " + json_string(result_id(r)) + ", \"outcome\": " + json_string(outcome_id(outcome(r))) +
+             ", \"expectation\": " + expectation_json(r.expectation) + ", \"error\": " +
              (r.error.empty() ? std::string("null") : json_string(r.error)) + ", \"cpu_ms\": " + json_number(r.cpu_ms) +
              ", \"total_ms\": " + json_number(r.total_ms) + ", \"runs\": [";
         for (size_t i = 0; i < r.runs.size(); ++i) {
@@ -158,10 +215,12 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
                  ", \"pass\": " + bool_text(d.pass) + ", \"max_diff\": " + json_number(d.max_diff) +
                  ", \"tolerance\": " + json_number(d.tolerance) + ", \"tasks\": " + std::to_string(d.tasks) +
                  ", \"cores_requested\": " + std::to_string(d.cores_requested) + ", \"cores_used\": " + std::to_string(d.cores_used) +
-                 ", \"ms\": " + json_number(d.ms) + ", \"error\": " + (d.error.empty() ? std::string("null") : json_string(d.error)) + "}";
+                 ", \"ms\": " + json_number(d.ms) + ", \"error\": " + (d.error.empty() ? std::string("null") : json_string(d.error)) +
+                 ", \"first_diff\": " + diff_json(d.first_diff) + "}";
         }
         o += "], \"npu_vs_sim\": ";
         o += r.npu_vs_sim ? (r.npu_sim_identical ? "\"identical\"" : "\"different\"") : "null";
+        o += ", \"npu_vs_sim_first_diff\": " + diff_json(r.npu_sim_first);
         o += ", \"cores\": " + std::to_string(c.cores) + ", \"core_sweep\": ";
         if (r.core_sweep) {
             o += "{\"devices\": [";
@@ -176,8 +235,23 @@ std::string json_report(const std::vector<CaseResult>& results, const Environmen
     }
     o += "\n  ],\n";
     o += "  \"summary\": {\"cases\": " + std::to_string(s.cases) + ", \"passed\": " + std::to_string(s.passed) +
-         ", \"failed\": " + std::to_string(s.failed) + ", \"skipped\": " + std::to_string(s.skipped) + ", \"device_error\": " + bool_text(s.device_error) +
+         ", \"failed\": " + std::to_string(s.failed) + ", \"skipped\": " + std::to_string(s.skipped) +
+         ", \"expected_failures\": " + std::to_string(s.expected_failures) + ", \"flakes\": " + std::to_string(s.flakes) +
+         ", \"unexpected_passes\": " + std::to_string(s.unexpected_passes) + ", \"expectations\": " +
+         (s.expectations.empty() ? std::string("null") : json_string(s.expectations)) + ", \"device_error\": " + bool_text(s.device_error) +
          ", \"seconds\": " + json_number(s.seconds) + ", \"result\": " + json_string(s.ok() ? "pass" : "fail") + "}\n}\n";
+    return o;
+}
+
+std::string csv_header() { return "name,result,outcome,ms\n"; }
+
+std::string csv_line(const CaseResult& r) {
+    return r.spec->name + "," + result_id(r) + "," + outcome_id(outcome(r)) + "," + fmt("%.1f", r.total_ms) + "\n";
+}
+
+std::string csv_report(const std::vector<CaseResult>& results) {
+    std::string o = csv_header();
+    for (const CaseResult& r : results) o += csv_line(r);
     return o;
 }
 

@@ -172,11 +172,21 @@ DeviceRun run_device(const std::string& device, const std::shared_ptr<const Mode
                 cmp.within = cmp.error.empty() && cmp.max_diff <= r.tolerance;
                 r.max_diff = std::max(r.max_diff, cmp.max_diff);
                 if (!cmp.error.empty() && r.error.empty()) r.error = cmp.error;
+                if (!cmp.within && !r.first_diff.found) {
+                    r.first_diff = first_element_beyond(info, ref.output(i).data, s->output(i).data, r.tolerance);
+                    r.first_diff.output = i;
+                }
                 if (!cmp.within && r.error.empty()) {
-                    char buf[160];
+                    char buf[256];
                     std::snprintf(buf, sizeof buf, "output %zu element %zu differs from the CPU reference by %g (tolerance %g)",
                                   i, cmp.worst, cmp.max_diff, r.tolerance);
                     r.error = buf;
+                    const ElementDiff& f = r.first_diff;
+                    if (f.found && f.output == i) {
+                        std::snprintf(buf, sizeof buf, "; first beyond it: element %zu, expected %.9g, got %.9g", f.index,
+                                      f.expected, f.got);
+                        r.error += buf;
+                    }
                 }
             }
         }
@@ -271,6 +281,8 @@ CaseResult run_case(const Case& c, const Environment& env, const RunOptions& opt
                 const ByteComparison bc = compare_bytes(sim->output(i).data, npu->output(i).data, sim->output(i).info.num_bytes());
                 if (!bc.identical && r.npu_sim_identical) {
                     r.npu_sim_identical = false;
+                    r.npu_sim_first = first_differing_element(sim->output(i).info, sim->output(i).data, npu->output(i).data);
+                    r.npu_sim_first.output = i;
                     r.npu_sim_detail = "npu differs from sim in " + std::to_string(bc.differing) + " bytes of output " +
                                        std::to_string(i) + ", first at byte " + std::to_string(bc.first);
                 }

@@ -7,6 +7,8 @@
 
 #include "drv/device.h"
 #include "tools/npurun-selftest/selftest_case.h"
+#include "tools/npurun-selftest/selftest_compare.h"
+#include "tools/npurun-selftest/selftest_expectations.h"
 #include "tools/npurun-selftest/selftest_model.h"
 
 namespace npurun::selftest {
@@ -45,6 +47,7 @@ struct DeviceRun {
     unsigned cores_requested = 0;  // SessionOptions::npu_cores given (0 = auto)
     uint32_t cores_used = 0;   // most lanes (= cores) of any of the session's NPU jobs
     std::string error;         // why it failed (mismatch, layer not on the NPU, run-time error)
+    ElementDiff first_diff;    // a mismatch: the first output element beyond the tolerance
 };
 
 struct CaseResult {
@@ -57,6 +60,7 @@ struct CaseResult {
     bool npu_vs_sim = false;   // both ran: compared byte for byte
     bool npu_sim_identical = false;
     std::string npu_sim_detail;
+    ElementDiff npu_sim_first;  // npu != sim: the first differing element (expected = sim, got = npu)
     // Cases with a forced core count of 2 or 3: each device's outputs with 1, 2 and 3 cores, compared with
     // each other byte for byte (lanes: the cores each of the first device's jobs used; every device's must
     // be 1, 2, 3).
@@ -66,7 +70,14 @@ struct CaseResult {
     std::vector<uint32_t> core_sweep_lanes;
     std::string core_sweep_detail;
     double total_ms = 0.0;     // the whole case: model build, load, every session
+    // What the --expectations lists say about the case (Expected::None without them). A case listed in
+    // skips is not run at all: pass stays true and runs stays empty.
+    Expectation expectation;
 };
+
+// Nothing was compared: no device ran the case (no NPU and no simulator), or the lists skip it.
+inline bool skipped(const CaseResult& r) { return r.pass && r.runs.empty(); }
+inline Outcome outcome(const CaseResult& r) { return judge(r.pass, skipped(r), r.expectation.kind); }
 
 struct RunOptions {
     // Test-only fault injection (hidden flag --test-corrupt): after this device's run, one output value of

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/util/npy.h"
 
 namespace npurun::cli {

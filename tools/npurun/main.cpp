@@ -14,14 +14,19 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/npurun_version.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/placement.h"
 #include "runtime/plan/memory_plan.h"
 #include "runtime/util/npy.h"
+#include "tools/common/image.h"
+#include "tools/common/image_tensor.h"
+#include "tools/npurun/compare.h"
 #include "tools/npurun/files.h"
+#include "tools/npurun/labels.h"
+#include "tools/npurun/trace.h"
 #include "tools/npurun/options.h"
 #include "tools/npurun/report.h"
 #include "tools/npurun-selftest/selftest_cli.h"
@@ -83,13 +88,51 @@ int info_command(const std::shared_ptr<const Model>& model, const Options& o) {
         note = " (without kernel scratch; not runnable here: " + one_line(e.what()) + ")";
     }
     print_model_info(stdout, *model, stats, note);
+    const Graph& g = model->graph();
+    for (size_t i = 0; i < g.inputs.size(); ++i)
+        std::printf("image for input %zu '%s': %s\n", i, g.inputs[i].name.c_str(),
+                    image::plan_image_input(g, g.inputs[i], o.image).describe().c_str());
     return 0;
+}
+
+// INPUT i: an image (by file name) decoded and converted as its plan says, else raw bytes or .npy.
+std::vector<uint8_t> load_input(const Graph& g, size_t i, const std::string& path, const image::Preprocess& pre) {
+    const Binding& b = g.inputs[i];
+    if (!image::is_image_file(path)) return read_input(path, i, b.name, g.info(b.tensor));
+    const std::string what = "input " + std::to_string(i) + " '" + b.name + "'";
+    try {
+        const image::InputPlan plan = image::plan_image_input(g, b, pre);
+        if (!plan.refusal.empty()) fail(ErrorKind::BadInput, "image '" + path + "' cannot feed it: " + plan.refusal);
+        return image::image_to_tensor(image::read_image(path), plan, path);
+    } catch (const Error& e) {
+        fail(e.kind(), what + ": " + e.what());
+    }
+}
+
+// --labels: the names per output that gets a top-5 (empty vector: none for that output).
+std::vector<std::vector<std::string>> labels_per_output(const Graph& g, const std::string& path) {
+    const std::vector<std::string> file = read_labels(path);
+    std::vector<std::vector<std::string>> per(g.outputs.size());
+    bool any = false;
+    for (size_t i = 0; i < g.outputs.size(); ++i) {
+        size_t classes = 0;
+        if (!is_scores_output(g.info(g.outputs[i].tensor), &classes)) continue;
+        per[i] = labels_for(file, classes, path);
+        any = true;
+    }
+    if (!any) fail(ErrorKind::BadInput, "--labels: no output of the model is a list of scores ([N] or [1,N])");
+    return per;
 }
 
 int run_command(const Options& o) {
     // Flags and destination first: cheap, and nothing must run if the result could not be saved.
     OutputTarget target;
     if (!o.output.empty()) target = resolve_output(o.output);
+    OutputTarget trace_target;
+    if (!o.trace.empty()) {
+        trace_target = resolve_output(o.trace);
+        if (trace_target.directory) fail(ErrorKind::BadInput, "--trace needs a file name, '" + o.trace + "' is a directory");
+    }
 
     check_model_file(o.model);
     const auto load_start = Clock::now();
@@ -114,14 +157,17 @@ int run_command(const Options& o) {
         fail(ErrorKind::BadInput, "--npy with -o FILE needs a model with exactly one output (this one has " +
                                       std::to_string(g.outputs.size()) + "); use -o DIR/");
 
+    std::vector<std::vector<std::string>> labels;
+    if (!o.labels.empty()) labels = labels_per_output(g, o.labels);
+    if (!o.labels.empty() && !o.output.empty()) fail(ErrorKind::BadInput, "--labels names the printed top-5; it cannot be used with -o");
+
     std::vector<std::vector<uint8_t>> input_data;
-    for (size_t i = 0; i < o.inputs.size(); ++i)
-        input_data.push_back(read_input(o.inputs[i], i, g.inputs[i].name, g.info(g.inputs[i].tensor)));
+    for (size_t i = 0; i < o.inputs.size(); ++i) input_data.push_back(load_input(g, i, o.inputs[i], o.image));
 
     SessionOptions so;
     so.device = o.device;
     so.threads = o.threads;
-    so.profile = o.profile;
+    so.profile = o.profile || !o.trace.empty();
     so.fp16 = o.fp16;
     so.npu_cores = o.npu_cores;
     Session session(model, so);
@@ -142,7 +188,8 @@ int run_command(const Options& o) {
     }
 
     if (o.output.empty()) {
-        for (size_t i = 0; i < session.num_outputs(); ++i) print_output_summary(stdout, i, session.output(i));
+        for (size_t i = 0; i < session.num_outputs(); ++i)
+            print_output_summary(stdout, i, session.output(i), labels.empty() || labels[i].empty() ? nullptr : &labels[i]);
     } else {
         // Headers must outlive the write: keep them here.
         std::vector<std::vector<uint8_t>> headers(session.num_outputs());
@@ -186,6 +233,20 @@ int run_command(const Options& o) {
                     session.num_outputs() == 1 ? "" : "s", total, o.output.c_str());
     }
 
+    if (!o.trace.empty()) {
+        const std::string json = chrome_trace_json(session.trace(), "npurun " + o.model + " (" + to_string(session.device()) + ")");
+        write_files_atomically({PendingFile{trace_target.path, {{json.data(), json.size()}}}});
+    }
+    if (o.compare_cpu) {
+        SessionOptions cpu = so;
+        cpu.device = DeviceKind::Cpu;
+        cpu.profile = false;
+        Session reference(model, cpu);
+        for (size_t i = 0; i < input_data.size(); ++i)
+            std::memcpy(reference.input(i).data, input_data[i].data(), input_data[i].size());
+        reference.run();
+        print_comparison(stdout, session, reference);
+    }
     if (o.profile) print_profile(stdout, session.profile());
     if (o.iterations_given) {
         const Latency l = latency_of(run_ms);

@@ -1,10 +1,11 @@
 #include "tools/npurun/options.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 
 namespace npurun::cli {
 namespace {
@@ -29,6 +30,26 @@ DeviceKind parse_device(const std::string& value) {
     bad_flag("unknown device '" + value + "' (expected auto, cpu, npu or sim)");
 }
 
+// "127.5" or "123.7,116.3,103.5": finite numbers separated by commas.
+std::vector<float> parse_floats(const std::string& flag, const std::string& value) {
+    std::vector<float> out;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = value.find(',', start);
+        const std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        char* end = nullptr;
+        errno = 0;
+        const float v = std::strtof(item.c_str(), &end);
+        if (item.empty() || end != item.c_str() + item.size() || errno != 0 || !std::isfinite(v))
+            bad_flag(flag + " expects numbers separated by commas (one, or one per channel), got '" + value + "'");
+        out.push_back(v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.size() > 4) bad_flag(flag + " takes one value or one per channel, got " + std::to_string(out.size()));
+    return out;
+}
+
 }  // namespace
 
 const char* usage() {
@@ -37,7 +58,8 @@ const char* usage() {
            "Runs MODEL (an Arm NN .armnn file) on the given inputs.\n"
            "Each INPUT holds the raw little-endian bytes of one model input, in input binding order, in the\n"
            "dtype and dimension order the model declares; a .npy file is accepted too (dtype and shape\n"
-           "must match).\n"
+           "must match), and an image (.jpg, .jpeg, .png, .ppm, .pgm, .bmp) is decoded, resized and\n"
+           "converted to the input (npurun --info MODEL says how).\n"
            "\n"
            "options:\n"
            "  -o, --output OUT   write the raw bytes of every output, concatenated in output binding order;\n"
@@ -55,8 +77,24 @@ const char* usage() {
            "      --npu-cores N  NPU cores a large convolution is split over: 1, 2, 3 or auto\n"
            "                     (default: all 3 above 32 M MACs, for a segment of one convolution)\n"
            "      --dump-regcmd DIR  write each NPU segment's register command buffer to DIR\n"
-           "      --info         print a model summary without running it\n"
+           "      --info         print a model summary without running it, with how an image would be fed\n"
            "      --threads N    CPU threads (default: the number of big cores, e.g. 4 on RK3588)\n"
+           "      --labels FILE  class names, one per line (with or without a first 'background' line):\n"
+           "                     the top-5 of score outputs are printed with their names\n"
+           "      --trace FILE.json  write a Chrome/Perfetto trace (traceEvents) of one inference: CPU layers,\n"
+           "                     NPU segments with their conversions, tasks, submit and wait\n"
+           "      --compare cpu  also run on the CPU and print the largest difference per output\n"
+           "\n"
+           "image inputs:\n"
+           "      --channel-order rgb|bgr  channel order the model expects (default rgb)\n"
+           "      --resize stretch|crop    to the input's height and width, bilinear: the whole image\n"
+           "                     (default) or its largest centred region of the right aspect ratio\n"
+           "      --mean M[,M,M] --std S[,S,S]  float inputs get (pixel - M) / S per channel (default\n"
+           "                     127.5 and 127.5: values in [-1, 1]); quantized inputs get the pixel as\n"
+           "                     the quantized level (q = p, or p - 128 for int8) unless these are given,\n"
+           "                     then (pixel - M) / S is quantized with the input's scale and zero point\n"
+           "      --layout nhwc|nchw  override the input layout (default: from the layer reading the input)\n"
+           "\n"
            "  -h, --help         print this help\n"
            "      --version      print the version\n"
            "      --list-layers  print, per layer type and data type, whether the CPU and the NPU run it\n"
@@ -130,6 +168,37 @@ Options parse_options(int argc, const char* const* argv) {
         } else if (name == "--info") {
             no_value();
             o.info = true;
+        } else if (name == "--labels") {
+            o.labels = take_value();
+            if (o.labels.empty()) bad_flag("option " + name + " needs a non-empty file name");
+        } else if (name == "--trace") {
+            o.trace = take_value();
+            if (o.trace.empty()) bad_flag("option " + name + " needs a non-empty file name");
+        } else if (name == "--compare") {
+            const std::string v = take_value();
+            if (v != "cpu") bad_flag("--compare expects 'cpu' (the device to compare with), got '" + v + "'");
+            o.compare_cpu = true;
+        } else if (name == "--channel-order") {
+            const std::string v = take_value();
+            if (v == "rgb") o.image.order = image::ChannelOrder::Rgb;
+            else if (v == "bgr") o.image.order = image::ChannelOrder::Bgr;
+            else bad_flag("--channel-order expects rgb or bgr, got '" + v + "'");
+        } else if (name == "--resize") {
+            const std::string v = take_value();
+            if (v == "stretch") o.image.resize = image::ResizeMode::Stretch;
+            else if (v == "crop") o.image.resize = image::ResizeMode::Crop;
+            else bad_flag("--resize expects stretch or crop, got '" + v + "'");
+        } else if (name == "--layout") {
+            const std::string v = take_value();
+            if (v == "nhwc") o.image.layout = image::LayoutChoice::Nhwc;
+            else if (v == "nchw") o.image.layout = image::LayoutChoice::Nchw;
+            else bad_flag("--layout expects nhwc or nchw, got '" + v + "'");
+        } else if (name == "--mean") {
+            o.image.mean = parse_floats(name, take_value());
+        } else if (name == "--std") {
+            o.image.stddev = parse_floats(name, take_value());
+            for (float v : o.image.stddev)
+                if (v == 0.0f) bad_flag("--std must not be 0");
         } else if (name == "-h" || name == "--help") {
             no_value();
             o.help = true;

@@ -6,6 +6,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/neon/thread_pool.h"
+#include "tools/common/image_tensor.h"
 
 namespace npurun::cli {
 
@@ -25,6 +26,10 @@ struct Options {
     bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
     unsigned npu_cores = 0;    // --npu-cores: 0 = auto, 1..3
     std::string dump_regcmd;   // directory to write each NPU segment's regcmd buffer into
+    image::Preprocess image;   // --channel-order, --resize, --mean, --std, --layout: how image inputs are fed
+    std::string labels;        // --labels FILE: class names for the top-5
+    std::string trace;         // --trace FILE.json: Chrome/Perfetto trace of one inference
+    bool compare_cpu = false;  // --compare cpu: also run on the CPU and report the largest difference per output
     bool help = false;
     bool version = false;
     bool list_layers = false;  // npurun --list-layers: the support table, no model

@@ -64,7 +64,14 @@ double element_value(const TensorInfo& info, const void* data, size_t i) {
     return double(info.quant.scale(ch)) * (raw - double(info.quant.per_axis() ? 0 : info.quant.offset));
 }
 
-void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b) {
+bool is_scores_output(const TensorInfo& info, size_t* classes) {
+    const Shape& s = info.shape;
+    const size_t n = s.num_elements();
+    *classes = n;
+    return (s.rank == 1 || (s.rank == 2 && s[0] == 1)) && n > 1;
+}
+
+void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b, const std::vector<std::string>* labels) {
     const TensorInfo& info = b.info;
     const size_t n = info.shape.num_elements();
     std::fprintf(out, "output %zu '%s': %s %s", index, b.name.c_str(), info.shape.str().c_str(), to_string(info.dtype));
@@ -97,9 +104,8 @@ void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b) 
     std::fprintf(out, "\n");
 
     // Scores: a vector, or a batch of one vector. Ties keep the lower index first (deterministic).
-    const Shape& s = info.shape;
-    const bool scores = (s.rank == 1 || (s.rank == 2 && s[0] == 1)) && n > 1;
-    if (!scores) return;
+    size_t classes = 0;
+    if (!is_scores_output(info, &classes)) return;
     std::vector<size_t> idx(n);
     std::iota(idx.begin(), idx.end(), size_t{0});
     const size_t k = std::min<size_t>(5, n);
@@ -111,6 +117,12 @@ void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b) 
         const double ka = key(a), kc = key(c);
         return ka > kc || (ka == kc && a < c);
     });
+    if (labels != nullptr && labels->size() == n) {
+        std::fprintf(out, "  top-%zu:\n", k);
+        for (size_t j = 0; j < k; ++j)
+            std::fprintf(out, "    %zu  %-8.6g  %s\n", idx[j], element_value(info, b.data, idx[j]), (*labels)[idx[j]].c_str());
+        return;
+    }
     std::fprintf(out, "  top-%zu:", k);
     for (size_t j = 0; j < k; ++j)
         std::fprintf(out, "%s %zu (%.6g)", j ? "," : "", idx[j], element_value(info, b.data, idx[j]));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
@@ -11,7 +12,11 @@ namespace npurun::cli {
 // Element `i` of a tensor as a real number (quantized values dequantized, Float16 widened).
 double element_value(const TensorInfo& info, const void* data, size_t i);
 
-void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b);
+// `labels`: names of the classes (already matched to this output's size), or nullptr.
+void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b,
+                          const std::vector<std::string>* labels = nullptr);
+// Whether print_output_summary prints a top-5 for this output, and over how many classes.
+bool is_scores_output(const TensorInfo& info, size_t* classes);
 void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows);
 
 struct Latency {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ArmnnSchema_generated.h"
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/armnn/layer_mapping.h"
 #include "runtime/loaders/armnn/layer_union.h"
 #include "runtime/loaders/armnn/tensor_decoding.h"

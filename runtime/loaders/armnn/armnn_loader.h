@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ArmnnSchema_generated.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::armnn {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/graph/error.h"
+#include "core/error.h"
 #include "runtime/loaders/armnn/layer_mapping.h"
 #include "runtime/loaders/armnn/tensor_decoding.h"
 

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/graph/error.h"
-#include "runtime/util/checked_math.h"
+#include "core/error.h"
+#include "core/checked_math.h"
 
 namespace npurun::armnn {
 

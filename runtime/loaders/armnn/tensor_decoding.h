@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "ArmnnSchema_generated.h"
-#include "runtime/graph/graph.h"
+#include "ir/graph.h"
 
 namespace npurun::armnn {
 

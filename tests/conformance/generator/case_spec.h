@@ -130,7 +130,7 @@ struct CaseSpec {
     std::function<std::vector<std::vector<uint8_t>>(const std::vector<std::vector<uint8_t>>& inputs)> hand_expected;
 };
 
-// Data type names as npurun spells them (runtime/graph/types.h), which the harness compares against.
+// Data type names as npurun spells them (core/types.h), which the harness compares against.
 // Arm NN's own GetDataTypeName says "QSymm16" for QSymmS16, hence this table.
 inline const char* dtype_name(armnn::DataType t) {
     switch (t) {

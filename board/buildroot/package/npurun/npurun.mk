@@ -16,7 +16,7 @@ NPURUN_LICENSE_FILES = LICENSE
 NPURUN_INSTALL_STAGING = YES
 # flatc (host-flatbuffers) generates the Arm NN schema reader at build time;
 # the generated code needs the target flatbuffers headers of the same version.
-NPURUN_DEPENDENCIES = host-pkgconf host-flatbuffers flatbuffers libdrm
+NPURUN_DEPENDENCIES = host-pkgconf host-flatbuffers flatbuffers libdrm jpeg libpng
 
 # No tests or benchmarks on the target (they need GoogleTest and the shared
 # models); -Dwerror=false because the project's -Werror is for its own CI, not

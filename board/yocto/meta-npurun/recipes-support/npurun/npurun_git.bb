@@ -20,6 +20,8 @@ S = "${WORKDIR}/git"
 # flatc (flatbuffers-native) generates the Arm NN schema reader at build time; the generated
 # code is compiled against the target flatbuffers headers of the same version.
 DEPENDS = "libdrm flatbuffers flatbuffers-native"
+# The tools decode JPEG and PNG image inputs (linked statically when the static libraries exist).
+DEPENDS += "jpeg libpng zlib"
 
 inherit meson pkgconfig useradd
 

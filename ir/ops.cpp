@@ -1,0 +1,116 @@
+#include "ir/ops.h"
+
+namespace npurun {
+
+const char* to_string(OpKind v) {
+    switch (v) {
+        case OpKind::Input: return "Input";
+        case OpKind::Output: return "Output";
+        case OpKind::Constant: return "Constant";
+        case OpKind::Activation: return "Activation";
+        case OpKind::ArgMinMax: return "ArgMinMax";
+        case OpKind::BatchMatMul: return "BatchMatMul";
+        case OpKind::BatchNormalization: return "BatchNormalization";
+        case OpKind::BatchToSpaceNd: return "BatchToSpaceNd";
+        case OpKind::Cast: return "Cast";
+        case OpKind::ChannelShuffle: return "ChannelShuffle";
+        case OpKind::Comparison: return "Comparison";
+        case OpKind::Concat: return "Concat";
+        case OpKind::Convolution2d: return "Convolution2d";
+        case OpKind::Convolution3d: return "Convolution3d";
+        case OpKind::DepthToSpace: return "DepthToSpace";
+        case OpKind::DepthwiseConvolution2d: return "DepthwiseConvolution2d";
+        case OpKind::Dequantize: return "Dequantize";
+        case OpKind::DetectionPostProcess: return "DetectionPostProcess";
+        case OpKind::ElementwiseBinary: return "ElementwiseBinary";
+        case OpKind::ElementwiseUnary: return "ElementwiseUnary";
+        case OpKind::Fill: return "Fill";
+        case OpKind::Floor: return "Floor";
+        case OpKind::FullyConnected: return "FullyConnected";
+        case OpKind::Gather: return "Gather";
+        case OpKind::GatherNd: return "GatherNd";
+        case OpKind::InstanceNormalization: return "InstanceNormalization";
+        case OpKind::L2Normalization: return "L2Normalization";
+        case OpKind::LogicalBinary: return "LogicalBinary";
+        case OpKind::LogSoftmax: return "LogSoftmax";
+        case OpKind::Lstm: return "Lstm";
+        case OpKind::Mean: return "Mean";
+        case OpKind::Merge: return "Merge";
+        case OpKind::Normalization: return "Normalization";
+        case OpKind::Pad: return "Pad";
+        case OpKind::Permute: return "Permute";
+        case OpKind::Pooling2d: return "Pooling2d";
+        case OpKind::Pooling3d: return "Pooling3d";
+        case OpKind::Prelu: return "Prelu";
+        case OpKind::QLstm: return "QLstm";
+        case OpKind::Quantize: return "Quantize";
+        case OpKind::QuantizedLstm: return "QuantizedLstm";
+        case OpKind::Rank: return "Rank";
+        case OpKind::Reduce: return "Reduce";
+        case OpKind::Reshape: return "Reshape";
+        case OpKind::Resize: return "Resize";
+        case OpKind::Shape: return "Shape";
+        case OpKind::Slice: return "Slice";
+        case OpKind::Softmax: return "Softmax";
+        case OpKind::SpaceToBatchNd: return "SpaceToBatchNd";
+        case OpKind::SpaceToDepth: return "SpaceToDepth";
+        case OpKind::Splitter: return "Splitter";
+        case OpKind::Stack: return "Stack";
+        case OpKind::StandIn: return "StandIn";
+        case OpKind::StridedSlice: return "StridedSlice";
+        case OpKind::Switch: return "Switch";
+        case OpKind::Transpose: return "Transpose";
+        case OpKind::TransposeConvolution2d: return "TransposeConvolution2d";
+        case OpKind::UnidirectionalSequenceLstm: return "UnidirectionalSequenceLstm";
+        default: break;
+    }
+    return "?";
+}
+
+const char* to_string(ActivationFunction v) {
+    switch (v) {
+        case ActivationFunction::Sigmoid: return "Sigmoid";
+        case ActivationFunction::TanH: return "TanH";
+        case ActivationFunction::Linear: return "Linear";
+        case ActivationFunction::ReLu: return "ReLu";
+        case ActivationFunction::BoundedReLu: return "BoundedReLu";
+        case ActivationFunction::SoftReLu: return "SoftReLu";
+        case ActivationFunction::LeakyReLu: return "LeakyReLu";
+        case ActivationFunction::Abs: return "Abs";
+        case ActivationFunction::Sqrt: return "Sqrt";
+        case ActivationFunction::Square: return "Square";
+        case ActivationFunction::Elu: return "Elu";
+        case ActivationFunction::HardSwish: return "HardSwish";
+        case ActivationFunction::Gelu: return "Gelu";
+    }
+    return "?";
+}
+
+const char* to_string(BinaryOp v) {
+    switch (v) {
+        case BinaryOp::Add: return "Add";
+        case BinaryOp::Sub: return "Sub";
+        case BinaryOp::Mul: return "Mul";
+        case BinaryOp::Div: return "Div";
+        case BinaryOp::Maximum: return "Maximum";
+        case BinaryOp::Minimum: return "Minimum";
+    }
+    return "?";
+}
+
+const char* to_string(UnaryOp v) {
+    switch (v) {
+        case UnaryOp::Abs: return "Abs";
+        case UnaryOp::Rsqrt: return "Rsqrt";
+        case UnaryOp::Sqrt: return "Sqrt";
+        case UnaryOp::Exp: return "Exp";
+        case UnaryOp::Neg: return "Neg";
+        case UnaryOp::LogicalNot: return "LogicalNot";
+        case UnaryOp::Log: return "Log";
+        case UnaryOp::Sin: return "Sin";
+        case UnaryOp::Ceil: return "Ceil";
+    }
+    return "?";
+}
+
+}  // namespace npurun

@@ -1,0 +1,178 @@
+// Element-wise ops: output shape = input shape (ElementwiseBinary: NumPy broadcast of both inputs).
+#include <algorithm>
+
+#include "ir/ops/infer_fns.h"
+#include "ir/ops/infer_helpers.h"
+
+namespace npurun::ops {
+namespace {
+
+std::vector<TensorInfo> same_as_input(const Node& node, const Graph& graph) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", kNumericTypes);
+    expect_valid_quantization(node, x, "input");
+    return {output_like(node, graph, 0, x.shape, x.dtype)};
+}
+
+}  // namespace
+
+std::vector<TensorInfo> infer_activation(const Node& node, const Graph& graph) {
+    (void)attrs_of<ActivationAttrs>(node);
+    return same_as_input(node, graph);
+}
+
+std::vector<TensorInfo> infer_floor(const Node& node, const Graph& graph) { return same_as_input(node, graph); }
+
+std::vector<TensorInfo> infer_softmax(const Node& node, const Graph& graph) {
+    const auto& a = attrs_of<SoftmaxAttrs>(node);
+    std::vector<TensorInfo> out = same_as_input(node, graph);
+    const TensorInfo& x = input(node, graph, 0);
+    if (x.shape.rank == 0) bad(node, "input is a scalar");
+    (void)normalize_axis(node, a.axis, x.shape.rank, "axis");
+    return out;
+}
+
+// NumPy broadcasting: shapes are right-aligned, each dimension pair must be equal or contain a 1.
+std::vector<TensorInfo> infer_elementwise_binary(const Node& node, const Graph& graph) {
+    (void)attrs_of<ElementwiseBinaryAttrs>(node);
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& a = input(node, graph, 0);
+    const TensorInfo& b = input(node, graph, 1);
+    expect_dtype(node, a, "input 0", kNumericTypes);
+    expect_same_dtype(node, b, "input 1", a, "input 0");
+    expect_valid_quantization(node, a, "input 0");
+    expect_valid_quantization(node, b, "input 1");
+    const Shape out = broadcast_shape(node, a.shape, b.shape);
+    return {output_like(node, graph, 0, out, a.dtype)};
+}
+
+std::vector<TensorInfo> infer_elementwise_unary(const Node& node, const Graph& graph) {
+    const auto& a = attrs_of<ElementwiseUnaryAttrs>(node);
+    if (a.op != UnaryOp::LogicalNot) return same_as_input(node, graph);
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", {DataType::Boolean});
+    return {output_like(node, graph, 0, x.shape, DataType::Boolean)};
+}
+
+std::vector<TensorInfo> infer_quantize(const Node& node, const Graph& graph) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", kNumericTypes);
+    expect_valid_quantization(node, x, "input");
+    const TensorInfo& y = declared_output(node, graph, 0);
+    expect_dtype(node, y, "output", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16});
+    if (y.quant.per_axis()) bad(node, "per-axis quantized output is not supported");
+    return {output_like(node, graph, 0, x.shape, y.dtype)};
+}
+
+std::vector<TensorInfo> infer_dequantize(const Node& node, const Graph& graph) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16});
+    expect_valid_quantization(node, x, "input");
+    const TensorInfo& y = declared_output(node, graph, 0);
+    expect_dtype(node, y, "output", {DataType::Float32, DataType::Float16});
+    return {output_like(node, graph, 0, x.shape, y.dtype)};
+}
+
+std::vector<TensorInfo> infer_batch_normalization(const Node& node, const Graph& graph) {
+    const auto& a = attrs_of<BatchNormalizationAttrs>(node);
+    expect_inputs(node, 5, 5);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", kNumericTypes);
+    expect_valid_quantization(node, x, "input");
+    const ImageDims d = image_dims(node, x, a.layout, "input");
+    static const char* const names[] = {"", "mean", "variance", "beta", "gamma"};
+    for (size_t i = 1; i < 5; ++i) {
+        const TensorInfo& p = input(node, graph, i);
+        expect_dtype(node, p, names[i], kNumericTypes);
+        expect_valid_quantization(node, p, names[i]);
+        if (p.shape.num_elements() != d.c)
+            bad(node, std::string(names[i]) + " has shape " + p.shape.str() + ", expected " + std::to_string(d.c) +
+                          " elements (one per channel)");
+    }
+    return {output_like(node, graph, 0, x.shape, x.dtype)};
+}
+
+}  // namespace npurun::ops
+
+namespace npurun::ops {
+namespace {
+
+const std::initializer_list<DataType> kComparableTypes = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
+                                                          DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
+                                                          DataType::Signed32, DataType::Boolean};
+
+}  // namespace
+
+// Comparison: NumPy broadcast of two same-typed inputs, Boolean output (1/0 per element).
+std::vector<TensorInfo> infer_comparison(const Node& node, const Graph& graph) {
+    (void)attrs_of<ComparisonAttrs>(node);
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& a = input(node, graph, 0);
+    const TensorInfo& b = input(node, graph, 1);
+    expect_dtype(node, a, "input 0", kComparableTypes);
+    expect_same_dtype(node, b, "input 1", a, "input 0");
+    expect_valid_quantization(node, a, "input 0");
+    expect_valid_quantization(node, b, "input 1");
+    return {output_like(node, graph, 0, broadcast_shape(node, a.shape, b.shape), DataType::Boolean)};
+}
+
+std::vector<TensorInfo> infer_logical_binary(const Node& node, const Graph& graph) {
+    (void)attrs_of<LogicalBinaryAttrs>(node);
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& a = input(node, graph, 0);
+    const TensorInfo& b = input(node, graph, 1);
+    expect_dtype(node, a, "input 0", {DataType::Boolean});
+    expect_dtype(node, b, "input 1", {DataType::Boolean});
+    return {output_like(node, graph, 0, broadcast_shape(node, a.shape, b.shape), DataType::Boolean)};
+}
+
+// Prelu: out = x > 0 ? x : alpha * x, alpha broadcast against x (the output is the broadcast shape).
+std::vector<TensorInfo> infer_prelu(const Node& node, const Graph& graph) {
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& alpha = input(node, graph, 1);
+    expect_dtype(node, x, "input", kNumericTypes);
+    expect_dtype(node, alpha, "alpha", kNumericTypes);
+    expect_valid_quantization(node, x, "input");
+    expect_valid_quantization(node, alpha, "alpha");
+    if (is_float(x.dtype) != is_float(alpha.dtype)) expect_same_dtype(node, alpha, "alpha", x, "the input");
+    return {output_like(node, graph, 0, broadcast_shape(node, x.shape, alpha.shape), x.dtype)};
+}
+
+// Cast: any element type to the declared output type, value-preserving through float (CpuRef decodes to
+// float and encodes: quantized types are (de)quantized, float -> integer truncates, Boolean is != 0).
+std::vector<TensorInfo> infer_cast(const Node& node, const Graph& graph) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_valid_quantization(node, x, "input");
+    const TensorInfo& y = declared_output(node, graph, 0);
+    if (y.quant.per_axis()) bad(node, "per-axis quantized output is not supported");
+    return {output_like(node, graph, 0, x.shape, y.dtype)};
+}
+
+std::vector<TensorInfo> infer_log_softmax(const Node& node, const Graph& graph) {
+    const auto& a = attrs_of<SoftmaxAttrs>(node);
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, graph, 0);
+    expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16});
+    if (x.shape.rank == 0) bad(node, "input is a scalar");
+    (void)normalize_axis(node, a.axis, x.shape.rank, "axis");
+    return {output_like(node, graph, 0, x.shape, x.dtype)};
+}
+
+}  // namespace npurun::ops

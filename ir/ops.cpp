@@ -1,5 +1,8 @@
 #include "ir/ops.h"
 
+#include <algorithm>
+#include <climits>
+
 namespace npurun {
 
 const char* to_string(OpKind v) {
@@ -114,3 +117,41 @@ const char* to_string(UnaryOp v) {
 }
 
 }  // namespace npurun
+
+namespace npurun::ops {
+
+StridedSliceRange strided_slice_range(const StridedSliceAttrs& a, const Shape& s, uint32_t d) {
+    const int64_t size = s[d];
+    const int64_t stride = a.stride[d];
+    int64_t start = a.begin[d];
+    if (a.begin_mask & (1 << d)) start = stride > 0 ? INT_MIN : INT_MAX;
+    if (start < 0) start += size;
+    start = std::max<int64_t>(0, std::min<int64_t>(start, size - 1));
+    int64_t stop;
+    if (a.shrink_axis_mask & (1 << d)) {
+        stop = start + 1;
+    } else {
+        stop = a.end[d];
+        if (a.end_mask & (1 << d)) stop = stride > 0 ? INT_MAX : INT_MIN;
+        if (stop < 0) stop += size;
+        stop = stride > 0 ? std::max<int64_t>(0, std::min<int64_t>(stop, size))
+                          : std::max<int64_t>(-1, std::min<int64_t>(stop, size - 1));
+    }
+    int64_t count = stride > 0 ? (stop - start + stride - 1) / stride : (start - stop - stride - 1) / -stride;
+    StridedSliceRange r;
+    r.start = start;
+    r.stride = stride;
+    r.count = count < 0 ? 0 : uint32_t(count);
+    r.shrink = (a.shrink_axis_mask & (1 << d)) != 0;
+    return r;
+}
+
+BatchMatMulAxes batch_matmul_axes(DataLayout layout, uint32_t rank) {
+    const bool channels_last = layout == DataLayout::NHWC || layout == DataLayout::NDHWC;
+    BatchMatMulAxes r;
+    r.row = channels_last ? rank - 3 : rank - 2;
+    r.col = r.row + 1;
+    return r;
+}
+
+}  // namespace npurun::ops

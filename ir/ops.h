@@ -373,3 +373,24 @@ using OpAttrs = std::variant<std::monostate, BindingAttrs, ActivationAttrs, ArgM
 //   Lstm and UnidirectionalSequenceLstm: LstmAttrs; QLstm: QLstmAttrs; every other op: <Op>Attrs.
 
 }  // namespace npurun
+
+// Attribute-derived index arithmetic shared by shape inference (ir/ops/) and the kernels, which see only
+// attributes and descriptors.
+namespace npurun::ops {
+
+// StridedSlice along dimension d of shape s (Arm NN's GetStartForAxis/GetStopForAxis): the first index,
+// the step and the number of elements taken; `shrink` when the dimension is removed from the output.
+struct StridedSliceRange {
+    int64_t start = 0, stride = 1;
+    uint32_t count = 0;
+    bool shrink = false;
+};
+StridedSliceRange strided_slice_range(const StridedSliceAttrs& a, const Shape& s, uint32_t d);
+
+// BatchMatMul: the two multiplied axes of an operand of rank `rank` in `layout`.
+struct BatchMatMulAxes {
+    uint32_t row = 0, col = 1;
+};
+BatchMatMulAxes batch_matmul_axes(DataLayout layout, uint32_t rank);
+
+}  // namespace npurun::ops

@@ -44,19 +44,34 @@ std::string RecoveredConv::summary() const {
     return os.str();
 }
 
-RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
-    RecoveredConv r;
-    struct T {
-        uint32_t w, h, c, wo, ho, co;
-        std::optional<uint32_t> feat, dst;
-    };
-    std::vector<T> ts;
-    // Facts pooled over all conv tasks, for partial captures where no task has a complete set.
+namespace {
+
+// One conv task's shape as captured.
+struct TaskShape {
+    uint32_t w, h, c, wo, ho, co;
+    std::optional<uint32_t> feat, dst;
+};
+
+// What the capture shows: the tasks with a complete shape, the facts pooled over all conv tasks (for partial
+// captures where no task has a complete set), and the first value seen of every other field.
+struct CapturedFacts {
+    std::vector<TaskShape> ts;
     std::optional<uint32_t> any_w, any_h, any_c, any_wo, any_ho, any_co;
+    std::optional<uint32_t> kw, kh, sx, sy, pl, pt, prec, dw, line, surf, dst_stride, out_prec;
+};
+
+CapturedFacts gather_facts(const std::vector<DecodedTask>& tasks) {
+    CapturedFacts cf;
+    using T = TaskShape;
+    auto& ts = cf.ts;
+    auto& any_w = cf.any_w; auto& any_h = cf.any_h; auto& any_c = cf.any_c;
+    auto& any_wo = cf.any_wo; auto& any_ho = cf.any_ho; auto& any_co = cf.any_co;
+    auto& kw = cf.kw; auto& kh = cf.kh; auto& sx = cf.sx; auto& sy = cf.sy; auto& pl = cf.pl; auto& pt = cf.pt;
+    auto& prec = cf.prec; auto& dw = cf.dw; auto& line = cf.line; auto& surf = cf.surf;
+    auto& dst_stride = cf.dst_stride; auto& out_prec = cf.out_prec;
     auto pool = [](std::optional<uint32_t>& acc, std::optional<uint32_t> v) {
         if (v) acc = std::max(acc.value_or(0), *v);
     };
-    std::optional<uint32_t> kw, kh, sx, sy, pl, pt, prec, dw, line, surf, dst_stride, out_prec;
     for (const DecodedTask& d : tasks) {
         const uint32_t en = d.op_en ? *d.op_en : d.descriptor_enable_mask;
         if (!(en & kEnCna)) continue;
@@ -104,6 +119,20 @@ RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
         t.dst = s.known(f::DPU_DST_BASE);
         ts.push_back(t);
     }
+    return cf;
+}
+
+}  // namespace
+
+RecoveredConv recover_conv(const std::vector<DecodedTask>& tasks) {
+    RecoveredConv r;
+    using T = TaskShape;
+    CapturedFacts cf = gather_facts(tasks);
+    auto& ts = cf.ts;
+    const auto &any_w = cf.any_w, &any_h = cf.any_h, &any_c = cf.any_c, &any_wo = cf.any_wo, &any_ho = cf.any_ho,
+               &any_co = cf.any_co;
+    const auto &kw = cf.kw, &kh = cf.kh, &sx = cf.sx, &sy = cf.sy, &pl = cf.pl, &pt = cf.pt, &prec = cf.prec, &dw = cf.dw,
+               &line = cf.line, &surf = cf.surf, &dst_stride = cf.dst_stride, &out_prec = cf.out_prec;
     bool pooled = false;
     if (ts.empty()) {
         // Partial capture: no single task shows a complete shape. Combine what the tasks show.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -71,7 +72,23 @@ public:
     // Whole-register write (value checked against the table: bits outside any field must be 0).
     void write(uint16_t reg_offset, uint32_t value);
     void write(const RegisterValue& v) { write(v.offset(), v.value()); }
-    // Register assembled from fields in one call: w.write("CNA_CONV_CON1", {{"CONV_MODE", 3}}).
+    // Register assembled from its fields, named by the handles generated from the table:
+    //   w.write({regs::CNA_CONV_CON1::PROC_PRECISION(2), regs::CNA_CONV_CON1::CONV_MODE(3)});
+    // A misspelt field, or fields of two registers in one write, do not compile; every value is
+    // range-checked against its field (RegcmdError). The other fields of the register are 0.
+    template <class R>
+    void write(std::initializer_list<FieldValue<R>> fields) {
+        write(R{}, fields);
+    }
+    // The same with the register named first: w.write(regs::CNA_DCOMP_CTRL{}) writes it as 0.
+    template <class R, class = std::enable_if_t<is_register_v<R>>>
+    void write(R, std::initializer_list<FieldValue<R>> fields = {}) {
+        RegisterValue v(R::offset);
+        for (const FieldValue<R>& f : fields) v.set(f.field, f.value);
+        write(v);
+    }
+    // By name, resolved at run time (tests and tools that iterate the table; the lowering never does):
+    // w.write("CNA_CONV_CON1", {{"CONV_MODE", 3}}).
     void write(std::string_view reg_name, std::initializer_list<std::pair<std::string_view, uint32_t>> fields);
     void write_fields(std::initializer_list<std::pair<FieldRef, uint32_t>> fields);
     // Raw entry, no checks (for undocumented targets in tests / replays).

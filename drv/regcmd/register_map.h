@@ -1,8 +1,8 @@
 // Lookups over the register table (register_table.h) and the regcmd entry format.
 //
 // Entry (64-bit little-endian): bits 63:48 target (block select), 47:16 value, 15:0 core-relative offset.
-// Field handles (FieldRef) are resolved from the table by name; `field("CNA_CONV_CON1", "CONV_MODE")`
-// used in a constexpr context fails to compile when the name is not in the table.
+// Field handles are generated from the table (regs::CNA_CONV_CON1::CONV_MODE, register_table.h); the
+// constexpr `field("CNA_CONV_CON1", "CONV_MODE")` resolves names given as strings (tests, tools).
 #pragma once
 
 #include "drv/regcmd/register_table.h"
@@ -56,19 +56,6 @@ struct FieldRange {
     const FieldDef* end() const { return first + count; }
 };
 FieldRange fields_of(uint16_t reg);
-
-// A resolved field: register offset + bit range, usable in constant expressions.
-struct FieldRef {
-    uint16_t reg;
-    uint8_t msb;
-    uint8_t lsb;
-    constexpr uint8_t width() const { return static_cast<uint8_t>(msb - lsb + 1); }
-    constexpr uint32_t mask() const {
-        return width() >= 32 ? 0xFFFFFFFFu : (((1u << width()) - 1u) << lsb);
-    }
-    constexpr uint32_t max_value() const { return width() >= 32 ? 0xFFFFFFFFu : ((1u << width()) - 1u); }
-    constexpr uint32_t get(uint32_t reg_value) const { return (reg_value & mask()) >> lsb; }
-};
 
 namespace detail {
 constexpr bool str_eq(const char* a, std::string_view b) {

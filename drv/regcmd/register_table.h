@@ -1,14 +1,16 @@
-// The RK3588 NPU register map: ONE table of every block, register and field.
-//
-// Source: ../shared/reference/rk3588-npu-registers.md §3 (TRM chapter 36 as extracted to the Mesa
-// registers.xml; meanings restated briefly). Registers that real streams write but the TRM lacks are
-// marked Doc::Undocumented. The encoder (RegcmdWriter), the decoder and the simulator all look fields
-// up here; nothing else in drv/ spells a mask or a bit position.
+// The RK3588 NPU register map, made from the one table in register_table.def:
+//  - regs::<REGISTER> a type per register, regs::<REGISTER>::<FIELD> a handle per field (bit range + the
+//    register's type): RegcmdWriter::write({regs::CNA_CBUF_CON0::WEIGHT_REUSE(1), ...}) only compiles for
+//    fields that exist and belong to one register; the simulator and the decoder read fields through the
+//    same handles (fields.h), and limits are derived from their widths (max_value()).
+//  - kRegisters / kFields, the same table as data, for lookups by offset or by name at run time (decoder,
+//    capture tools, the table tests).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 namespace npudrv::regcmd {
 
@@ -42,610 +44,81 @@ struct FieldDef {
     constexpr uint32_t max_value() const { return width() >= 32 ? 0xFFFFFFFFu : ((1u << width()) - 1u); }
 };
 
-// clang-format off
-inline constexpr RegisterDef kRegisters[] = {
-    // ---- PC (0x0000) ----
-    {0x0000, Block::PC, "PC_VERSION", Doc::Trm, "hardware version"},
-    {0x0004, Block::PC, "PC_VERSION_NUM", Doc::Trm, "hardware version number"},
-    {0x0008, Block::PC, "PC_OPERATION_ENABLE", Doc::Trm, "start the PC (fetch regcmd lists)"},
-    {0x0010, Block::PC, "PC_BASE_ADDRESS", Doc::Trm, "DMA address of the (next) regcmd list"},
-    {0x0014, Block::PC, "PC_REGISTER_AMOUNTS", Doc::Trm, "fetch length of the (next) list in 128-bit words minus one"},
-    {0x0020, Block::PC, "PC_INTERRUPT_MASK", Doc::Trm, "interrupt mask"},
-    {0x0024, Block::PC, "PC_INTERRUPT_CLEAR", Doc::Trm, "write 1 to clear interrupt bits"},
-    {0x0028, Block::PC, "PC_INTERRUPT_STATUS", Doc::Trm, "masked interrupt status"},
-    {0x002C, Block::PC, "PC_INTERRUPT_RAW_STATUS", Doc::Trm, "raw interrupt status"},
-    {0x0030, Block::PC, "PC_TASK_CON", Doc::Trm, "task count control"},
-    {0x0034, Block::PC, "PC_TASK_DMA_BASE_ADDR", Doc::Trm, "offset added to all DMA addresses"},
-    {0x003C, Block::PC, "PC_TASK_STATUS", Doc::Trm, "task counter status"},
-    // ---- CNA (0x1000) ----
-    {0x1000, Block::CNA, "CNA_S_STATUS", Doc::Trm, "executer status"},
-    {0x1004, Block::CNA, "CNA_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x1008, Block::CNA, "CNA_OPERATION_ENABLE", Doc::Trm, "start CNA"},
-    {0x100C, Block::CNA, "CNA_CONV_CON1", Doc::Trm, "conv mode and precisions"},
-    {0x1010, Block::CNA, "CNA_CONV_CON2", Doc::Trm, "kernel group, feature grains"},
-    {0x1014, Block::CNA, "CNA_CONV_CON3", Doc::Trm, "strides, dilation, co-work mode"},
-    {0x1020, Block::CNA, "CNA_DATA_SIZE0", Doc::Trm, "input width/height of the task"},
-    {0x1024, Block::CNA, "CNA_DATA_SIZE1", Doc::Trm, "input channels"},
-    {0x1028, Block::CNA, "CNA_DATA_SIZE2", Doc::Trm, "output width"},
-    {0x102C, Block::CNA, "CNA_DATA_SIZE3", Doc::Trm, "output atomics (Wo*Ho of the task)"},
-    {0x1030, Block::CNA, "CNA_WEIGHT_SIZE0", Doc::Trm, "total weight bytes"},
-    {0x1034, Block::CNA, "CNA_WEIGHT_SIZE1", Doc::Trm, "weight bytes per kernel"},
-    {0x1038, Block::CNA, "CNA_WEIGHT_SIZE2", Doc::Trm, "kernel width/height/count"},
-    {0x1040, Block::CNA, "CNA_CBUF_CON0", Doc::Trm, "CBUF bank split and reuse"},
-    {0x1044, Block::CNA, "CNA_CBUF_CON1", Doc::Trm, "CBUF entries per input row"},
-    {0x104C, Block::CNA, "CNA_CVT_CON0", Doc::Trm, "input converter control"},
-    {0x1050, Block::CNA, "CNA_CVT_CON1", Doc::Trm, "input converter scale/offset ch0"},
-    {0x1054, Block::CNA, "CNA_CVT_CON2", Doc::Trm, "input converter scale/offset ch1"},
-    {0x1058, Block::CNA, "CNA_CVT_CON3", Doc::Trm, "input converter scale/offset ch2"},
-    {0x105C, Block::CNA, "CNA_CVT_CON4", Doc::Trm, "input converter scale/offset ch3"},
-    {0x1060, Block::CNA, "CNA_FC_CON0", Doc::Trm, "FC zero skipping"},
-    {0x1064, Block::CNA, "CNA_FC_CON1", Doc::Trm, "FC data offset"},
-    {0x1068, Block::CNA, "CNA_PAD_CON0", Doc::Trm, "left/top padding"},
-    {0x1070, Block::CNA, "CNA_FEATURE_DATA_ADDR", Doc::Trm, "input feature DMA address"},
-    {0x1074, Block::CNA, "CNA_FC_CON2", Doc::Trm, "FC weight offset"},
-    {0x1078, Block::CNA, "CNA_DMA_CON0", Doc::Trm, "burst lengths"},
-    {0x107C, Block::CNA, "CNA_DMA_CON1", Doc::Trm, "feature line stride (16-byte units, per fetch group)"},
-    {0x1080, Block::CNA, "CNA_DMA_CON2", Doc::Trm, "feature surface stride (16-byte units)"},
-    {0x1084, Block::CNA, "CNA_FC_DATA_SIZE0", Doc::Trm, "DMA read width/height"},
-    {0x1088, Block::CNA, "CNA_FC_DATA_SIZE1", Doc::Trm, "DMA read channels"},
-    {0x1090, Block::CNA, "CNA_CLK_GATE", Doc::Trm, "clock gating"},
-    {0x1100, Block::CNA, "CNA_DCOMP_CTRL", Doc::Trm, "weight decompression control"},
-    {0x1104, Block::CNA, "CNA_DCOMP_REGNUM", Doc::Trm, "weight decompression register count"},
-    {0x1110, Block::CNA, "CNA_DCOMP_ADDR0", Doc::Trm, "weight base address"},
-    {0x1140, Block::CNA, "CNA_DCOMP_AMOUNT0", Doc::Trm, "decompress amount 0"},
-    {0x1144, Block::CNA, "CNA_DCOMP_AMOUNT1", Doc::Trm, "decompress amount 1"},
-    {0x1148, Block::CNA, "CNA_DCOMP_AMOUNT2", Doc::Trm, "decompress amount 2"},
-    {0x114C, Block::CNA, "CNA_DCOMP_AMOUNT3", Doc::Trm, "decompress amount 3"},
-    {0x1150, Block::CNA, "CNA_DCOMP_AMOUNT4", Doc::Trm, "decompress amount 4"},
-    {0x1154, Block::CNA, "CNA_DCOMP_AMOUNT5", Doc::Trm, "decompress amount 5"},
-    {0x1158, Block::CNA, "CNA_DCOMP_AMOUNT6", Doc::Trm, "decompress amount 6"},
-    {0x115C, Block::CNA, "CNA_DCOMP_AMOUNT7", Doc::Trm, "decompress amount 7"},
-    {0x1160, Block::CNA, "CNA_DCOMP_AMOUNT8", Doc::Trm, "decompress amount 8"},
-    {0x1164, Block::CNA, "CNA_DCOMP_AMOUNT9", Doc::Trm, "decompress amount 9"},
-    {0x1168, Block::CNA, "CNA_DCOMP_AMOUNT10", Doc::Trm, "decompress amount 10"},
-    {0x116C, Block::CNA, "CNA_DCOMP_AMOUNT11", Doc::Trm, "decompress amount 11"},
-    {0x1170, Block::CNA, "CNA_DCOMP_AMOUNT12", Doc::Trm, "decompress amount 12"},
-    {0x1174, Block::CNA, "CNA_DCOMP_AMOUNT13", Doc::Trm, "decompress amount 13"},
-    {0x1178, Block::CNA, "CNA_DCOMP_AMOUNT14", Doc::Trm, "decompress amount 14"},
-    {0x117C, Block::CNA, "CNA_DCOMP_AMOUNT15", Doc::Trm, "decompress amount 15"},
-    {0x1180, Block::CNA, "CNA_CVT_CON5", Doc::Trm, "per-channel input convert enable"},
-    {0x1184, Block::CNA, "CNA_PAD_CON1", Doc::Trm, "padding value"},
-    // ---- CORE (0x3000) ----
-    {0x3000, Block::CORE, "CORE_S_STATUS", Doc::Trm, "executer status"},
-    {0x3004, Block::CORE, "CORE_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x3008, Block::CORE, "CORE_OPERATION_ENABLE", Doc::Trm, "start CORE"},
-    {0x300C, Block::CORE, "CORE_MAC_GATING", Doc::Trm, "MAC clock gating"},
-    {0x3010, Block::CORE, "CORE_MISC_CFG", Doc::Trm, "precision, depthwise"},
-    {0x3014, Block::CORE, "CORE_DATAOUT_SIZE_0", Doc::Trm, "output height/width minus one"},
-    {0x3018, Block::CORE, "CORE_DATAOUT_SIZE_1", Doc::Trm, "output channels minus one"},
-    {0x301C, Block::CORE, "CORE_CLIP_TRUNCATE", Doc::Trm, "accumulator right shift"},
-    {0x3030, Block::CORE, "CORE_3030", Doc::Undocumented, "written 0 by every conv stream (vendor, Mesa, MTX); purpose unknown"},
-    // ---- DPU (0x4000) ----
-    {0x4000, Block::DPU, "DPU_S_STATUS", Doc::Trm, "executer status"},
-    {0x4004, Block::DPU, "DPU_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x4008, Block::DPU, "DPU_OPERATION_ENABLE", Doc::Trm, "start DPU"},
-    {0x400C, Block::DPU, "DPU_FEATURE_MODE_CFG", Doc::Trm, "input source, output target, conv mode"},
-    {0x4010, Block::DPU, "DPU_DATA_FORMAT", Doc::Trm, "precisions and negative shifts"},
-    {0x4014, Block::DPU, "DPU_OFFSET_PEND", Doc::Trm, "value for padding channels"},
-    {0x4020, Block::DPU, "DPU_DST_BASE_ADDR", Doc::Trm, "output address"},
-    {0x4024, Block::DPU, "DPU_DST_SURF_STRIDE", Doc::Trm, "output plane stride (16-byte units)"},
-    {0x4030, Block::DPU, "DPU_DATA_CUBE_WIDTH", Doc::Trm, "cube width minus one"},
-    {0x4034, Block::DPU, "DPU_DATA_CUBE_HEIGHT", Doc::Trm, "cube height minus one, min/max control"},
-    {0x4038, Block::DPU, "DPU_DATA_CUBE_NOTCH_ADDR", Doc::Trm, "line notch"},
-    {0x403C, Block::DPU, "DPU_DATA_CUBE_CHANNEL", Doc::Trm, "cube channels minus one"},
-    {0x4040, Block::DPU, "DPU_BS_CFG", Doc::Trm, "BS stage (bias/scale) control"},
-    {0x4044, Block::DPU, "DPU_BS_ALU_CFG", Doc::Trm, "BS ALU operand"},
-    {0x4048, Block::DPU, "DPU_BS_MUL_CFG", Doc::Trm, "BS multiplier operand and shift"},
-    {0x404C, Block::DPU, "DPU_BS_RELUX_CMP_VALUE", Doc::Trm, "BS ReLU-X bound"},
-    {0x4050, Block::DPU, "DPU_BS_OW_CFG", Doc::Trm, "weight-offset (CPEND) stage control"},
-    {0x4054, Block::DPU, "DPU_BS_OW_OP", Doc::Trm, "weight-offset operand"},
-    {0x4058, Block::DPU, "DPU_WDMA_SIZE_0", Doc::Trm, "write DMA channels"},
-    {0x405C, Block::DPU, "DPU_WDMA_SIZE_1", Doc::Trm, "write DMA height/width"},
-    {0x4060, Block::DPU, "DPU_BN_CFG", Doc::Trm, "BN stage control"},
-    {0x4064, Block::DPU, "DPU_BN_ALU_CFG", Doc::Trm, "BN ALU operand"},
-    {0x4068, Block::DPU, "DPU_BN_MUL_CFG", Doc::Trm, "BN multiplier operand and shift"},
-    {0x406C, Block::DPU, "DPU_BN_RELUX_CMP_VALUE", Doc::Trm, "BN ReLU-X bound"},
-    {0x4070, Block::DPU, "DPU_EW_CFG", Doc::Trm, "element-wise stage control"},
-    {0x4074, Block::DPU, "DPU_EW_CVT_OFFSET_VALUE", Doc::Trm, "EW operand convert offset"},
-    {0x4078, Block::DPU, "DPU_EW_CVT_SCALE_VALUE", Doc::Trm, "EW operand convert scale/shift"},
-    {0x407C, Block::DPU, "DPU_EW_RELUX_CMP_VALUE", Doc::Trm, "EW ReLU-X bound"},
-    {0x4080, Block::DPU, "DPU_OUT_CVT_OFFSET", Doc::Trm, "output convert offset"},
-    {0x4084, Block::DPU, "DPU_OUT_CVT_SCALE", Doc::Trm, "output convert scale"},
-    {0x4088, Block::DPU, "DPU_OUT_CVT_SHIFT", Doc::Trm, "output convert shift"},
-    {0x4090, Block::DPU, "DPU_EW_OP_VALUE_0", Doc::Trm, "EW register operand 0"},
-    {0x4094, Block::DPU, "DPU_EW_OP_VALUE_1", Doc::Trm, "EW register operand 1"},
-    {0x4098, Block::DPU, "DPU_EW_OP_VALUE_2", Doc::Trm, "EW register operand 2"},
-    {0x409C, Block::DPU, "DPU_EW_OP_VALUE_3", Doc::Trm, "EW register operand 3"},
-    {0x40A0, Block::DPU, "DPU_EW_OP_VALUE_4", Doc::Trm, "EW register operand 4"},
-    {0x40A4, Block::DPU, "DPU_EW_OP_VALUE_5", Doc::Trm, "EW register operand 5"},
-    {0x40A8, Block::DPU, "DPU_EW_OP_VALUE_6", Doc::Trm, "EW register operand 6"},
-    {0x40AC, Block::DPU, "DPU_EW_OP_VALUE_7", Doc::Trm, "EW register operand 7"},
-    {0x40C0, Block::DPU, "DPU_SURFACE_ADD", Doc::Trm, "surface add (16-byte units)"},
-    {0x40C4, Block::DPU, "DPU_40C4", Doc::Undocumented, "written 0 by every conv stream (vendor, Mesa, MTX); purpose unknown"},
-    {0x4100, Block::DPU, "DPU_LUT_ACCESS_CFG", Doc::Trm, "LUT access"},
-    {0x4104, Block::DPU, "DPU_LUT_ACCESS_DATA", Doc::Trm, "LUT data (auto-increment)"},
-    {0x4108, Block::DPU, "DPU_LUT_CFG", Doc::Trm, "LUT control"},
-    {0x410C, Block::DPU, "DPU_LUT_INFO", Doc::Trm, "LUT index select"},
-    {0x4110, Block::DPU, "DPU_LUT_LE_START", Doc::Trm, "LE table start"},
-    {0x4114, Block::DPU, "DPU_LUT_LE_END", Doc::Trm, "LE table end"},
-    {0x4118, Block::DPU, "DPU_LUT_LO_START", Doc::Trm, "LO table start"},
-    {0x411C, Block::DPU, "DPU_LUT_LO_END", Doc::Trm, "LO table end"},
-    {0x4120, Block::DPU, "DPU_LUT_LE_SLOPE_SCALE", Doc::Trm, "LE slope scale"},
-    {0x4124, Block::DPU, "DPU_LUT_LE_SLOPE_SHIFT", Doc::Trm, "LE slope shift"},
-    {0x4128, Block::DPU, "DPU_LUT_LO_SLOPE_SCALE", Doc::Trm, "LO slope scale"},
-    {0x412C, Block::DPU, "DPU_LUT_LO_SLOPE_SHIFT", Doc::Trm, "LO slope shift"},
-    // ---- DPU_RDMA (0x5000) ----
-    {0x5000, Block::DPU_RDMA, "DPU_RDMA_S_STATUS", Doc::Trm, "executer status"},
-    {0x5004, Block::DPU_RDMA, "DPU_RDMA_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x5008, Block::DPU_RDMA, "DPU_RDMA_OPERATION_ENABLE", Doc::Trm, "start DPU_RDMA"},
-    {0x500C, Block::DPU_RDMA, "DPU_RDMA_DATA_CUBE_WIDTH", Doc::Trm, "cube width minus one"},
-    {0x5010, Block::DPU_RDMA, "DPU_RDMA_DATA_CUBE_HEIGHT", Doc::Trm, "cube height minus one"},
-    {0x5014, Block::DPU_RDMA, "DPU_RDMA_DATA_CUBE_CHANNEL", Doc::Trm, "cube channels minus one"},
-    {0x5018, Block::DPU_RDMA, "DPU_RDMA_SRC_BASE_ADDR", Doc::Trm, "main input (MRDMA) address"},
-    {0x501C, Block::DPU_RDMA, "DPU_RDMA_BRDMA_CFG", Doc::Trm, "BS operand stream contents"},
-    {0x5020, Block::DPU_RDMA, "DPU_RDMA_BS_BASE_ADDR", Doc::Trm, "BS operand stream address"},
-    {0x5024, Block::DPU_RDMA, "DPU_RDMA_5024", Doc::Undocumented, "RK3568 vendor streams: BS stream length in 8-byte words minus one"},
-    {0x5028, Block::DPU_RDMA, "DPU_RDMA_NRDMA_CFG", Doc::Trm, "BN operand stream contents"},
-    {0x502C, Block::DPU_RDMA, "DPU_RDMA_BN_BASE_ADDR", Doc::Trm, "BN operand stream address"},
-    {0x5034, Block::DPU_RDMA, "DPU_RDMA_ERDMA_CFG", Doc::Trm, "EW operand read control"},
-    {0x5038, Block::DPU_RDMA, "DPU_RDMA_EW_BASE_ADDR", Doc::Trm, "EW operand address"},
-    {0x5040, Block::DPU_RDMA, "DPU_RDMA_EW_SURF_STRIDE", Doc::Trm, "EW operand plane stride (16-byte units)"},
-    {0x5044, Block::DPU_RDMA, "DPU_RDMA_FEATURE_MODE_CFG", Doc::Trm, "RDMA precisions and modes"},
-    {0x5048, Block::DPU_RDMA, "DPU_RDMA_SRC_DMA_CFG", Doc::Trm, "unpooling / line notch"},
-    {0x504C, Block::DPU_RDMA, "DPU_RDMA_SURF_NOTCH", Doc::Trm, "surface notch (16-byte units)"},
-    {0x5064, Block::DPU_RDMA, "DPU_RDMA_PAD_CFG", Doc::Trm, "unpooling padding"},
-    {0x5068, Block::DPU_RDMA, "DPU_RDMA_WEIGHT", Doc::Trm, "read arbiter weights"},
-    {0x506C, Block::DPU_RDMA, "DPU_RDMA_EW_SURF_NOTCH", Doc::Trm, "EW surface notch (16-byte units)"},
-    // ---- PPU (0x6000) ----
-    {0x6000, Block::PPU, "PPU_S_STATUS", Doc::Trm, "executer status"},
-    {0x6004, Block::PPU, "PPU_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x6008, Block::PPU, "PPU_OPERATION_ENABLE", Doc::Trm, "start PPU"},
-    {0x600C, Block::PPU, "PPU_DATA_CUBE_IN_WIDTH", Doc::Trm, "input width minus one"},
-    {0x6010, Block::PPU, "PPU_DATA_CUBE_IN_HEIGHT", Doc::Trm, "input height minus one"},
-    {0x6014, Block::PPU, "PPU_DATA_CUBE_IN_CHANNEL", Doc::Trm, "input channels minus one"},
-    {0x6018, Block::PPU, "PPU_DATA_CUBE_OUT_WIDTH", Doc::Trm, "output width minus one"},
-    {0x601C, Block::PPU, "PPU_DATA_CUBE_OUT_HEIGHT", Doc::Trm, "output height minus one"},
-    {0x6020, Block::PPU, "PPU_DATA_CUBE_OUT_CHANNEL", Doc::Trm, "output channels minus one"},
-    {0x6024, Block::PPU, "PPU_OPERATION_MODE_CFG", Doc::Trm, "pooling method, flying mode"},
-    {0x6034, Block::PPU, "PPU_POOLING_KERNEL_CFG", Doc::Trm, "kernel and stride minus one"},
-    {0x6038, Block::PPU, "PPU_RECIP_KERNEL_WIDTH", Doc::Trm, "average-pool reciprocal of kernel width"},
-    {0x603C, Block::PPU, "PPU_RECIP_KERNEL_HEIGHT", Doc::Trm, "average-pool reciprocal of kernel height"},
-    {0x6040, Block::PPU, "PPU_POOLING_PADDING_CFG", Doc::Trm, "padding"},
-    {0x6044, Block::PPU, "PPU_PADDING_VALUE_1_CFG", Doc::Trm, "pad value bits 31:0"},
-    {0x6048, Block::PPU, "PPU_PADDING_VALUE_2_CFG", Doc::Trm, "pad value bits 34:32"},
-    {0x604C, Block::PPU, "PPU_604C", Doc::Undocumented, "RK3568 vendor PPU streams write 0x7FF80 (pad value?)"},
-    {0x6050, Block::PPU, "PPU_6050", Doc::Undocumented, "RK3568 vendor PPU streams write 0x7FF80 (pad value?)"},
-    {0x6070, Block::PPU, "PPU_DST_BASE_ADDR", Doc::Trm, "output address"},
-    {0x607C, Block::PPU, "PPU_DST_SURF_STRIDE", Doc::Trm, "output plane stride (16-byte units)"},
-    {0x6084, Block::PPU, "PPU_DATA_FORMAT", Doc::Trm, "precision, index add"},
-    {0x60DC, Block::PPU, "PPU_MISC_CTRL", Doc::Trm, "burst, non-aligned output"},
-    // ---- PPU_RDMA (0x7000) ----
-    {0x7000, Block::PPU_RDMA, "PPU_RDMA_S_STATUS", Doc::Trm, "executer status"},
-    {0x7004, Block::PPU_RDMA, "PPU_RDMA_S_POINTER", Doc::Trm, "ping-pong register group pointer"},
-    {0x7008, Block::PPU_RDMA, "PPU_RDMA_OPERATION_ENABLE", Doc::Trm, "start PPU_RDMA"},
-    {0x700C, Block::PPU_RDMA, "PPU_RDMA_CUBE_IN_WIDTH", Doc::Trm, "input width minus one"},
-    {0x7010, Block::PPU_RDMA, "PPU_RDMA_CUBE_IN_HEIGHT", Doc::Trm, "input height minus one"},
-    {0x7014, Block::PPU_RDMA, "PPU_RDMA_CUBE_IN_CHANNEL", Doc::Trm, "input channels minus one"},
-    {0x7018, Block::PPU_RDMA, "PPU_RDMA_7018", Doc::Undocumented, "RK3568 vendor PPU streams write 1; unknown"},
-    {0x701C, Block::PPU_RDMA, "PPU_RDMA_SRC_BASE_ADDR", Doc::Trm, "pooling input address"},
-    {0x7024, Block::PPU_RDMA, "PPU_RDMA_SRC_LINE_STRIDE", Doc::Trm, "input line stride (16-byte units)"},
-    {0x7028, Block::PPU_RDMA, "PPU_RDMA_SRC_SURF_STRIDE", Doc::Trm, "input plane stride (16-byte units)"},
-    {0x7030, Block::PPU_RDMA, "PPU_RDMA_DATA_FORMAT", Doc::Trm, "input element size"},
-    {0x7038, Block::PPU_RDMA, "PPU_RDMA_7038", Doc::Undocumented, "allbilly pool.py writes 1 and calls it RDMA_OPERATION_ENABLE; not in vendor RK3588 dumps"},
-    // ---- DDMA / SDMA (AXI arbitration; never written by known streams) ----
-    {0x8000, Block::DDMA, "DDMA_CFG_OUTSTANDING", Doc::Trm, "AXI outstanding"},
-    {0x8004, Block::DDMA, "DDMA_RD_WEIGHT_0", Doc::Trm, "read arbitration weights"},
-    {0x8008, Block::DDMA, "DDMA_WR_WEIGHT_0", Doc::Trm, "write arbitration weights"},
-    {0x800C, Block::DDMA, "DDMA_CFG_ID_ERROR", Doc::Trm, "id error"},
-    {0x8010, Block::DDMA, "DDMA_RD_WEIGHT_1", Doc::Trm, "read arbitration weights"},
-    {0x8014, Block::DDMA, "DDMA_CFG_DMA_FIFO_CLR", Doc::Trm, "fifo clear"},
-    {0x8018, Block::DDMA, "DDMA_CFG_DMA_ARB", Doc::Trm, "arbitration"},
-    {0x8020, Block::DDMA, "DDMA_CFG_DMA_RD_QOS", Doc::Trm, "read QoS"},
-    {0x8024, Block::DDMA, "DDMA_CFG_DMA_RD_CFG", Doc::Trm, "read config"},
-    {0x8028, Block::DDMA, "DDMA_CFG_DMA_WR_CFG", Doc::Trm, "write config"},
-    {0x802C, Block::DDMA, "DDMA_CFG_DMA_WSTRB", Doc::Trm, "write strobe"},
-    {0x8030, Block::DDMA, "DDMA_CFG_STATUS", Doc::Trm, "status"},
-    {0x9000, Block::SDMA, "SDMA_CFG_OUTSTANDING", Doc::Trm, "AXI outstanding"},
-    {0x9004, Block::SDMA, "SDMA_RD_WEIGHT_0", Doc::Trm, "read arbitration weights"},
-    {0x9008, Block::SDMA, "SDMA_WR_WEIGHT_0", Doc::Trm, "write arbitration weights"},
-    {0x900C, Block::SDMA, "SDMA_CFG_ID_ERROR", Doc::Trm, "id error"},
-    {0x9010, Block::SDMA, "SDMA_RD_WEIGHT_1", Doc::Trm, "read arbitration weights"},
-    {0x9014, Block::SDMA, "SDMA_CFG_DMA_FIFO_CLR", Doc::Trm, "fifo clear"},
-    {0x9018, Block::SDMA, "SDMA_CFG_DMA_ARB", Doc::Trm, "arbitration"},
-    {0x9020, Block::SDMA, "SDMA_CFG_DMA_RD_QOS", Doc::Trm, "read QoS"},
-    {0x9024, Block::SDMA, "SDMA_CFG_DMA_RD_CFG", Doc::Trm, "read config"},
-    {0x9028, Block::SDMA, "SDMA_CFG_DMA_WR_CFG", Doc::Trm, "write config"},
-    {0x902C, Block::SDMA, "SDMA_CFG_DMA_WSTRB", Doc::Trm, "write strobe"},
-    {0x9030, Block::SDMA, "SDMA_CFG_STATUS", Doc::Trm, "status"},
-    // ---- GLOBAL ----
-    {0xF008, Block::GLOBAL, "GLOBAL_OPERATION_ENABLE", Doc::Trm, "op_en of every block (regcmd target 0x0081 offset 0x0008 broadcasts it)"},
+// A resolved field: register offset + bit range, usable in constant expressions.
+struct FieldRef {
+    uint16_t reg;
+    uint8_t msb;
+    uint8_t lsb;
+    constexpr uint8_t width() const { return static_cast<uint8_t>(msb - lsb + 1); }
+    constexpr uint32_t mask() const {
+        return width() >= 32 ? 0xFFFFFFFFu : (((1u << width()) - 1u) << lsb);
+    }
+    constexpr uint32_t max_value() const { return width() >= 32 ? 0xFFFFFFFFu : ((1u << width()) - 1u); }
+    constexpr uint32_t get(uint32_t reg_value) const { return (reg_value & mask()) >> lsb; }
 };
 
-#define NPU_S_STATUS_FIELDS(R) \
-    {R, "STATUS_1", 17, 16, "group 1 status"}, {R, "STATUS_0", 1, 0, "group 0 status"}
-#define NPU_S_POINTER_FIELDS(R)                                                               \
-    {R, "EXECUTER", 16, 16, "RO: group in use"},                                             \
-    {R, "EXECUTER_PP_CLEAR", 5, 5, "W1C executer pointer"},                                  \
-    {R, "POINTER_PP_CLEAR", 4, 4, "W1C group pointer"},                                      \
-    {R, "POINTER_PP_MODE", 3, 3, "toggle by pointer"},                                       \
-    {R, "EXECUTER_PP_EN", 2, 2, "executer ping-pong enable"},                                \
-    {R, "POINTER_PP_EN", 1, 1, "group ping-pong enable"},                                    \
-    {R, "POINTER", 0, 0, "group being written"}
-#define NPU_INTERRUPT_FIELDS(R)                                                               \
-    {R, "DMA_WRITE_ERROR", 13, 13, "DMA write error"}, {R, "DMA_READ_ERROR", 12, 12, "DMA read error"}, \
-    {R, "PPU_1", 11, 11, "PPU group 1 done"}, {R, "PPU_0", 10, 10, "PPU group 0 done"},     \
-    {R, "DPU_1", 9, 9, "DPU group 1 done"}, {R, "DPU_0", 8, 8, "DPU group 0 done"},         \
-    {R, "CORE_1", 7, 7, "CORE group 1 done"}, {R, "CORE_0", 6, 6, "CORE group 0 done"},     \
-    {R, "CNA_CSC_1", 5, 5, "CSC group 1 done"}, {R, "CNA_CSC_0", 4, 4, "CSC group 0 done"}, \
-    {R, "CNA_WEIGHT_1", 3, 3, "weight group 1 done"}, {R, "CNA_WEIGHT_0", 2, 2, "weight group 0 done"}, \
-    {R, "CNA_FEATURE_1", 1, 1, "feature group 1 done"}, {R, "CNA_FEATURE_0", 0, 0, "feature group 0 done"}
-#define NPU_OP_EN_FIELD(R) {R, "OP_EN", 0, 0, "start the block"}
-#define NPU_WHOLE(R, NAME, MEANING) {R, NAME, 31, 0, MEANING}
+// A value for one field of register R (what a handle's call makes; RegcmdWriter range-checks it).
+template <class R>
+struct FieldValue {
+    FieldRef field;
+    uint32_t value;
+};
+
+// The handle of a field of register R. Its type names R, so fields of different registers cannot be
+// combined in one write.
+template <class R>
+struct Field : FieldRef {
+    constexpr FieldValue<R> operator()(uint32_t v) const { return {*this, v}; }
+};
+
+struct RegisterBase {};
+template <uint16_t Offset>
+struct Register : RegisterBase {
+    static constexpr uint16_t offset = Offset;
+};
+template <class R>
+inline constexpr bool is_register_v = std::is_base_of_v<RegisterBase, R>;
+
+// clang-format off
+namespace regs {
+#define NPU_REGISTER(NAME, OFFSET, BLOCK, DOC, MEANING) \
+    struct NAME : Register<OFFSET> { static constexpr const char* name = #NAME;
+#define NPU_FIELD(REG, NAME, MSB, LSB, DOC, MEANING) static constexpr Field<REG> NAME{{offset, MSB, LSB}};
+#define NPU_END(NAME) };
+#include "drv/regcmd/register_table.def"
+#undef NPU_REGISTER
+#undef NPU_FIELD
+#undef NPU_END
+}  // namespace regs
+
+inline constexpr RegisterDef kRegisters[] = {
+#define NPU_REGISTER(NAME, OFFSET, BLOCK, DOC, MEANING) {OFFSET, Block::BLOCK, #NAME, Doc::DOC, MEANING},
+#define NPU_FIELD(REG, NAME, MSB, LSB, DOC, MEANING)
+#define NPU_END(NAME)
+#include "drv/regcmd/register_table.def"
+#undef NPU_REGISTER
+#undef NPU_FIELD
+#undef NPU_END
+};
 
 inline constexpr FieldDef kFields[] = {
-    // PC
-    NPU_WHOLE(0x0000, "VERSION", "version"),
-    NPU_WHOLE(0x0004, "VERSION_NUM", "version number"),
-    NPU_OP_EN_FIELD(0x0008),
-    {0x0010, "PC_SOURCE_ADDR", 31, 4, "regcmd DMA address bits 31:4"},
-    {0x0010, "PC_SEL", 0, 0, "0 PC mode, 1 slave mode"},
-    {0x0014, "PC_DATA_AMOUNT", 15, 0, "128-bit words to fetch minus one"},
-    NPU_INTERRUPT_FIELDS(0x0020),
-    NPU_INTERRUPT_FIELDS(0x0024),
-    NPU_INTERRUPT_FIELDS(0x0028),
-    NPU_INTERRUPT_FIELDS(0x002C),
-    {0x0030, "TASK_COUNT_CLEAR", 13, 13, "W1C task counter"},
-    {0x0030, "TASK_PP_EN", 12, 12, "ping-pong task fetch"},
-    {0x0030, "TASK_NUMBER", 11, 0, "tasks the PC runs"},
-    {0x0034, "DMA_BASE_ADDR", 31, 4, "DMA offset bits 31:4"},
-    {0x003C, "TASK_STATUS", 27, 0, "task counter"},
-    // CNA
-    NPU_S_STATUS_FIELDS(0x1000),
-    NPU_S_POINTER_FIELDS(0x1004),
-    NPU_OP_EN_FIELD(0x1008),
-    {0x100C, "NONALIGN_DMA", 30, 30, "continuous (non-aligned) feature fetch"},
-    {0x100C, "GROUP_LINE_OFF", 29, 29, "disable group line fetch"},
-    {0x100C, "DECONV", 16, 16, "deconvolution"},
-    {0x100C, "ARGB_IN", 15, 12, "8..11 = 1..4 channel non-aligned input"},
-    {0x100C, "PROC_PRECISION", 9, 7, "0 int8,1 int16,2 fp16,3 bf16,6 int4,7 tf32"},
-    {0x100C, "IN_PRECISION", 6, 4, "input precision (same codes)"},
-    {0x100C, "CONV_MODE", 3, 0, "0 direct, 3 depthwise"},
-    {0x1010, "CON2_BIT30", 30, 30, "reserved in the TRM; set by vendor fp16 lists after the first task", Doc::Undocumented},
-    {0x1010, "CON2_BIT28_29", 29, 28, "reserved in the TRM; 1/2 in vendor fp16 row-tiled lists", Doc::Undocumented},
-    {0x1010, "KERNEL_GROUP", 23, 16, "kernel group (written 0 by all generators)"},
-    {0x1010, "FEATURE_GRAINS", 13, 4, "input rows buffered before conv starts"},
-    {0x1010, "CSC_WO_EN", 2, 2, "disable weight scan output"},
-    {0x1010, "CSC_DO_EN", 1, 1, "disable data scan output"},
-    {0x1010, "CMD_FIFO_SRST", 0, 0, "command fifo soft reset"},
-    {0x1014, "NN_MODE", 30, 28, "multi-core co-work mode"},
-    {0x1014, "ATROUS_Y_DILATION", 25, 21, "y dilation"},
-    {0x1014, "ATROUS_X_DILATION", 20, 16, "x dilation"},
-    {0x1014, "DECONV_Y_STRIDE", 13, 11, "deconv y stride"},
-    {0x1014, "DECONV_X_STRIDE", 10, 8, "deconv x stride"},
-    {0x1014, "CONV_Y_STRIDE", 5, 3, "y stride"},
-    {0x1014, "CONV_X_STRIDE", 2, 0, "x stride"},
-    {0x1020, "DATAIN_WIDTH", 26, 16, "input width"},
-    {0x1020, "DATAIN_HEIGHT", 10, 0, "input height of the task"},
-    {0x1024, "DATAIN_CHANNEL_REAL", 29, 16, "TRM: real channels-1 (vendor fp16: channel group size-1)"},
-    {0x1024, "DATAIN_CHANNEL", 15, 0, "aligned input channels"},
-    {0x1028, "DATAOUT_WIDTH", 10, 0, "output width"},
-    {0x102C, "SURF_MODE", 23, 22, "surface serial mode"},
-    {0x102C, "DATAOUT_ATOMICS", 21, 0, "Wo*Ho of the task"},
-    {0x1030, "WEIGHT_BYTES", 31, 0, "total weight bytes"},
-    {0x1034, "WEIGHT_BYTES_PER_KERNEL", 18, 0, "kw*kh*Ca*bpe"},
-    {0x1038, "WEIGHT_WIDTH", 28, 24, "kernel width"},
-    {0x1038, "WEIGHT_HEIGHT", 20, 16, "kernel height"},
-    {0x1038, "WEIGHT_KERNELS", 13, 0, "kernels (1 for depthwise)"},
-    {0x1040, "WEIGHT_REUSE", 13, 13, "weights already in CBUF"},
-    {0x1040, "DATA_REUSE", 12, 12, "feature data already in CBUF"},
-    {0x1040, "FC_DATA_BANK", 10, 8, "FC zero-skip banks"},
-    {0x1040, "WEIGHT_BANK", 7, 4, "CBUF banks for weights"},
-    {0x1040, "DATA_BANK", 3, 0, "CBUF banks for feature data"},
-    {0x1044, "DATA_ENTRIES", 13, 0, "CBUF entries per input row"},
-    {0x104C, "CVT_TRUNCATE_3", 27, 22, "input convert shift 3"},
-    {0x104C, "CVT_TRUNCATE_2", 21, 16, "input convert shift 2"},
-    {0x104C, "CVT_TRUNCATE_1", 15, 10, "input convert shift 1"},
-    {0x104C, "CVT_TRUNCATE_0", 9, 4, "input convert shift 0"},
-    {0x104C, "DATA_SIGN", 3, 3, "signed feature data"},
-    {0x104C, "ROUND_TYPE", 2, 2, "input convert rounding"},
-    {0x104C, "CVT_TYPE", 1, 1, "0 mul then add, 1 add then mul"},
-    {0x104C, "CVT_BYPASS", 0, 0, "bypass input convert"},
-    {0x1050, "CVT_SCALE0", 31, 16, "input convert scale 0"}, {0x1050, "CVT_OFFSET0", 15, 0, "input convert offset 0"},
-    {0x1054, "CVT_SCALE1", 31, 16, "input convert scale 1"}, {0x1054, "CVT_OFFSET1", 15, 0, "input convert offset 1"},
-    {0x1058, "CVT_SCALE2", 31, 16, "input convert scale 2"}, {0x1058, "CVT_OFFSET2", 15, 0, "input convert offset 2"},
-    {0x105C, "CVT_SCALE3", 31, 16, "input convert scale 3"}, {0x105C, "CVT_OFFSET3", 15, 0, "input convert offset 3"},
-    {0x1060, "FC_SKIP_DATA", 31, 16, "FC skip data"},
-    {0x1060, "FC_SKIP_EN", 0, 0, "FC zero skipping"},
-    {0x1064, "DATA_OFFSET", 16, 0, "FC data offset"},
-    {0x1068, "PAD_LEFT", 7, 4, "left padding"},
-    {0x1068, "PAD_TOP", 3, 0, "top padding"},
-    {0x1070, "FEATURE_BASE_ADDR", 31, 0, "input feature address"},
-    {0x1074, "WEIGHT_OFFSET", 16, 0, "FC weight offset"},
-    {0x1078, "OV4K_BYPASS", 31, 31, "do not split bursts at 4K"},
-    {0x1078, "WEIGHT_BURST_LEN", 19, 16, "weight burst"},
-    {0x1078, "DATA_BURST_LEN", 3, 0, "data burst"},
-    {0x107C, "LINE_STRIDE", 27, 0, "feature line stride"},
-    {0x1080, "SURF_STRIDE", 27, 0, "feature surface stride"},
-    {0x1084, "DMA_WIDTH", 29, 16, "DMA read width"},
-    {0x1084, "DMA_HEIGHT", 10, 0, "DMA read height"},
-    {0x1088, "DMA_CHANNEL", 15, 0, "DMA read channels"},
-    {0x1090, "CBUF_CS_DISABLE_CLKGATE", 4, 4, "clock gate"},
-    {0x1090, "CSC_DISABLE_CLKGATE", 2, 2, "clock gate"},
-    {0x1090, "CNA_WEIGHT_DISABLE_CLKGATE", 1, 1, "clock gate"},
-    {0x1090, "CNA_FEATURE_DISABLE_CLKGATE", 0, 0, "clock gate"},
-    {0x1100, "WT_DEC_BYPASS", 3, 3, "bypass weight decompress"},
-    {0x1100, "DECOMP_CONTROL", 2, 0, "decompress control"},
-    NPU_WHOLE(0x1104, "DCOMP_REGNUM", "decompress register count"),
-    NPU_WHOLE(0x1110, "DECOMPRESS_ADDR0", "weight base address"),
-    NPU_WHOLE(0x1140, "DCOMP_AMOUNT0", "amount"), NPU_WHOLE(0x1144, "DCOMP_AMOUNT1", "amount"),
-    NPU_WHOLE(0x1148, "DCOMP_AMOUNT2", "amount"), NPU_WHOLE(0x114C, "DCOMP_AMOUNT3", "amount"),
-    NPU_WHOLE(0x1150, "DCOMP_AMOUNT4", "amount"), NPU_WHOLE(0x1154, "DCOMP_AMOUNT5", "amount"),
-    NPU_WHOLE(0x1158, "DCOMP_AMOUNT6", "amount"), NPU_WHOLE(0x115C, "DCOMP_AMOUNT7", "amount"),
-    NPU_WHOLE(0x1160, "DCOMP_AMOUNT8", "amount"), NPU_WHOLE(0x1164, "DCOMP_AMOUNT9", "amount"),
-    NPU_WHOLE(0x1168, "DCOMP_AMOUNT10", "amount"), NPU_WHOLE(0x116C, "DCOMP_AMOUNT11", "amount"),
-    NPU_WHOLE(0x1170, "DCOMP_AMOUNT12", "amount"), NPU_WHOLE(0x1174, "DCOMP_AMOUNT13", "amount"),
-    NPU_WHOLE(0x1178, "DCOMP_AMOUNT14", "amount"), NPU_WHOLE(0x117C, "DCOMP_AMOUNT15", "amount"),
-    NPU_WHOLE(0x1180, "PER_CHANNEL_CVT_EN", "per-channel convert enable mask"),
-    NPU_WHOLE(0x1184, "PAD_VALUE", "value of padded pixels"),
-    // CORE
-    NPU_S_STATUS_FIELDS(0x3000),
-    NPU_S_POINTER_FIELDS(0x3004),
-    NPU_OP_EN_FIELD(0x3008),
-    {0x300C, "SLCG_OP_EN", 26, 0, "MAC gating"},
-    {0x3010, "SOFT_GATING", 19, 14, "soft gating"},
-    {0x3010, "PROC_PRECISION", 10, 8, "precision (CNA codes)"},
-    {0x3010, "DW_EN", 1, 1, "depthwise"},
-    {0x3010, "QD_EN", 0, 0, "quantify feature data (semantics uncertain)"},
-    {0x3014, "DATAOUT_HEIGHT", 31, 16, "Ho-1"},
-    {0x3014, "DATAOUT_WIDTH", 15, 0, "Wo-1"},
-    {0x3018, "DATAOUT_CHANNEL", 15, 0, "Coa-1"},
-    {0x301C, "ROUND_TYPE", 6, 6, "truncate rounding"},
-    {0x301C, "CLIP_TRUNCATE", 4, 0, "accumulator right shift"},
-    NPU_WHOLE(0x3030, "VALUE", "undocumented"),
-    // DPU
-    NPU_S_STATUS_FIELDS(0x4000),
-    NPU_S_POINTER_FIELDS(0x4004),
-    NPU_OP_EN_FIELD(0x4008),
-    {0x400C, "COMB_USE", 31, 31, "= DPU_RDMA comb_use[0]"},
-    {0x400C, "TP_EN", 30, 30, "transpose"},
-    {0x400C, "RGP_TYPE", 29, 26, "regroup type"},
-    {0x400C, "NONALIGN", 25, 25, "non-aligned output"},
-    {0x400C, "SURF_LEN", 24, 9, "non-aligned surface length"},
-    {0x400C, "BURST_LEN", 8, 5, "burst"},
-    {0x400C, "CONV_MODE", 4, 3, "0 normal, 3 depthwise"},
-    {0x400C, "OUTPUT_MODE", 2, 1, "bit0 to PPU, bit1 to memory"},
-    {0x400C, "FLYING_MODE", 0, 0, "0 input from CORE, 1 from DPU_RDMA"},
-    {0x4010, "OUT_PRECISION", 31, 29, "0 i8,1 i16,2 f16,3 bf16,4 i32,5 f32,6 i4"},
-    {0x4010, "IN_PRECISION", 28, 26, "input precision"},
-    {0x4010, "EW_TRUNCATE_NEG", 25, 16, "EW shift for negatives"},
-    {0x4010, "BN_MUL_SHIFT_VALUE_NEG", 15, 10, "BN shift for negatives"},
-    {0x4010, "BS_MUL_SHIFT_VALUE_NEG", 9, 4, "BS shift for negatives"},
-    {0x4010, "MC_SURF_OUT", 3, 3, "multi-surface output"},
-    {0x4010, "PROC_PRECISION", 2, 0, "processing precision"},
-    {0x4014, "OFFSET_PEND", 15, 0, "value for padding channels"},
-    NPU_WHOLE(0x4020, "DST_BASE_ADDR", "output address"),
-    {0x4024, "DST_SURF_STRIDE", 31, 4, "output plane stride, 16-byte units"},
-    {0x4030, "WIDTH", 12, 0, "width-1"},
-    {0x4034, "MINMAX_CTL", 24, 22, "min/max control"},
-    {0x4034, "HEIGHT", 12, 0, "height-1"},
-    {0x4038, "NOTCH_ADDR_1", 28, 16, "notch 1"},
-    {0x4038, "NOTCH_ADDR_0", 12, 0, "notch 0"},
-    {0x403C, "ORIG_CHANNEL", 28, 16, "real channels-1"},
-    {0x403C, "CHANNEL", 12, 0, "aligned channels-1"},
-    {0x4040, "BS_ALU_ALGO", 19, 16, "2 add, 4 minus"},
-    {0x4040, "BS_ALU_SRC", 8, 8, "0 register, 1 memory"},
-    {0x4040, "BS_RELUX_EN", 7, 7, "clamp to RELUX_CMP"},
-    {0x4040, "BS_RELU_BYPASS", 6, 6, "no ReLU"},
-    {0x4040, "BS_MUL_PRELU", 5, 5, "PReLU multiply"},
-    {0x4040, "BS_MUL_BYPASS", 4, 4, "no multiply"},
-    {0x4040, "BS_ALU_BYPASS", 1, 1, "no ALU"},
-    {0x4040, "BS_BYPASS", 0, 0, "bypass BS"},
-    NPU_WHOLE(0x4044, "BS_ALU_OPERAND", "ALU operand"),
-    {0x4048, "BS_MUL_OPERAND", 31, 16, "MUL operand"},
-    {0x4048, "BS_MUL_SHIFT_VALUE", 13, 8, "shift after multiply"},
-    {0x4048, "BS_TRUNCATE_SRC", 1, 1, "shift source"},
-    {0x4048, "BS_MUL_SRC", 0, 0, "0 register, 1 memory"},
-    NPU_WHOLE(0x404C, "BS_RELUX_CMP_DAT", "ReLU-X bound"),
-    {0x4050, "RGP_CNTER", 31, 28, "regroup counter"},
-    {0x4050, "TP_ORG_EN", 27, 27, "transpose origin"},
-    {0x4050, "SIZE_E_2", 10, 8, "SURF_ADD/DST_SURF_STRIDE-1"},
-    {0x4050, "SIZE_E_1", 7, 5, "SURF_ADD/DST_SURF_STRIDE-1"},
-    {0x4050, "SIZE_E_0", 4, 2, "SURF_ADD/DST_SURF_STRIDE-1"},
-    {0x4050, "OD_BYPASS", 1, 1, "bypass weight-offset stage"},
-    {0x4050, "OW_SRC", 0, 0, "operand 0 register, 1 memory"},
-    {0x4054, "OW_OP", 15, 0, "weight-offset operand"},
-    {0x4058, "TP_PRECISION", 27, 27, "transpose precision"},
-    {0x4058, "SIZE_C_WDMA", 26, 16, "size c"},
-    {0x4058, "CHANNEL_WDMA", 12, 0, "channels-1"},
-    {0x405C, "HEIGHT_WDMA", 28, 16, "height-1"},
-    {0x405C, "WIDTH_WDMA", 12, 0, "width-1"},
-    {0x4060, "BN_ALU_ALGO", 19, 16, "2 add, 4 minus"},
-    {0x4060, "BN_ALU_SRC", 8, 8, "0 register, 1 memory"},
-    {0x4060, "BN_RELUX_EN", 7, 7, "clamp to RELUX_CMP"},
-    {0x4060, "BN_RELU_BYPASS", 6, 6, "no ReLU"},
-    {0x4060, "BN_MUL_PRELU", 5, 5, "PReLU"},
-    {0x4060, "BN_MUL_BYPASS", 4, 4, "no multiply"},
-    {0x4060, "BN_ALU_BYPASS", 1, 1, "no ALU"},
-    {0x4060, "BN_BYPASS", 0, 0, "bypass BN"},
-    NPU_WHOLE(0x4064, "BN_ALU_OPERAND", "ALU operand"),
-    {0x4068, "BN_MUL_OPERAND", 31, 16, "MUL operand"},
-    {0x4068, "BN_MUL_SHIFT_VALUE", 13, 8, "shift after multiply"},
-    {0x4068, "BN_TRUNCATE_SRC", 1, 1, "shift source"},
-    {0x4068, "BN_MUL_SRC", 0, 0, "0 register, 1 memory"},
-    NPU_WHOLE(0x406C, "BN_RELUX_CMP_DAT", "ReLU-X bound"),
-    {0x4070, "EW_CVT_TYPE", 31, 31, "0 mul first, 1 add first"},
-    {0x4070, "EW_CVT_ROUND", 30, 30, "rounding"},
-    {0x4070, "EW_DATA_MODE", 29, 28, "1 per pixel"},
-    {0x4070, "EDATA_SIZE", 23, 22, "0 4b,1 8b,2 16b,3 32b"},
-    {0x4070, "EW_EQUAL_EN", 21, 21, "min/max equal"},
-    {0x4070, "EW_BINARY_EN", 20, 20, "min/max binary"},
-    {0x4070, "EW_ALU_ALGO", 19, 16, "0 max,1 min,2 add,3 div,4 minus,5 abs,6 neg,7 floor,8 ceil"},
-    {0x4070, "EW_RELUX_EN", 10, 10, "clamp"},
-    {0x4070, "EW_RELU_BYPASS", 9, 9, "no ReLU"},
-    {0x4070, "EW_OP_CVT_BYPASS", 8, 8, "bypass operand convert"},
-    {0x4070, "EW_LUT_BYPASS", 7, 7, "bypass LUT"},
-    {0x4070, "EW_OP_SRC", 6, 6, "0 register, 1 memory (ERDMA)"},
-    {0x4070, "EW_MUL_PRELU", 5, 5, "PReLU"},
-    {0x4070, "EW_OP_TYPE", 2, 2, "0 ALU, 1 MUL"},
-    {0x4070, "EW_OP_BYPASS", 1, 1, "bypass ALU/MUL"},
-    {0x4070, "EW_BYPASS", 0, 0, "bypass EW"},
-    NPU_WHOLE(0x4074, "EW_OP_CVT_OFFSET", "operand convert offset"),
-    {0x4078, "EW_TRUNCATE", 31, 22, "EW core shift"},
-    {0x4078, "EW_OP_CVT_SHIFT", 21, 16, "operand convert shift"},
-    {0x4078, "EW_OP_CVT_SCALE", 15, 0, "operand convert scale"},
-    NPU_WHOLE(0x407C, "EW_RELUX_CMP_DAT", "ReLU-X bound"),
-    NPU_WHOLE(0x4080, "OUT_CVT_OFFSET", "output convert offset"),
-    {0x4084, "FP32TOFP16_EN", 16, 16, "fp32 to fp16 output"},
-    {0x4084, "OUT_CVT_SCALE", 15, 0, "output multiplier"},
-    {0x4088, "CVT_TYPE", 31, 31, "0 MUL first, 1 ALU first"},
-    {0x4088, "CVT_ROUND", 30, 30, "rounding"},
-    {0x4088, "MINUS_EXP", 19, 12, "exponent bias for float out"},
-    {0x4088, "OUT_CVT_SHIFT", 11, 0, "right shift"},
-    NPU_WHOLE(0x4090, "EW_OPERAND_0", "operand"), NPU_WHOLE(0x4094, "EW_OPERAND_1", "operand"),
-    NPU_WHOLE(0x4098, "EW_OPERAND_2", "operand"), NPU_WHOLE(0x409C, "EW_OPERAND_3", "operand"),
-    NPU_WHOLE(0x40A0, "EW_OPERAND_4", "operand"), NPU_WHOLE(0x40A4, "EW_OPERAND_5", "operand"),
-    NPU_WHOLE(0x40A8, "EW_OPERAND_6", "operand"), NPU_WHOLE(0x40AC, "EW_OPERAND_7", "operand"),
-    {0x40C0, "SURF_ADD", 31, 4, "surface add, 16-byte units"},
-    NPU_WHOLE(0x40C4, "VALUE", "undocumented"),
-    {0x4100, "LUT_ACCESS_TYPE", 17, 17, "0 read, 1 write"},
-    {0x4100, "LUT_TABLE_ID", 16, 16, "0 LE, 1 LO"},
-    {0x4100, "LUT_ADDR", 9, 0, "start index"},
-    {0x4104, "LUT_ACCESS_DATA", 15, 0, "table entry"},
-    {0x4108, "LUT_CAL_SEL", 7, 7, "cal select"},
-    {0x4108, "LUT_HYBRID_PRIORITY", 6, 6, "hybrid priority"},
-    {0x4108, "LUT_OFLOW_PRIORITY", 5, 5, "overflow priority"},
-    {0x4108, "LUT_UFLOW_PRIORITY", 4, 4, "underflow priority"},
-    {0x4108, "LUT_LO_LE_MUX", 3, 2, "mux"},
-    {0x4108, "LUT_EXPAND_EN", 1, 1, "expand"},
-    {0x4108, "LUT_ROAD_SEL", 0, 0, "road select"},
-    {0x410C, "LUT_LO_INDEX_SELECT", 23, 16, "LO index select"},
-    {0x410C, "LUT_LE_INDEX_SELECT", 15, 8, "LE index select"},
-    NPU_WHOLE(0x4110, "LUT_LE_START", "LE start"),
-    NPU_WHOLE(0x4114, "LUT_LE_END", "LE end"),
-    NPU_WHOLE(0x4118, "LUT_LO_START", "LO start"),
-    NPU_WHOLE(0x411C, "LUT_LO_END", "LO end"),
-    {0x4120, "LUT_LE_SLOPE_OFLOW_SCALE", 31, 16, "scale"}, {0x4120, "LUT_LE_SLOPE_UFLOW_SCALE", 15, 0, "scale"},
-    {0x4124, "LUT_LE_SLOPE_OFLOW_SHIFT", 9, 5, "shift"}, {0x4124, "LUT_LE_SLOPE_UFLOW_SHIFT", 4, 0, "shift"},
-    {0x4128, "LUT_LO_SLOPE_OFLOW_SCALE", 31, 16, "scale"}, {0x4128, "LUT_LO_SLOPE_UFLOW_SCALE", 15, 0, "scale"},
-    {0x412C, "LUT_LO_SLOPE_OFLOW_SHIFT", 9, 5, "shift"}, {0x412C, "LUT_LO_SLOPE_UFLOW_SHIFT", 4, 0, "shift"},
-    // DPU_RDMA
-    NPU_S_STATUS_FIELDS(0x5000),
-    NPU_S_POINTER_FIELDS(0x5004),
-    NPU_OP_EN_FIELD(0x5008),
-    {0x500C, "WIDTH", 12, 0, "width-1"},
-    {0x5010, "EW_LINE_NOTCH_ADDR", 28, 16, "EW line notch"},
-    {0x5010, "HEIGHT", 12, 0, "height-1"},
-    {0x5014, "CHANNEL", 12, 0, "channels-1"},
-    NPU_WHOLE(0x5018, "SRC_BASE_ADDR", "main input address"),
-    {0x501C, "BRDMA_DATA_USE", 4, 1, "b0 ALU, b1 CPEND, b2 MUL, b3 TRT"},
-    NPU_WHOLE(0x5020, "BS_BASE_ADDR", "BS stream address"),
-    NPU_WHOLE(0x5024, "VALUE", "undocumented"),
-    {0x5028, "NRDMA_DATA_USE", 4, 1, "BN stream contents"},
-    NPU_WHOLE(0x502C, "BN_BASE_ADDR", "BN stream address"),
-    {0x5034, "ERDMA_DATA_MODE", 31, 30, "0 per channel, 1 per pixel, 2 per channel by pixel"},
-    {0x5034, "ERDMA_SURF_MODE", 29, 29, "surface series"},
-    {0x5034, "ERDMA_NONALIGN", 28, 28, "non-aligned read"},
-    {0x5034, "ERDMA_DATA_SIZE", 3, 2, "0 4b,1 8b,2 16b,3 32b"},
-    {0x5034, "OV4K_BYPASS", 1, 1, "no 4K split"},
-    {0x5034, "ERDMA_DISABLE", 0, 0, "no EW operand read"},
-    NPU_WHOLE(0x5038, "EW_BASE_ADDR", "EW operand address"),
-    {0x5040, "EW_SURF_STRIDE", 31, 4, "EW plane stride, 16-byte units"},
-    {0x5044, "IN_PRECISION", 17, 15, "input precision"},
-    {0x5044, "BURST_LEN", 14, 11, "burst"},
-    {0x5044, "COMB_USE", 10, 8, "b0 share, b1 MRDMA, b2 ERDMA"},
-    {0x5044, "PROC_PRECISION", 7, 5, "processing precision"},
-    {0x5044, "MRDMA_DISABLE", 4, 4, "no main-input read"},
-    {0x5044, "MRDMA_FP16TOFP32_EN", 3, 3, "fp16 input to fp32"},
-    {0x5044, "CONV_MODE", 2, 1, "0 direct, 3 depthwise"},
-    {0x5044, "FLYING_MODE", 0, 0, "main data from MRDMA"},
-    {0x5048, "LINE_NOTCH_ADDR", 31, 19, "line notch"},
-    {0x5048, "POOLING_METHOD", 13, 13, "unpooling method"},
-    {0x5048, "UNPOOLING_EN", 12, 12, "unpooling"},
-    {0x5048, "KERNEL_STRIDE_HEIGHT", 11, 9, "unpool stride h"},
-    {0x5048, "KERNEL_STRIDE_WIDTH", 8, 6, "unpool stride w"},
-    {0x5048, "KERNEL_HEIGHT", 5, 3, "unpool kernel h"},
-    {0x5048, "KERNEL_WIDTH", 2, 0, "unpool kernel w"},
-    {0x504C, "SURF_NOTCH_ADDR", 31, 4, "surface notch, 16-byte units"},
-    {0x5064, "PAD_VALUE", 31, 16, "unpooling pad value"},
-    {0x5064, "PAD_TOP", 6, 4, "pad top"},
-    {0x5064, "PAD_LEFT", 2, 0, "pad left"},
-    {0x5068, "E_WEIGHT", 31, 24, "arbiter weight"}, {0x5068, "N_WEIGHT", 23, 16, "arbiter weight"},
-    {0x5068, "B_WEIGHT", 15, 8, "arbiter weight"}, {0x5068, "M_WEIGHT", 7, 0, "arbiter weight"},
-    {0x506C, "EW_SURF_NOTCH", 31, 4, "EW surface notch, 16-byte units"},
-    // PPU
-    NPU_S_STATUS_FIELDS(0x6000),
-    NPU_S_POINTER_FIELDS(0x6004),
-    NPU_OP_EN_FIELD(0x6008),
-    {0x600C, "CUBE_IN_WIDTH", 12, 0, "width-1"},
-    {0x6010, "CUBE_IN_HEIGHT", 12, 0, "height-1"},
-    {0x6014, "CUBE_IN_CHANNEL", 12, 0, "channels-1"},
-    {0x6018, "CUBE_OUT_WIDTH", 12, 0, "width-1"},
-    {0x601C, "CUBE_OUT_HEIGHT", 12, 0, "height-1"},
-    {0x6020, "CUBE_OUT_CHANNEL", 12, 0, "channels-1"},
-    {0x6024, "INDEX_EN", 30, 30, "output argmax index"},
-    {0x6024, "NOTCH_ADDR", 28, 16, "line notch"},
-    {0x6024, "USE_CNT", 7, 5, "use count"},
-    {0x6024, "FLYING_MODE", 4, 4, "0 from DPU, 1 from memory"},
-    {0x6024, "POOLING_METHOD", 1, 0, "0 avg, 1 max, 2 min"},
-    {0x6034, "KERNEL_STRIDE_HEIGHT", 23, 20, "stride_y-1"},
-    {0x6034, "KERNEL_STRIDE_WIDTH", 19, 16, "stride_x-1"},
-    {0x6034, "KERNEL_HEIGHT", 11, 8, "kh-1"},
-    {0x6034, "KERNEL_WIDTH", 3, 0, "kw-1"},
-    {0x6038, "RECIP_KERNEL_WIDTH", 16, 0, "65536/kw"},
-    {0x603C, "RECIP_KERNEL_HEIGHT", 16, 0, "65536/kh"},
-    {0x6040, "PAD_BOTTOM", 14, 12, "pad bottom"},
-    {0x6040, "PAD_RIGHT", 10, 8, "pad right"},
-    {0x6040, "PAD_TOP", 6, 4, "pad top"},
-    {0x6040, "PAD_LEFT", 2, 0, "pad left"},
-    NPU_WHOLE(0x6044, "PAD_VALUE_0", "pad value bits 31:0"),
-    {0x6048, "PAD_VALUE_1", 2, 0, "pad value bits 34:32"},
-    NPU_WHOLE(0x604C, "VALUE", "undocumented"),
-    NPU_WHOLE(0x6050, "VALUE", "undocumented"),
-    {0x6070, "DST_BASE_ADDR", 31, 4, "output address bits 31:4"},
-    {0x607C, "DST_SURF_STRIDE", 31, 4, "output plane stride, 16-byte units"},
-    {0x6084, "INDEX_ADD", 31, 4, "index surface add"},
-    {0x6084, "DPU_FLYIN", 3, 3, "DPU in flying mode"},
-    {0x6084, "PROC_PRECISION", 2, 0, "precision"},
-    {0x60DC, "SURF_LEN", 31, 16, "non-aligned surface count"},
-    {0x60DC, "MC_SURF_OUT", 8, 8, "multi-surface out"},
-    {0x60DC, "NONALIGN", 7, 7, "non-aligned output"},
-    {0x60DC, "BURST_LEN", 3, 0, "burst"},
-    // PPU_RDMA
-    NPU_S_STATUS_FIELDS(0x7000),
-    NPU_S_POINTER_FIELDS(0x7004),
-    NPU_OP_EN_FIELD(0x7008),
-    {0x700C, "CUBE_IN_WIDTH", 12, 0, "width-1"},
-    {0x7010, "CUBE_IN_HEIGHT", 12, 0, "height-1"},
-    {0x7014, "CUBE_IN_CHANNEL", 12, 0, "channels-1"},
-    NPU_WHOLE(0x7018, "VALUE", "undocumented"),
-    NPU_WHOLE(0x701C, "SRC_BASE_ADDR", "pooling input address"),
-    {0x7024, "SRC_LINE_STRIDE", 31, 4, "line stride, 16-byte units"},
-    {0x7028, "SRC_SURF_STRIDE", 31, 4, "plane stride, 16-byte units"},
-    {0x7030, "IN_PRECISION", 1, 0, "0 4b, 1 8b, 2 16b, 3 32b"},
-    NPU_WHOLE(0x7038, "VALUE", "undocumented"),
-    // DDMA / SDMA: whole-register values
-    NPU_WHOLE(0x8000, "VALUE", "cfg"), NPU_WHOLE(0x8004, "VALUE", "cfg"), NPU_WHOLE(0x8008, "VALUE", "cfg"),
-    NPU_WHOLE(0x800C, "VALUE", "cfg"), NPU_WHOLE(0x8010, "VALUE", "cfg"), NPU_WHOLE(0x8014, "VALUE", "cfg"),
-    NPU_WHOLE(0x8018, "VALUE", "cfg"), NPU_WHOLE(0x8020, "VALUE", "cfg"), NPU_WHOLE(0x8024, "VALUE", "cfg"),
-    NPU_WHOLE(0x8028, "VALUE", "cfg"), NPU_WHOLE(0x802C, "VALUE", "cfg"), NPU_WHOLE(0x8030, "VALUE", "cfg"),
-    NPU_WHOLE(0x9000, "VALUE", "cfg"), NPU_WHOLE(0x9004, "VALUE", "cfg"), NPU_WHOLE(0x9008, "VALUE", "cfg"),
-    NPU_WHOLE(0x900C, "VALUE", "cfg"), NPU_WHOLE(0x9010, "VALUE", "cfg"), NPU_WHOLE(0x9014, "VALUE", "cfg"),
-    NPU_WHOLE(0x9018, "VALUE", "cfg"), NPU_WHOLE(0x9020, "VALUE", "cfg"), NPU_WHOLE(0x9024, "VALUE", "cfg"),
-    NPU_WHOLE(0x9028, "VALUE", "cfg"), NPU_WHOLE(0x902C, "VALUE", "cfg"), NPU_WHOLE(0x9030, "VALUE", "cfg"),
-    // GLOBAL
-    {0xF008, "PPU_RDMA_OP_EN", 6, 6, "start PPU_RDMA"},
-    {0xF008, "PPU_OP_EN", 5, 5, "start PPU"},
-    {0xF008, "DPU_RDMA_OP_EN", 4, 4, "start DPU_RDMA"},
-    {0xF008, "DPU_OP_EN", 3, 3, "start DPU"},
-    {0xF008, "CORE_OP_EN", 2, 2, "start CORE"},
-    {0xF008, "CNA_OP_EN", 0, 0, "start CNA"},
+#define NPU_REGISTER(NAME, OFFSET, BLOCK, DOC, MEANING)
+#define NPU_FIELD(REG, NAME, MSB, LSB, DOC, MEANING) {regs::REG::offset, #NAME, MSB, LSB, MEANING, Doc::DOC},
+#define NPU_END(NAME)
+#include "drv/regcmd/register_table.def"
+#undef NPU_REGISTER
+#undef NPU_FIELD
+#undef NPU_END
 };
-#undef NPU_S_STATUS_FIELDS
-#undef NPU_S_POINTER_FIELDS
-#undef NPU_INTERRUPT_FIELDS
-#undef NPU_OP_EN_FIELD
-#undef NPU_WHOLE
 // clang-format on
+
+// CBUF geometry (reference §1, §9.2): 12 banks of 32 KiB shared by feature data and weights; a task's
+// DATA_BANK + WEIGHT_BANK must not exceed the bank count.
+inline constexpr uint32_t kCbufBanks = 12;
+inline constexpr uint32_t kCbufBankBytes = 32 * 1024;
+static_assert(kCbufBanks <= regs::CNA_CBUF_CON0::DATA_BANK.max_value() &&
+                  kCbufBanks <= regs::CNA_CBUF_CON0::WEIGHT_BANK.max_value(),
+              "the CBUF_CON0 bank fields hold the bank count");
 
 inline constexpr size_t kRegisterCount = sizeof(kRegisters) / sizeof(kRegisters[0]);
 inline constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);

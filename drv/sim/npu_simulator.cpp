@@ -285,7 +285,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
                                                             " with target " + detail::hex(w.target));
                     }
                     const rc::Block b = w.reg->block;
-                    const bool tail = w.offset == rc::reg("PC_BASE_ADDRESS") || w.offset == rc::reg("PC_REGISTER_AMOUNTS");
+                    const bool tail = w.offset == rc::regs::PC_BASE_ADDRESS::offset || w.offset == rc::regs::PC_REGISTER_AMOUNTS::offset;
                     if (b == rc::Block::PC && !tail) {
                         throw SimError("unmodelled-register", std::string(w.reg->name) + " written from a regcmd list");
                     }
@@ -296,7 +296,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
                         throw SimError("unmodelled-register", std::string(w.reg->name) + " (not in the TRM) = " +
                                                                   detail::hex(w.value));
                     }
-                    if (w.reg->doc == rc::Doc::Undocumented && w.offset != rc::reg("CORE_3030") && w.offset != rc::reg("DPU_40C4")) {
+                    if (w.reg->doc == rc::Doc::Undocumented && w.offset != rc::regs::CORE_3030::offset && w.offset != rc::regs::DPU_40C4::offset) {
                         throw SimError("unmodelled-register", std::string(w.reg->name) + " (not in the TRM) written");
                     }
                     uint32_t covered = 0;
@@ -306,8 +306,8 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
                                                                   " sets reserved bits " + detail::hex(w.value & ~covered));
                     }
                     core.regs.set(w.offset, w.value);
-                    if (w.offset == rc::reg("PC_BASE_ADDRESS")) *next_addr = w.value & rc::f::PC_SOURCE_ADDR.mask();
-                    if (w.offset == rc::reg("PC_REGISTER_AMOUNTS")) *next_amount = rc::f::PC_DATA_AMOUNT.get(w.value);
+                    if (w.offset == rc::regs::PC_BASE_ADDRESS::offset) *next_addr = w.value & rc::f::PC_SOURCE_ADDR.mask();
+                    if (w.offset == rc::regs::PC_REGISTER_AMOUNTS::offset) *next_amount = rc::f::PC_DATA_AMOUNT.get(w.value);
                     break;
                 }
             }

@@ -52,8 +52,8 @@ struct CbufContents {
 class NpuSimulator : public Hardware {
 public:
     static constexpr uint32_t kCores = 3;
-    static constexpr uint32_t kCbufBanks = 12;
-    static constexpr uint32_t kCbufBankBytes = 32768;
+    static constexpr uint32_t kCbufBanks = regcmd::kCbufBanks;  // register_table.h (reference §1)
+    static constexpr uint32_t kCbufBankBytes = regcmd::kCbufBankBytes;
 
     // Executes the one regcmd list of `task` on its core (the kernel starts the PC per task). The list's
     // tail is validated (next list address inside the job) but not followed: the kernel hands the next

@@ -140,127 +140,10 @@ void read_cube(TaskExec& t, Cube& out, uint32_t addr, uint64_t plane_pitch, uint
 
 }  // namespace
 
-void run_dpu(TaskExec& t, const ConvResult* conv) {
-    const bool rdma = t.op_en() & rc::kEnDpuRdma;
-    t.check_block(0x4000, 0x4FFC,
-                  {rc::field("DPU_S_POINTER", "POINTER_PP_MODE"), rc::field("DPU_S_POINTER", "EXECUTER_PP_EN"),
-                   rc::field("DPU_S_POINTER", "POINTER_PP_EN"), rc::field("DPU_FEATURE_MODE_CFG", "BURST_LEN"),
-                   f::DPU_CONV_MODE, f::DPU_OUTPUT_MODE, f::DPU_FLYING_MODE, f::DPU_OUT_PRECISION, f::DPU_IN_PRECISION,
-                   f::DPU_PROC_PRECISION, f::DPU_DST_BASE, f::DPU_DST_SURF_STRIDE, f::DPU_WIDTH, f::DPU_HEIGHT,
-                   f::DPU_ORIG_CHANNEL, f::DPU_CHANNEL, f::DPU_SIZE_E_0, f::DPU_SIZE_E_1, f::DPU_SIZE_E_2,
-                   f::DPU_OD_BYPASS, f::DPU_OW_SRC, f::DPU_OW_OP, f::DPU_CHANNEL_WDMA, f::DPU_HEIGHT_WDMA,
-                   f::DPU_WIDTH_WDMA, f::DPU_SURF_ADD,
-                   // BS / BN
-                   rc::field("DPU_BS_CFG", "BS_ALU_ALGO"), rc::field("DPU_BS_CFG", "BS_ALU_SRC"),
-                   rc::field("DPU_BS_CFG", "BS_RELUX_EN"), rc::field("DPU_BS_CFG", "BS_RELU_BYPASS"),
-                   rc::field("DPU_BS_CFG", "BS_MUL_PRELU"), rc::field("DPU_BS_CFG", "BS_MUL_BYPASS"),
-                   rc::field("DPU_BS_CFG", "BS_ALU_BYPASS"), rc::field("DPU_BS_CFG", "BS_BYPASS"),
-                   rc::field("DPU_BS_ALU_CFG", "BS_ALU_OPERAND"), rc::field("DPU_BS_MUL_CFG", "BS_MUL_OPERAND"),
-                   rc::field("DPU_BS_MUL_CFG", "BS_MUL_SHIFT_VALUE"), rc::field("DPU_BS_MUL_CFG", "BS_MUL_SRC"),
-                   rc::field("DPU_BS_MUL_CFG", "BS_TRUNCATE_SRC"),
-                   rc::field("DPU_BS_RELUX_CMP_VALUE", "BS_RELUX_CMP_DAT"), rc::field("DPU_BN_CFG", "BN_ALU_ALGO"),
-                   rc::field("DPU_BN_CFG", "BN_ALU_SRC"), rc::field("DPU_BN_CFG", "BN_RELUX_EN"),
-                   rc::field("DPU_BN_CFG", "BN_RELU_BYPASS"), rc::field("DPU_BN_CFG", "BN_MUL_PRELU"),
-                   rc::field("DPU_BN_CFG", "BN_MUL_BYPASS"), rc::field("DPU_BN_CFG", "BN_ALU_BYPASS"),
-                   rc::field("DPU_BN_CFG", "BN_BYPASS"), rc::field("DPU_BN_ALU_CFG", "BN_ALU_OPERAND"),
-                   rc::field("DPU_BN_MUL_CFG", "BN_MUL_OPERAND"), rc::field("DPU_BN_MUL_CFG", "BN_MUL_SHIFT_VALUE"),
-                   rc::field("DPU_BN_MUL_CFG", "BN_MUL_SRC"), rc::field("DPU_BN_MUL_CFG", "BN_TRUNCATE_SRC"),
-                   rc::field("DPU_BN_RELUX_CMP_VALUE", "BN_RELUX_CMP_DAT"),
-                   // EW
-                   f::DPU_EW_CVT_TYPE, f::DPU_EW_DATA_MODE, f::DPU_EDATA_SIZE, f::DPU_EW_ALU_ALGO,
-                   f::DPU_EW_RELUX_EN, f::DPU_EW_RELU_BYPASS, f::DPU_EW_OP_CVT_BYPASS, f::DPU_EW_LUT_BYPASS,
-                   f::DPU_EW_OP_SRC, f::DPU_EW_OP_TYPE, f::DPU_EW_OP_BYPASS, f::DPU_EW_BYPASS, f::DPU_EW_CVT_OFFSET,
-                   f::DPU_EW_TRUNCATE, f::DPU_EW_CVT_SHIFT, f::DPU_EW_CVT_SCALE, f::DPU_EW_RELUX_CMP,
-                   f::DPU_EW_OPERAND_0,
-                   // output converter
-                   f::DPU_OUT_CVT_OFFSET, f::DPU_FP32TOFP16_EN, f::DPU_OUT_CVT_SCALE, f::DPU_OUT_CVT_TYPE,
-                   f::DPU_OUT_CVT_SHIFT});
-    if (rdma) {
-        t.check_block(0x5000, 0x5FFC,
-                      {rc::field("DPU_RDMA_S_POINTER", "POINTER_PP_MODE"), rc::field("DPU_RDMA_S_POINTER", "EXECUTER_PP_EN"),
-                       rc::field("DPU_RDMA_S_POINTER", "POINTER_PP_EN"), f::RDMA_WIDTH, f::RDMA_HEIGHT, f::RDMA_CHANNEL,
-                       f::RDMA_SRC_BASE, f::RDMA_BRDMA_DATA_USE, f::RDMA_BS_BASE, f::RDMA_NRDMA_DATA_USE, f::RDMA_BN_BASE,
-                       f::RDMA_ERDMA_DATA_MODE, f::RDMA_ERDMA_DATA_SIZE, f::RDMA_ERDMA_DISABLE,
-                       rc::field("DPU_RDMA_ERDMA_CFG", "OV4K_BYPASS"), f::RDMA_EW_BASE, f::RDMA_EW_SURF_STRIDE,
-                       f::RDMA_IN_PRECISION, rc::field("DPU_RDMA_FEATURE_MODE_CFG", "BURST_LEN"), f::RDMA_PROC_PRECISION,
-                       f::RDMA_MRDMA_DISABLE, f::RDMA_MRDMA_FP16TOFP32, f::RDMA_CONV_MODE, f::RDMA_FLYING_MODE,
-                       f::RDMA_SURF_NOTCH, rc::field("DPU_RDMA_WEIGHT", "E_WEIGHT"), rc::field("DPU_RDMA_WEIGHT", "N_WEIGHT"),
-                       rc::field("DPU_RDMA_WEIGHT", "B_WEIGHT"), rc::field("DPU_RDMA_WEIGHT", "M_WEIGHT")});
-    }
-    const bool flying = conv == nullptr;
-    if (t.get(f::DPU_FLYING_MODE) != (flying ? 1u : 0u)) {
-        t.invalid(flying ? "DPU-only task (op_en 0x18) without DPU FLYING_MODE" : "conv task with DPU FLYING_MODE set");
-    }
-    t.require(f::DPU_OUTPUT_MODE, {2}, "only 'write to memory' is modelled (PPU pipelining is not)");
-    if (t.get(f::DPU_EW_LUT_BYPASS) == 0 && t.get(f::DPU_EW_BYPASS) == 0) t.unmodelled("EW LUT");
-
-    const uint32_t W = t.get(f::DPU_WIDTH) + 1, H = t.get(f::DPU_HEIGHT) + 1, Ch = t.get(f::DPU_CHANNEL) + 1;
-    const uint32_t orig = t.get(f::DPU_ORIG_CHANNEL) + 1;
-    if (orig > Ch) t.invalid("DPU ORIG_CHANNEL above CHANNEL");
-    if (t.regs().written(f::DPU_CHANNEL_WDMA.reg) && t.get(f::DPU_CHANNEL_WDMA) != Ch - 1) t.invalid("WDMA channels != cube channels");
-    if (t.regs().written(f::DPU_WIDTH_WDMA.reg) && (t.get(f::DPU_WIDTH_WDMA) != W - 1 || t.get(f::DPU_HEIGHT_WDMA) != H - 1)) {
-        t.invalid("WDMA size != cube size");
-    }
-    t.check_size(uint64_t{W} * H * Ch, "DPU cube");
-    uint32_t in_prec = 0;
-    Cube x;
-    if (!flying) {
-        in_prec = t.get(f::CNA_PROC_PRECISION);
-        if (t.get(f::DPU_CONV_MODE) != t.get(f::CNA_CONV_MODE)) t.invalid("DPU CONV_MODE differs from CNA");
-        if (conv->acc.w != W || conv->acc.h != H || conv->acc.c != Ch) t.invalid("DPU cube differs from the CORE output size");
-        if (t.get(f::DPU_IN_PRECISION) != in_prec || t.get(f::DPU_PROC_PRECISION) != in_prec) t.invalid("DPU input/proc precision differs from CNA");
-        x = conv->acc;
-        // CPEND (weight offset) stage on the raw accumulator.
-        if (t.get(f::DPU_OD_BYPASS) == 0) {
-            if (x.is_float) t.unmodelled("weight-offset (CPEND) stage on a float pipeline");
-            if (t.get(f::DPU_OW_SRC) != 0) t.unmodelled("weight-offset operand from memory");
-            const auto ow = static_cast<int16_t>(t.get(f::DPU_OW_OP));
-            const size_t plane = size_t{x.h} * x.w;
-            const size_t sum_channels = conv->per_channel_sums ? conv->window_sums.size() / plane : 1;
-            for (uint32_t c = 0; c < x.c; ++c) {
-                // Depthwise: channel c's own window sum; output channels past the input's have none (0).
-                const int64_t* sums = conv->per_channel_sums ? (c < sum_channels ? &conv->window_sums[c * plane] : nullptr)
-                                                             : conv->window_sums.data();
-                if (sums == nullptr) continue;
-                for (size_t i = 0; i < plane; ++i) x.i[c * plane + i] += arith::weight_offset_term(ow, sums[i]);
-            }
-        }
-    } else {
-        if (t.get(f::DPU_CONV_MODE) != 0) t.invalid("flying DPU task with a conv mode");
-        if (t.get(f::RDMA_FLYING_MODE) != 1 || t.get(f::RDMA_MRDMA_DISABLE) != 0) t.invalid("DPU flying mode needs DPU_RDMA FLYING_MODE and MRDMA");
-        if (t.get(f::RDMA_WIDTH) != W - 1 || t.get(f::RDMA_HEIGHT) != H - 1 || t.get(f::RDMA_CHANNEL) != Ch - 1) t.invalid("DPU_RDMA cube differs from the DPU cube");
-        if (t.get(f::DPU_OD_BYPASS) == 0) t.unmodelled("weight-offset (CPEND) stage without a convolution");
-        in_prec = t.get(f::RDMA_IN_PRECISION);
-        if (in_prec != kInt8 && in_prec != kFp16) t.unmodelled("DPU_RDMA input precision " + std::to_string(in_prec));
-        if (t.get(f::RDMA_PROC_PRECISION) != in_prec || t.get(f::DPU_IN_PRECISION) != in_prec || t.get(f::DPU_PROC_PRECISION) != in_prec) {
-            t.invalid("DPU/DPU_RDMA precisions disagree");
-        }
-        if (in_prec == kFp16 && t.get(f::RDMA_MRDMA_FP16TOFP32) != 1) t.unmodelled("fp16 MRDMA input without FP16TOFP32 conversion");
-        if (in_prec == kInt8 && t.get(f::RDMA_MRDMA_FP16TOFP32) != 0) t.invalid("FP16TOFP32 on int8 input");
-        x.resize(Ch, H, W, is_float(in_prec));
-        // MRDMA plane pitch: CHOICE from SURF_NOTCH's description ("from the end of the processed map to
-        // the end of the full map"): plane = W*H atoms + SURF_NOTCH atoms.
-        const uint64_t pitch = (uint64_t{W} * H + t.get(f::RDMA_SURF_NOTCH)) * 16;
-        read_cube(t, x, t.get(f::RDMA_SRC_BASE), pitch, in_prec, "DPU_RDMA main input");
-    }
-    if (rdma && t.get(f::RDMA_CONV_MODE) != (flying ? 0u : t.get(f::CNA_CONV_MODE) == 3 ? 3u : 0u)) t.invalid("DPU_RDMA CONV_MODE differs");
+// EW stage: the operand (per channel or per pixel through ERDMA, or the register value) through its converter,
+// the ALU / multiplier, then the EW ReLU / ReLU-X.
+void run_ew(TaskExec& t, Cube& x, bool rdma, uint32_t Ch, uint32_t H, uint32_t W) {
     const bool fl = x.is_float;
-
-    // BS and BN with their operand streams.
-    const StageRegs bs{"BS", rc::reg("DPU_BS_CFG"), rc::reg("DPU_BS_ALU_CFG"), rc::reg("DPU_BS_MUL_CFG"), rc::reg("DPU_BS_RELUX_CMP_VALUE")};
-    const StageRegs bn{"BN", rc::reg("DPU_BN_CFG"), rc::reg("DPU_BN_ALU_CFG"), rc::reg("DPU_BN_MUL_CFG"), rc::reg("DPU_BN_RELUX_CMP_VALUE")};
-    ChannelOperands bs_stream, bn_stream;
-    const bool bs_mem = !rc::field("DPU_BS_CFG", "BS_BYPASS").get(t.raw(bs.cfg)) &&
-                        (rc::field("DPU_BS_CFG", "BS_ALU_SRC").get(t.raw(bs.cfg)) || rc::field("DPU_BS_MUL_CFG", "BS_MUL_SRC").get(t.raw(bs.mul_cfg)));
-    const bool bn_mem = !rc::field("DPU_BN_CFG", "BN_BYPASS").get(t.raw(bn.cfg)) &&
-                        (rc::field("DPU_BN_CFG", "BN_ALU_SRC").get(t.raw(bn.cfg)) || rc::field("DPU_BN_MUL_CFG", "BN_MUL_SRC").get(t.raw(bn.mul_cfg)));
-    if (bs_mem && rdma) bs_stream = read_stream(t, t.get(f::RDMA_BS_BASE), t.get(f::RDMA_BRDMA_DATA_USE), Ch, fl, "BS operand stream");
-    if (bn_mem && rdma) bn_stream = read_stream(t, t.get(f::RDMA_BN_BASE), t.get(f::RDMA_NRDMA_DATA_USE), Ch, fl, "BN operand stream");
-    if (bs_stream.has_cpend) t.unmodelled("CPEND operand in the BS stream");
-    run_bs_bn(t, bs, x, (bs_mem && rdma) ? &bs_stream : nullptr);
-    run_bs_bn(t, bn, x, (bn_mem && rdma) ? &bn_stream : nullptr);
-
-    // EW stage.
     if (t.get(f::DPU_EW_BYPASS) == 0) {
         const bool op_bypass = t.get(f::DPU_EW_OP_BYPASS);
         Cube e;
@@ -340,7 +223,11 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
         }
     }
 
-    // Output converter + write DMA.
+}
+
+// Output converter + write DMA.
+void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t W) {
+    const bool fl = x.is_float;
     const uint32_t out_prec = t.get(f::DPU_OUT_PRECISION);
     const uint32_t scale = t.get(f::DPU_OUT_CVT_SCALE), shift = t.get(f::DPU_OUT_CVT_SHIFT);
     const auto offset = static_cast<int32_t>(t.get(f::DPU_OUT_CVT_OFFSET));
@@ -358,7 +245,7 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
     const uint64_t span = uint64_t{H} * W * 16;
     if (planes > 1 && surf < span) t.invalid("DST_SURF_STRIDE below one output plane of the task");
     // Empirical invariant of every known stream: SURF_ADD = (SIZE_E+1) * DST_SURF_STRIDE (reference §4.2).
-    if (t.regs().written(rc::reg("DPU_SURFACE_ADD")) && t.regs().written(rc::reg("DPU_BS_OW_CFG"))) {
+    if (t.regs().written(rc::regs::DPU_SURFACE_ADD::offset) && t.regs().written(rc::regs::DPU_BS_OW_CFG::offset)) {
         const uint32_t m = t.get(f::DPU_SIZE_E_0) + 1;
         if (t.get(f::DPU_SIZE_E_1) + 1 != m || t.get(f::DPU_SIZE_E_2) + 1 != m ||
             uint64_t{t.get(f::DPU_SURF_ADD)} != uint64_t{m} * t.get(f::DPU_DST_SURF_STRIDE)) {
@@ -382,6 +269,130 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
                     }
                 }
     }
+}
+
+void run_dpu(TaskExec& t, const ConvResult* conv) {
+    const bool rdma = t.op_en() & rc::kEnDpuRdma;
+    t.check_block(0x4000, 0x4FFC,
+                  {rc::regs::DPU_S_POINTER::POINTER_PP_MODE, rc::regs::DPU_S_POINTER::EXECUTER_PP_EN,
+                   rc::regs::DPU_S_POINTER::POINTER_PP_EN, rc::regs::DPU_FEATURE_MODE_CFG::BURST_LEN,
+                   f::DPU_CONV_MODE, f::DPU_OUTPUT_MODE, f::DPU_FLYING_MODE, f::DPU_OUT_PRECISION, f::DPU_IN_PRECISION,
+                   f::DPU_PROC_PRECISION, f::DPU_DST_BASE, f::DPU_DST_SURF_STRIDE, f::DPU_WIDTH, f::DPU_HEIGHT,
+                   f::DPU_ORIG_CHANNEL, f::DPU_CHANNEL, f::DPU_SIZE_E_0, f::DPU_SIZE_E_1, f::DPU_SIZE_E_2,
+                   f::DPU_OD_BYPASS, f::DPU_OW_SRC, f::DPU_OW_OP, f::DPU_CHANNEL_WDMA, f::DPU_HEIGHT_WDMA,
+                   f::DPU_WIDTH_WDMA, f::DPU_SURF_ADD,
+                   // BS / BN
+                   rc::regs::DPU_BS_CFG::BS_ALU_ALGO, rc::regs::DPU_BS_CFG::BS_ALU_SRC,
+                   rc::regs::DPU_BS_CFG::BS_RELUX_EN, rc::regs::DPU_BS_CFG::BS_RELU_BYPASS,
+                   rc::regs::DPU_BS_CFG::BS_MUL_PRELU, rc::regs::DPU_BS_CFG::BS_MUL_BYPASS,
+                   rc::regs::DPU_BS_CFG::BS_ALU_BYPASS, rc::regs::DPU_BS_CFG::BS_BYPASS,
+                   rc::regs::DPU_BS_ALU_CFG::BS_ALU_OPERAND, rc::regs::DPU_BS_MUL_CFG::BS_MUL_OPERAND,
+                   rc::regs::DPU_BS_MUL_CFG::BS_MUL_SHIFT_VALUE, rc::regs::DPU_BS_MUL_CFG::BS_MUL_SRC,
+                   rc::regs::DPU_BS_MUL_CFG::BS_TRUNCATE_SRC,
+                   rc::regs::DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT, rc::regs::DPU_BN_CFG::BN_ALU_ALGO,
+                   rc::regs::DPU_BN_CFG::BN_ALU_SRC, rc::regs::DPU_BN_CFG::BN_RELUX_EN,
+                   rc::regs::DPU_BN_CFG::BN_RELU_BYPASS, rc::regs::DPU_BN_CFG::BN_MUL_PRELU,
+                   rc::regs::DPU_BN_CFG::BN_MUL_BYPASS, rc::regs::DPU_BN_CFG::BN_ALU_BYPASS,
+                   rc::regs::DPU_BN_CFG::BN_BYPASS, rc::regs::DPU_BN_ALU_CFG::BN_ALU_OPERAND,
+                   rc::regs::DPU_BN_MUL_CFG::BN_MUL_OPERAND, rc::regs::DPU_BN_MUL_CFG::BN_MUL_SHIFT_VALUE,
+                   rc::regs::DPU_BN_MUL_CFG::BN_MUL_SRC, rc::regs::DPU_BN_MUL_CFG::BN_TRUNCATE_SRC,
+                   rc::regs::DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT,
+                   // EW
+                   f::DPU_EW_CVT_TYPE, f::DPU_EW_DATA_MODE, f::DPU_EDATA_SIZE, f::DPU_EW_ALU_ALGO,
+                   f::DPU_EW_RELUX_EN, f::DPU_EW_RELU_BYPASS, f::DPU_EW_OP_CVT_BYPASS, f::DPU_EW_LUT_BYPASS,
+                   f::DPU_EW_OP_SRC, f::DPU_EW_OP_TYPE, f::DPU_EW_OP_BYPASS, f::DPU_EW_BYPASS, f::DPU_EW_CVT_OFFSET,
+                   f::DPU_EW_TRUNCATE, f::DPU_EW_CVT_SHIFT, f::DPU_EW_CVT_SCALE, f::DPU_EW_RELUX_CMP,
+                   f::DPU_EW_OPERAND_0,
+                   // output converter
+                   f::DPU_OUT_CVT_OFFSET, f::DPU_FP32TOFP16_EN, f::DPU_OUT_CVT_SCALE, f::DPU_OUT_CVT_TYPE,
+                   f::DPU_OUT_CVT_SHIFT});
+    if (rdma) {
+        t.check_block(0x5000, 0x5FFC,
+                      {rc::regs::DPU_RDMA_S_POINTER::POINTER_PP_MODE, rc::regs::DPU_RDMA_S_POINTER::EXECUTER_PP_EN,
+                       rc::regs::DPU_RDMA_S_POINTER::POINTER_PP_EN, f::RDMA_WIDTH, f::RDMA_HEIGHT, f::RDMA_CHANNEL,
+                       f::RDMA_SRC_BASE, f::RDMA_BRDMA_DATA_USE, f::RDMA_BS_BASE, f::RDMA_NRDMA_DATA_USE, f::RDMA_BN_BASE,
+                       f::RDMA_ERDMA_DATA_MODE, f::RDMA_ERDMA_DATA_SIZE, f::RDMA_ERDMA_DISABLE,
+                       rc::regs::DPU_RDMA_ERDMA_CFG::OV4K_BYPASS, f::RDMA_EW_BASE, f::RDMA_EW_SURF_STRIDE,
+                       f::RDMA_IN_PRECISION, rc::regs::DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN, f::RDMA_PROC_PRECISION,
+                       f::RDMA_MRDMA_DISABLE, f::RDMA_MRDMA_FP16TOFP32, f::RDMA_CONV_MODE, f::RDMA_FLYING_MODE,
+                       f::RDMA_SURF_NOTCH, rc::regs::DPU_RDMA_WEIGHT::E_WEIGHT, rc::regs::DPU_RDMA_WEIGHT::N_WEIGHT,
+                       rc::regs::DPU_RDMA_WEIGHT::B_WEIGHT, rc::regs::DPU_RDMA_WEIGHT::M_WEIGHT});
+    }
+    const bool flying = conv == nullptr;
+    if (t.get(f::DPU_FLYING_MODE) != (flying ? 1u : 0u)) {
+        t.invalid(flying ? "DPU-only task (op_en 0x18) without DPU FLYING_MODE" : "conv task with DPU FLYING_MODE set");
+    }
+    t.require(f::DPU_OUTPUT_MODE, {2}, "only 'write to memory' is modelled (PPU pipelining is not)");
+    if (t.get(f::DPU_EW_LUT_BYPASS) == 0 && t.get(f::DPU_EW_BYPASS) == 0) t.unmodelled("EW LUT");
+
+    const uint32_t W = t.get(f::DPU_WIDTH) + 1, H = t.get(f::DPU_HEIGHT) + 1, Ch = t.get(f::DPU_CHANNEL) + 1;
+    const uint32_t orig = t.get(f::DPU_ORIG_CHANNEL) + 1;
+    if (orig > Ch) t.invalid("DPU ORIG_CHANNEL above CHANNEL");
+    if (t.regs().written(f::DPU_CHANNEL_WDMA.reg) && t.get(f::DPU_CHANNEL_WDMA) != Ch - 1) t.invalid("WDMA channels != cube channels");
+    if (t.regs().written(f::DPU_WIDTH_WDMA.reg) && (t.get(f::DPU_WIDTH_WDMA) != W - 1 || t.get(f::DPU_HEIGHT_WDMA) != H - 1)) {
+        t.invalid("WDMA size != cube size");
+    }
+    t.check_size(uint64_t{W} * H * Ch, "DPU cube");
+    uint32_t in_prec = 0;
+    Cube x;
+    if (!flying) {
+        in_prec = t.get(f::CNA_PROC_PRECISION);
+        if (t.get(f::DPU_CONV_MODE) != t.get(f::CNA_CONV_MODE)) t.invalid("DPU CONV_MODE differs from CNA");
+        if (conv->acc.w != W || conv->acc.h != H || conv->acc.c != Ch) t.invalid("DPU cube differs from the CORE output size");
+        if (t.get(f::DPU_IN_PRECISION) != in_prec || t.get(f::DPU_PROC_PRECISION) != in_prec) t.invalid("DPU input/proc precision differs from CNA");
+        x = conv->acc;
+        // CPEND (weight offset) stage on the raw accumulator.
+        if (t.get(f::DPU_OD_BYPASS) == 0) {
+            if (x.is_float) t.unmodelled("weight-offset (CPEND) stage on a float pipeline");
+            if (t.get(f::DPU_OW_SRC) != 0) t.unmodelled("weight-offset operand from memory");
+            const auto ow = static_cast<int16_t>(t.get(f::DPU_OW_OP));
+            const size_t plane = size_t{x.h} * x.w;
+            const size_t sum_channels = conv->per_channel_sums ? conv->window_sums.size() / plane : 1;
+            for (uint32_t c = 0; c < x.c; ++c) {
+                // Depthwise: channel c's own window sum; output channels past the input's have none (0).
+                const int64_t* sums = conv->per_channel_sums ? (c < sum_channels ? &conv->window_sums[c * plane] : nullptr)
+                                                             : conv->window_sums.data();
+                if (sums == nullptr) continue;
+                for (size_t i = 0; i < plane; ++i) x.i[c * plane + i] += arith::weight_offset_term(ow, sums[i]);
+            }
+        }
+    } else {
+        if (t.get(f::DPU_CONV_MODE) != 0) t.invalid("flying DPU task with a conv mode");
+        if (t.get(f::RDMA_FLYING_MODE) != 1 || t.get(f::RDMA_MRDMA_DISABLE) != 0) t.invalid("DPU flying mode needs DPU_RDMA FLYING_MODE and MRDMA");
+        if (t.get(f::RDMA_WIDTH) != W - 1 || t.get(f::RDMA_HEIGHT) != H - 1 || t.get(f::RDMA_CHANNEL) != Ch - 1) t.invalid("DPU_RDMA cube differs from the DPU cube");
+        if (t.get(f::DPU_OD_BYPASS) == 0) t.unmodelled("weight-offset (CPEND) stage without a convolution");
+        in_prec = t.get(f::RDMA_IN_PRECISION);
+        if (in_prec != kInt8 && in_prec != kFp16) t.unmodelled("DPU_RDMA input precision " + std::to_string(in_prec));
+        if (t.get(f::RDMA_PROC_PRECISION) != in_prec || t.get(f::DPU_IN_PRECISION) != in_prec || t.get(f::DPU_PROC_PRECISION) != in_prec) {
+            t.invalid("DPU/DPU_RDMA precisions disagree");
+        }
+        if (in_prec == kFp16 && t.get(f::RDMA_MRDMA_FP16TOFP32) != 1) t.unmodelled("fp16 MRDMA input without FP16TOFP32 conversion");
+        if (in_prec == kInt8 && t.get(f::RDMA_MRDMA_FP16TOFP32) != 0) t.invalid("FP16TOFP32 on int8 input");
+        x.resize(Ch, H, W, is_float(in_prec));
+        // MRDMA plane pitch: CHOICE from SURF_NOTCH's description ("from the end of the processed map to
+        // the end of the full map"): plane = W*H atoms + SURF_NOTCH atoms.
+        const uint64_t pitch = (uint64_t{W} * H + t.get(f::RDMA_SURF_NOTCH)) * 16;
+        read_cube(t, x, t.get(f::RDMA_SRC_BASE), pitch, in_prec, "DPU_RDMA main input");
+    }
+    if (rdma && t.get(f::RDMA_CONV_MODE) != (flying ? 0u : t.get(f::CNA_CONV_MODE) == 3 ? 3u : 0u)) t.invalid("DPU_RDMA CONV_MODE differs");
+    const bool fl = x.is_float;
+
+    // BS and BN with their operand streams.
+    const StageRegs bs{"BS", rc::regs::DPU_BS_CFG::offset, rc::regs::DPU_BS_ALU_CFG::offset, rc::regs::DPU_BS_MUL_CFG::offset, rc::regs::DPU_BS_RELUX_CMP_VALUE::offset};
+    const StageRegs bn{"BN", rc::regs::DPU_BN_CFG::offset, rc::regs::DPU_BN_ALU_CFG::offset, rc::regs::DPU_BN_MUL_CFG::offset, rc::regs::DPU_BN_RELUX_CMP_VALUE::offset};
+    ChannelOperands bs_stream, bn_stream;
+    const bool bs_mem = !rc::regs::DPU_BS_CFG::BS_BYPASS.get(t.raw(bs.cfg)) &&
+                        (rc::regs::DPU_BS_CFG::BS_ALU_SRC.get(t.raw(bs.cfg)) || rc::regs::DPU_BS_MUL_CFG::BS_MUL_SRC.get(t.raw(bs.mul_cfg)));
+    const bool bn_mem = !rc::regs::DPU_BN_CFG::BN_BYPASS.get(t.raw(bn.cfg)) &&
+                        (rc::regs::DPU_BN_CFG::BN_ALU_SRC.get(t.raw(bn.cfg)) || rc::regs::DPU_BN_MUL_CFG::BN_MUL_SRC.get(t.raw(bn.mul_cfg)));
+    if (bs_mem && rdma) bs_stream = read_stream(t, t.get(f::RDMA_BS_BASE), t.get(f::RDMA_BRDMA_DATA_USE), Ch, fl, "BS operand stream");
+    if (bn_mem && rdma) bn_stream = read_stream(t, t.get(f::RDMA_BN_BASE), t.get(f::RDMA_NRDMA_DATA_USE), Ch, fl, "BN operand stream");
+    if (bs_stream.has_cpend) t.unmodelled("CPEND operand in the BS stream");
+    run_bs_bn(t, bs, x, (bs_mem && rdma) ? &bs_stream : nullptr);
+    run_bs_bn(t, bn, x, (bn_mem && rdma) ? &bn_stream : nullptr);
+
+    run_ew(t, x, rdma, Ch, H, W);
+    write_output(t, x, Ch, H, W);
 }
 
 }  // namespace npudrv::sim::detail

@@ -12,17 +12,17 @@ namespace f = npudrv::regcmd::f;
 
 void run_ppu(TaskExec& t) {
     t.check_block(0x6000, 0x6FFC,
-                  {rc::field("PPU_S_POINTER", "POINTER_PP_MODE"), rc::field("PPU_S_POINTER", "EXECUTER_PP_EN"),
-                   rc::field("PPU_S_POINTER", "POINTER_PP_EN"), f::PPU_IN_WIDTH, f::PPU_IN_HEIGHT, f::PPU_IN_CHANNEL,
+                  {rc::regs::PPU_S_POINTER::POINTER_PP_MODE, rc::regs::PPU_S_POINTER::EXECUTER_PP_EN,
+                   rc::regs::PPU_S_POINTER::POINTER_PP_EN, f::PPU_IN_WIDTH, f::PPU_IN_HEIGHT, f::PPU_IN_CHANNEL,
                    f::PPU_OUT_WIDTH, f::PPU_OUT_HEIGHT, f::PPU_OUT_CHANNEL, f::PPU_FLYING_MODE, f::PPU_METHOD,
                    f::PPU_STRIDE_H, f::PPU_STRIDE_W, f::PPU_KERNEL_H, f::PPU_KERNEL_W, f::PPU_RECIP_W, f::PPU_RECIP_H,
                    f::PPU_PAD_BOTTOM, f::PPU_PAD_RIGHT, f::PPU_PAD_TOP, f::PPU_PAD_LEFT, f::PPU_PAD_VALUE_0,
                    f::PPU_PAD_VALUE_1, f::PPU_DST_BASE, f::PPU_DST_SURF_STRIDE,
                    // INDEX_ADD only matters with INDEX_EN (refused below); vendor writes it regardless.
-                   f::PPU_INDEX_ADD, f::PPU_PROC_PRECISION, rc::field("PPU_MISC_CTRL", "BURST_LEN")});
+                   f::PPU_INDEX_ADD, f::PPU_PROC_PRECISION, rc::regs::PPU_MISC_CTRL::BURST_LEN});
     t.check_block(0x7000, 0x7FFC,
-                  {rc::field("PPU_RDMA_S_POINTER", "POINTER_PP_MODE"), rc::field("PPU_RDMA_S_POINTER", "EXECUTER_PP_EN"),
-                   rc::field("PPU_RDMA_S_POINTER", "POINTER_PP_EN"), f::PRDMA_IN_WIDTH, f::PRDMA_IN_HEIGHT,
+                  {rc::regs::PPU_RDMA_S_POINTER::POINTER_PP_MODE, rc::regs::PPU_RDMA_S_POINTER::EXECUTER_PP_EN,
+                   rc::regs::PPU_RDMA_S_POINTER::POINTER_PP_EN, f::PRDMA_IN_WIDTH, f::PRDMA_IN_HEIGHT,
                    f::PRDMA_IN_CHANNEL, f::PRDMA_SRC_BASE, f::PRDMA_LINE_STRIDE, f::PRDMA_SURF_STRIDE,
                    f::PRDMA_IN_PRECISION});
     t.require(f::PPU_FLYING_MODE, {1}, "only pooling from memory (PPU_RDMA) is modelled");

@@ -189,14 +189,6 @@ std::vector<TensorInfo> infer_transpose_convolution2d(const Node& node, const Gr
     return {output_like(node, graph, 0, image_shape(out, a.layout), x.dtype)};
 }
 
-BatchMatMulAxes batch_matmul_axes(DataLayout layout, uint32_t rank) {
-    const bool channels_last = layout == DataLayout::NHWC || layout == DataLayout::NDHWC;
-    BatchMatMulAxes r;
-    r.row = channels_last ? rank - 3 : rank - 2;
-    r.col = r.row + 1;
-    return r;
-}
-
 // BatchMatMul (reference/armnn-format.md §2): the multiplied axes are the last two (NCHW/NCDHW) or (-3, -2)
 // (NHWC/NDHWC); every other axis broadcasts. transpose swaps the two axes; adjoint replaces a square
 // matrix by its classical adjugate; transpose wins when both are set. Decision: both operands must use

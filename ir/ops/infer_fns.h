@@ -98,19 +98,6 @@ NPURUN_INFER(infer_stand_in);
 
 // Semantic helpers the reference kernels share with shape inference (one definition of the rule).
 
-// StridedSlice along dimension d of shape s (Arm NN's GetStartForAxis/GetStopForAxis): the first index,
-// the step and the number of elements taken; `shrink` when the dimension is removed from the output.
-struct StridedSliceRange {
-    int64_t start = 0, stride = 1;
-    uint32_t count = 0;
-    bool shrink = false;
-};
-StridedSliceRange strided_slice_range(const StridedSliceAttrs& a, const Shape& s, uint32_t d);
-
-// BatchMatMul: the two multiplied axes of an operand of rank `rank` in `layout`.
-struct BatchMatMulAxes {
-    uint32_t row = 0, col = 1;
-};
-BatchMatMulAxes batch_matmul_axes(DataLayout layout, uint32_t rank);
+// strided_slice_range and batch_matmul_axes: ir/ops.h (the kernels use them too).
 
 }  // namespace npurun::ops

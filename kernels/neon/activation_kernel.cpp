@@ -4,7 +4,7 @@
 // vector exp/tanh of vector_math.h (bounds stated and tested in tests/neon: sigmoid <= 4 ulp,
 // tanh <= 6 ulp of the reference, or 2^-24 absolute near 0). SoftReLu, Elu, Gelu (float): ref.
 //
-// 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built per run
+// 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built once by prepare
 // from every possible input code with the reference's own per-element computation, quant::quantize(
 // f(quant::dequantize(q))) with f written as in kernels/ref/activation.cpp (libm exp/tanh/log), then
 // one table lookup per element: bit-exact with kernels/ref for all 256 codes.
@@ -23,9 +23,9 @@ namespace {
 
 bool eight_bit(DataType t) { return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8; }
 
-std::string check(const Node& n, const Graph& g) {
-    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+std::string check(const KernelNode& n) {
+    if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &y = out_info(n);
     if (x.shape.num_elements() != y.shape.num_elements()) return refuse("input and output sizes differ");
     if (eight_bit(x.dtype) && eight_bit(y.dtype)) {
         if (x.quant.scales.size() != 1 || y.quant.scales.size() != 1) return refuse("per-axis quantization");
@@ -104,18 +104,24 @@ float activate_scalar(ActivationFunction f, float x, float a, float b) {
     return x;
 }
 
-size_t scratch_bytes(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : 256; }
+// Prepared state, 8-bit only: the 256-entry table, output code of every input code.
+size_t state_bytes(const KernelNode& n) { return in_info(n, 0).dtype == DataType::Float32 ? 0 : 256; }
 
-void run_lut(const KernelArgs& args) {
+void prepare(const PrepareArgs& args) {
     const auto& at = args.node.attr<ActivationAttrs>();
-    const TensorInfo &xi = in_info(args.node, args.graph, 0), &yi = out_info(args.node, args.graph);
-    uint8_t* table = static_cast<uint8_t*>(args.scratch);
+    const TensorInfo &xi = in_info(args.node, 0), &yi = out_info(args.node);
+    uint8_t* table = static_cast<uint8_t*>(args.state);
     const bool x_signed = xi.dtype != DataType::QAsymmU8;
     for (int code = 0; code < 256; ++code) {
         const int32_t q = x_signed ? int32_t(int8_t(uint8_t(code))) : code;
         const float v = activate_scalar(at.function, quant::dequantize(q, xi.quant.scale(), xi.quant.offset), at.a, at.b);
         table[code] = uint8_t(quant::quantize(v, yi.quant.scale(), yi.quant.offset, yi.dtype));
     }
+}
+
+void run_lut(const KernelArgs& args) {
+    const TensorInfo& xi = in_info(args.node, 0);
+    const uint8_t* table = static_cast<const uint8_t*>(args.state);
     const uint8_t* x = in_ptr<uint8_t>(args, 0);
     uint8_t* y = out_ptr<uint8_t>(args);
     const size_t count = xi.shape.num_elements();
@@ -126,11 +132,11 @@ void run_lut(const KernelArgs& args) {
 }
 
 void run(const KernelArgs& args) {
-    if (in_info(args.node, args.graph, 0).dtype != DataType::Float32) return run_lut(args);
+    if (in_info(args.node, 0).dtype != DataType::Float32) return run_lut(args);
     const auto& at = args.node.attr<ActivationAttrs>();
     const float* x = in_ptr<float>(args, 0);
     float* y = out_ptr<float>(args);
-    const size_t n = in_info(args.node, args.graph, 0).shape.num_elements();
+    const size_t n = in_info(args.node, 0).shape.num_elements();
     switch (at.function) {
         case ActivationFunction::ReLu: run_fn<ActivationFunction::ReLu>(x, y, n, at.a, at.b); break;
         case ActivationFunction::BoundedReLu: run_fn<ActivationFunction::BoundedReLu>(x, y, n, at.a, at.b); break;
@@ -148,6 +154,6 @@ void run(const KernelArgs& args) {
 
 }  // namespace
 
-const Kernel kActivation{check, scratch_bytes, run};
+const Kernel kActivation{check, nullptr, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

@@ -7,8 +7,8 @@
 
 namespace npurun::kernels::neon {
 
-// x [n,ih,iw,ic], w [oc,kh,kw,ic], bias [oc] or nullptr, y [n,oh,ow,oc]; scratch: conv2d_f32_scratch bytes.
-void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y, void* scratch);
-size_t conv2d_f32_scratch(const ConvGeometry& g);
+// x [n,ih,iw,ic], w [oc,kh,kw,ic], bias [oc] or nullptr, y [n,oh,ow,oc]; zero_row: ic zeros (the padding taps' input,
+// prepared once).
+void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y, const float* zero_row);
 
 }  // namespace npurun::kernels::neon

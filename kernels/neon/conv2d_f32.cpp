@@ -113,10 +113,8 @@ template <int TAPS> void run_rows(const Ctx& c, size_t begin, size_t end) {
 
 }  // namespace
 
-void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y, void* scratch) {
-    float* zeros = static_cast<float*>(scratch);
-    for (ptrdiff_t i = 0; i < g.ic; ++i) zeros[i] = 0.0f;
-    const Ctx c{g, x, w, bias, y, zeros};
+void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y, const float* zero_row) {
+    const Ctx c{g, x, w, bias, y, zero_row};
     const size_t rows = size_t(g.n * g.oh);
     if (g.kh == 1 && g.kw == 1)
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<1>(c, b, e); });
@@ -125,7 +123,5 @@ void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const flo
     else
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<0>(c, b, e); });
 }
-
-size_t conv2d_f32_scratch(const ConvGeometry& g) { return size_t(g.ic) * sizeof(float); }
 
 }  // namespace npurun::kernels::neon

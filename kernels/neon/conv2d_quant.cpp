@@ -19,8 +19,6 @@
 //   contributes 0 under both formulas.
 #include "kernels/neon/conv2d_quant.h"
 
-#include <cstring>
-
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/neon.h"
 #include "kernels/neon/requantize.h"
@@ -36,35 +34,13 @@
 namespace npurun::kernels::neon {
 namespace {
 
-constexpr size_t align64(size_t v) { return (v + 63) & ~size_t(63); }
-
-struct Scratch {
-    double* multiplier;   // [oc]
-    int64_t* bias;        // [oc], accumulator units (0 without bias), int64 as requantize_x4 adds it
-    int32_t* sum_w;       // [oc], sum of raw weight codes (dot-product path)
-    uint8_t* zero_row;    // [ic] bytes equal to zx: padding
-};
-
-Scratch carve(const ConvGeometry& g, void* p) {
-    uint8_t* b = static_cast<uint8_t*>(p);
-    Scratch s;
-    s.multiplier = reinterpret_cast<double*>(b);
-    b += align64(size_t(g.oc) * sizeof(double));
-    s.bias = reinterpret_cast<int64_t*>(b);
-    b += align64(size_t(g.oc) * sizeof(int64_t));
-    s.sum_w = reinterpret_cast<int32_t*>(b);
-    b += align64(size_t(g.oc) * sizeof(int32_t));
-    s.zero_row = b;
-    return s;
-}
-
 struct Ctx {
     ConvGeometry g;
     QuantConvParams q;
     const uint8_t* x;
     const uint8_t* w;
     uint8_t* y;
-    Scratch s;
+    QuantTables s;
     bool x_signed, w_signed;
     RequantConsts rq;
 };
@@ -80,22 +56,6 @@ inline int16x8_t centered(const uint8_t* p, bool is_signed, int16x8_t zp) {
     return vsubq_s16(v, zp);
 }
 inline int32_t code(const uint8_t* p, bool is_signed) { return is_signed ? int32_t(int8_t(*p)) : int32_t(*p); }
-
-// Sum of k raw codes modulo 2^32 (the dot-product path's sum_w), 16 per step: pairwise widening adds
-// into 16-bit lanes (at most 2*255), accumulated into 32-bit lanes (exact for k <= 33025, and the
-// modulo-2^32 lane sum equals the scalar modulo-2^32 sum in any case).
-uint32_t sum_codes(const uint8_t* p, ptrdiff_t k, bool is_signed) {
-    const ptrdiff_t k16 = k & ~ptrdiff_t(15);
-    uint32x4_t acc = vdupq_n_u32(0);
-    for (ptrdiff_t i = 0; i < k16; i += 16) {
-        const uint8x16_t v = vld1q_u8(p + i);
-        acc = is_signed ? vreinterpretq_u32_s32(vpadalq_s16(vreinterpretq_s32_u32(acc), vpaddlq_s8(vreinterpretq_s8_u8(v))))
-                        : vpadalq_u16(acc, vpaddlq_u8(v));
-    }
-    uint32_t sum = vaddvq_u32(acc);
-    for (ptrdiff_t i = k16; i < k; ++i) sum += uint32_t(code(p + i, is_signed));
-    return sum;
-}
 
 inline int32_t reduce(int32x4_t v) {
     return vgetq_lane_s32(v, 0) + vgetq_lane_s32(v, 1) + vgetq_lane_s32(v, 2) + vgetq_lane_s32(v, 3);
@@ -276,31 +236,16 @@ template <bool DOT> void run_rows(const Ctx& c, size_t begin, size_t end) {
 
 }  // namespace
 
-size_t conv2d_quant_scratch(const ConvGeometry& g) {
-    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int64_t)) +
-           align64(size_t(g.oc) * sizeof(int32_t)) + align64(size_t(g.ic));
-}
-
 bool conv2d_quant_uses_dotprod(const QuantConvParams& q) {
     const bool x_signed = q.input_type != DataType::QAsymmU8, w_signed = q.weight_type != DataType::QAsymmU8;
     return use_dotprod() && x_signed == w_signed;
 }
 
-void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
-                  uint8_t* y, void* scratch) {
-    Ctx c{g, q, x, w, y, carve(g, scratch), q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
-          requant_consts(q.output_offset, q.output_type)};
-    const ptrdiff_t k = g.kh * g.kw * g.ic;
+void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* x, const uint8_t* w,
+                  uint8_t* y) {
+    const Ctx c{g, q, x, w, y, t, q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
+                requant_consts(q.output_offset, q.output_type)};
     const bool dot = conv2d_quant_uses_dotprod(q);
-    for (ptrdiff_t o = 0; o < g.oc; ++o) {
-        const float sw = q.weight_scales[q.per_axis ? o : 0];
-        c.s.multiplier[o] = quant::multiplier(q.input_scale, sw, q.output_scale);
-        c.s.bias[o] = bias ? quant::accumulator_bias(bias[o], q.bias_scales ? q.bias_scales[q.bias_per_axis ? o : 0] : 0.0f,
-                                                     q.input_scale, sw)
-                           : 0;
-        c.s.sum_w[o] = dot ? int32_t(sum_codes(w + o * k, k, c.w_signed)) : 0;  // only the dot-product path reads it
-    }
-    std::memset(c.s.zero_row, int(uint8_t(q.input_offset)), size_t(g.ic));
     const size_t rows = size_t(g.n * g.oh);
     if (dot)
         parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<true>(c, b, e); });

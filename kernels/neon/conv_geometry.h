@@ -1,10 +1,10 @@
-// Geometry of a 2-D (depthwise) convolution over NHWC data, taken from the node once per run.
+// Geometry of a 2-D (depthwise) convolution over NHWC data, computed from the node once, by the kernel's prepare.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "ir/graph.h"
+#include "core/types.h"
 
 namespace npurun::kernels::neon {
 

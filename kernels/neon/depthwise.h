@@ -8,9 +8,9 @@ namespace npurun::kernels::neon {
 
 // Depth multiplier 1: x [n,ih,iw,c], w [1,kh,kw,c], bias [c] or nullptr, y [n,oh,ow,c].
 void depthwise_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y);
-// Quantized, same operands with 8-bit codes and a Signed32 bias; scratch: depthwise_quant_scratch bytes.
-void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
-                     uint8_t* y, void* scratch);
-size_t depthwise_quant_scratch(const ConvGeometry& g);
+// Quantized, same operands with 8-bit codes; `t` holds the prepared multiplier and bias tables
+// (quant_tables.h, without the conv rows).
+void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* x, const uint8_t* w,
+                     uint8_t* y);
 
 }  // namespace npurun::kernels::neon

@@ -6,11 +6,13 @@
 // (bit-exact for 8-bit, the stated bound for float) carry over unchanged. MobileNets use M = 1; M > 1 is
 // rare enough that the copy (the size of one input per multiplier) is not worth a dedicated kernel.
 // NCHW nodes (weights stay [1, KH, KW, C*M]) run on NHWC copies of input and output (see nchw.h).
+// prepare computes the geometry and the requantization multiplier and bias tables once.
 #include <cstring>
 #include <limits>
 
 #include "core/checked_math.h"
 
+#include "kernels/neon/conv_state.h"
 #include "kernels/neon/depthwise.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -20,41 +22,41 @@
 namespace npurun::kernels::neon {
 namespace {
 
-bool is_nchw(const Node& n) { return n.attr<DepthwiseConvolution2dAttrs>().layout == DataLayout::NCHW; }
+bool is_nchw(const KernelNode& n) { return n.attr<DepthwiseConvolution2dAttrs>().layout == DataLayout::NCHW; }
 
 // Input and output shapes as the NHWC code sees them.
-Shape x_view(const Node& n, const Graph& g) {
-    return is_nchw(n) ? nhwc_of_nchw(in_info(n, g, 0).shape) : in_info(n, g, 0).shape;
+Shape x_view(const KernelNode& n) {
+    return is_nchw(n) ? nhwc_of_nchw(in_info(n, 0).shape) : in_info(n, 0).shape;
 }
-Shape y_view(const Node& n, const Graph& g) { return is_nchw(n) ? nhwc_of_nchw(out_info(n, g).shape) : out_info(n, g).shape; }
+Shape y_view(const KernelNode& n) { return is_nchw(n) ? nhwc_of_nchw(out_info(n).shape) : out_info(n).shape; }
 
 // Geometry of the M = 1 computation: for M > 1 the input channel count is the widened one (C*M).
-ConvGeometry geometry(const Node& n, const Graph& g) {
+ConvGeometry geometry(const KernelNode& n) {
     ConvGeometry geo =
-        conv_geometry(n.attr<DepthwiseConvolution2dAttrs>(), x_view(n, g), in_info(n, g, 1).shape, y_view(n, g));
+        conv_geometry(n.attr<DepthwiseConvolution2dAttrs>(), x_view(n), in_info(n, 1).shape, y_view(n));
     geo.ic = geo.oc;
     return geo;
 }
 
-size_t multiplier(const Node& n, const Graph& g) { return y_view(n, g)[3] / x_view(n, g)[3]; }
+size_t multiplier(const KernelNode& n) { return y_view(n)[3] / x_view(n)[3]; }
 
-size_t element_size(const Node& n, const Graph& g) { return in_info(n, g, 0).dtype == DataType::Float32 ? 4 : 1; }
+size_t element_size(const KernelNode& n) { return in_info(n, 0).dtype == DataType::Float32 ? 4 : 1; }
 
 // Bytes of the widened input (0 when M = 1); false on overflow.
-bool widened_bytes(const Node& n, const Graph& g, size_t* bytes) {
+bool widened_bytes(const KernelNode& n, size_t* bytes) {
     *bytes = 0;
-    if (multiplier(n, g) == 1) return true;
-    const Shape y = y_view(n, g), x = x_view(n, g);
-    size_t v = element_size(n, g);
+    if (multiplier(n) == 1) return true;
+    const Shape y = y_view(n), x = x_view(n);
+    size_t v = element_size(n);
     for (uint32_t i = 0; i < 3; ++i)
         if (!checked_mul(v, size_t(x[i]), &v)) return false;
     return checked_mul(v, size_t(y[3]), bytes) && checked_align_up(*bytes, 64, bytes);
 }
 
 // x [n, h, w, c] -> [n, h, w, c*m], each channel repeated m times.
-const void* widen(const Node& n, const Graph& g, const void* x, void* out) {
-    const Shape xs = x_view(n, g);
-    const size_t m = multiplier(n, g), es = element_size(n, g), c = xs[3];
+const void* widen(const KernelNode& n, const void* x, void* out) {
+    const Shape xs = x_view(n);
+    const size_t m = multiplier(n), es = element_size(n), c = xs[3];
     const size_t pixels = size_t(xs[0]) * xs[1] * xs[2];
     const uint8_t* src = static_cast<const uint8_t*>(x);
     uint8_t* dst = static_cast<uint8_t*>(out);
@@ -64,14 +66,14 @@ const void* widen(const Node& n, const Graph& g, const void* x, void* out) {
     return out;
 }
 
-std::string check(const Node& n, const Graph& g) {
+std::string check(const KernelNode& n) {
     const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
     if (a.layout != DataLayout::NHWC && a.layout != DataLayout::NCHW) return refuse("layout other than NHWC/NCHW");
-    if (n.inputs.size() < 2 || n.outputs.size() != 1) return refuse("unexpected operand count");
+    if (n.num_inputs() < 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
     const bool bias = a.bias_enabled && has_input(n, 2);
-    const TensorInfo &x = in_info(n, g, 0), &w = in_info(n, g, 1), &y = out_info(n, g);
+    const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
     if (x.shape.rank != 4 || w.shape.rank != 4 || y.shape.rank != 4) return refuse("rank other than 4");
-    const Shape xv = x_view(n, g), yv = y_view(n, g);
+    const Shape xv = x_view(n), yv = y_view(n);
     if (w.shape[0] != 1 || xv[3] == 0 || yv[3] % xv[3] != 0 || w.shape[3] != yv[3] || yv[0] != xv[0])
         return refuse("weights [1,H,W,C*M] and output channels C*M do not match the input");
     if (a.stride_x == 0 || a.stride_y == 0 || a.dilation_x == 0 || a.dilation_y == 0) return refuse("zero stride/dilation");
@@ -80,60 +82,82 @@ std::string check(const Node& n, const Graph& g) {
         if (x.shape[i] > max_dim || y.shape[i] > max_dim || w.shape[i] > max_dim) return refuse("dimension too large");
     if (x.dtype == DataType::Float32) {
         if (w.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("mixed float types");
-        if (bias && (in_info(n, g, 2).dtype != DataType::Float32 || in_info(n, g, 2).shape.num_elements() != yv[3]))
+        if (bias && (in_info(n, 2).dtype != DataType::Float32 || in_info(n, 2).shape.num_elements() != yv[3]))
             return refuse("bias type or size");
     } else {
-        const std::string why = check_quant_types(n, g, bias, 3, yv[3]);
+        const std::string why = check_quant_types(n, bias, 3, yv[3]);
         if (!why.empty()) return why;
         if (uint64_t(w.shape[1]) * w.shape[2] > 33025) return refuse("window too large for 32-bit accumulation");
     }
     size_t widened = 0;
-    if (!widened_bytes(n, g, &widened)) return refuse("widened input size overflows");
+    if (!widened_bytes(n, &widened)) return refuse("widened input size overflows");
     return {};
 }
 
-size_t kernel_scratch(const Node& n, const Graph& g) {
-    return in_info(n, g, 0).dtype == DataType::Float32 ? 0 : round_up64(depthwise_quant_scratch(geometry(n, g)));
+bool has_bias(const KernelNode& n) { return n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2); }
+
+// Prepared state (conv_state.h): the header (geometry, quantization) and, quantized, the multiplier and bias
+// tables.
+size_t state_bytes(const KernelNode& n) {
+    const size_t oc = size_t(geometry(n).oc);
+    return conv_state_header_bytes() + (element_size(n) == 1 ? quant_tables_bytes(oc, 0, false) : 0);
 }
 
-// Layout: [depthwise_quant scratch][widened input (M > 1)][NCHW only: x as NHWC][y as NHWC], each
-// 64-byte aligned. check() proved the widened size fits; the copies are sizes of existing tensors.
-size_t scratch_bytes(const Node& n, const Graph& g) {
+void prepare(const PrepareArgs& a) {
+    const KernelNode& n = a.node;
+    ConvState* s = new_conv_state(a.state);
+    s->g = geometry(n);
+    s->quantized = element_size(n) == 1;
+    s->oc = size_t(s->g.oc);
+    s->tables_offset = conv_state_header_bytes();
+    const bool bias = has_bias(n);
+    s->bias_ready = !bias || n.constant(2) != nullptr;
+    s->weights_ready = true;  // used as stored: [1, KH, KW, C*M] is already the kernel's layout
+    if (!s->quantized) return;
+    s->q = quant_params(n, bias);
+    const QuantTables t = s->tables();
+    fill_multipliers(s->q, s->oc, t.multiplier);
+    if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, s->oc, t.bias);
+}
+
+// Scratch: [widened input (M > 1)][NCHW only: x as NHWC][y as NHWC], each 64-byte aligned. check() proved
+// the widened size fits; the copies are sizes of existing tensors.
+size_t scratch_bytes(const KernelNode& n) {
     size_t widened = 0;
-    widened_bytes(n, g, &widened);
-    size_t bytes = kernel_scratch(n, g) + widened;
-    if (is_nchw(n)) bytes += round_up64(in_info(n, g, 0).num_bytes()) + round_up64(out_info(n, g).num_bytes());
+    widened_bytes(n, &widened);
+    size_t bytes = widened;
+    if (is_nchw(n)) bytes += round_up64(in_info(n, 0).num_bytes()) + round_up64(out_info(n).num_bytes());
     return bytes;
 }
 
 void run(const KernelArgs& a) {
-    const Node& n = a.node;
-    const Graph& g = a.graph;
-    const bool bias = n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2);
+    const KernelNode& n = a.node;
+    ConvState* s = conv_state(a.state);
     size_t widened = 0;
-    widened_bytes(n, g, &widened);
-    uint8_t* widened_at = static_cast<uint8_t*>(a.scratch) + kernel_scratch(n, g);
+    widened_bytes(n, &widened);
+    uint8_t* widened_at = static_cast<uint8_t*>(a.scratch);
     uint8_t* copies_at = widened_at + widened;
     const void* x = a.inputs[0];
     void* y = a.outputs[0];
     if (is_nchw(n)) {
-        nchw_to_nhwc(x, copies_at, in_info(n, g, 0).shape, element_size(n, g));
+        nchw_to_nhwc(x, copies_at, in_info(n, 0).shape, element_size(n));
         x = copies_at;
-        y = copies_at + round_up64(in_info(n, g, 0).num_bytes());
+        y = copies_at + round_up64(in_info(n, 0).num_bytes());
     }
-    if (widened) x = widen(n, g, x, widened_at);
-    if (in_info(n, g, 0).dtype != DataType::Float32) {
-        depthwise_quant(geometry(n, g), quant_params(n, g, bias), static_cast<const uint8_t*>(x), in_ptr<uint8_t>(a, 1),
-                        bias ? in_ptr<int32_t>(a, 2) : nullptr, static_cast<uint8_t*>(y), a.scratch);
+    if (widened) x = widen(n, x, widened_at);
+    if (s->quantized) {
+        const QuantTables t = s->tables();
+        if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
+        depthwise_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), in_ptr<uint8_t>(a, 1), static_cast<uint8_t*>(y));
     } else {
-        depthwise_f32(geometry(n, g), static_cast<const float*>(x), in_ptr<float>(a, 1),
-                      bias ? in_ptr<float>(a, 2) : nullptr, static_cast<float*>(y));
+        depthwise_f32(s->g, static_cast<const float*>(x), in_ptr<float>(a, 1), has_bias(n) ? in_ptr<float>(a, 2) : nullptr,
+                      static_cast<float*>(y));
     }
-    if (is_nchw(n)) nhwc_to_nchw(y, a.outputs[0], out_info(n, g).shape, element_size(n, g));
+    if (is_nchw(n)) nhwc_to_nchw(y, a.outputs[0], out_info(n).shape, element_size(n));
 }
 
 }  // namespace
 
-const Kernel kDepthwiseConvolution2d{check, scratch_bytes, run};
+const Kernel kDepthwiseConvolution2d{check, scratch_bytes, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

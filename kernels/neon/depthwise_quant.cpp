@@ -5,8 +5,6 @@
 // a time by requantize_x4 (the same IEEE double operations as quant::requantize, hence the same bytes;
 // leftover channels call quant::requantize itself). K = KH*KW <= 33025 keeps the int32 lanes exact
 // (checked by the kernel).
-#include <cstring>
-
 #include "kernels/neon/depthwise.h"
 #include "kernels/neon/neon.h"
 #include "kernels/neon/requantize.h"
@@ -15,8 +13,6 @@
 
 namespace npurun::kernels::neon {
 namespace {
-
-constexpr size_t align64(size_t v) { return (v + 63) & ~size_t(63); }
 
 inline int16x8_t centered(const uint8_t* p, bool is_signed, int16x8_t zp) {
     const uint8x8_t raw = vld1_u8(p);
@@ -27,22 +23,11 @@ inline int32_t code(uint8_t b, bool is_signed) { return is_signed ? int32_t(int8
 
 }  // namespace
 
-size_t depthwise_quant_scratch(const ConvGeometry& g) {
-    return align64(size_t(g.oc) * sizeof(double)) + align64(size_t(g.oc) * sizeof(int64_t));
-}
-
-void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* x, const uint8_t* w, const int32_t* bias,
-                     uint8_t* y, void* scratch) {
+void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* x, const uint8_t* w,
+                     uint8_t* y) {
     const ptrdiff_t c = g.oc, c8 = c & ~ptrdiff_t(7);
-    double* mult = static_cast<double*>(scratch);
-    int64_t* bacc = reinterpret_cast<int64_t*>(static_cast<uint8_t*>(scratch) + align64(size_t(c) * sizeof(double)));
-    for (ptrdiff_t ch = 0; ch < c; ++ch) {
-        const float sw = q.weight_scales[q.per_axis ? ch : 0];
-        mult[ch] = quant::multiplier(q.input_scale, sw, q.output_scale);
-        bacc[ch] = bias ? quant::accumulator_bias(bias[ch], q.bias_scales ? q.bias_scales[q.bias_per_axis ? ch : 0] : 0.0f,
-                                                  q.input_scale, sw)
-                        : 0;
-    }
+    const double* mult = t.multiplier;
+    const int64_t* bacc = t.bias;
     const bool xs = q.input_type != DataType::QAsymmU8, ws = q.weight_type != DataType::QAsymmU8;
     const RequantConsts rq = requant_consts(q.output_offset, q.output_type);
     const int16x8_t zx = vdupq_n_s16(int16_t(q.input_offset)), zw = vdupq_n_s16(int16_t(q.weight_offset));

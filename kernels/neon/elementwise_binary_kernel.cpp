@@ -13,9 +13,9 @@
 namespace npurun::kernels::neon {
 namespace {
 
-std::string check(const Node& n, const Graph& g) {
-    if (n.inputs.size() != 2 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &a = in_info(n, g, 0), &b = in_info(n, g, 1), &y = out_info(n, g);
+std::string check(const KernelNode& n) {
+    if (n.num_inputs() != 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &a = in_info(n, 0), &b = in_info(n, 1), &y = out_info(n);
     if (a.dtype != DataType::Float32 || b.dtype != DataType::Float32 || y.dtype != DataType::Float32)
         return refuse("only float32");
     if (a.shape.rank > y.shape.rank || b.shape.rank > y.shape.rank) return refuse("operand rank above output rank");
@@ -100,8 +100,8 @@ template <BinaryOp OP> void run_op(const Plan& p, const float* a, const float* b
 }
 
 void run(const KernelArgs& args) {
-    const Node& n = args.node;
-    const Plan p = make_plan(in_info(n, args.graph, 0).shape, in_info(n, args.graph, 1).shape, out_info(n, args.graph).shape);
+    const KernelNode& n = args.node;
+    const Plan p = make_plan(in_info(n, 0).shape, in_info(n, 1).shape, out_info(n).shape);
     const float* a = in_ptr<float>(args, 0);
     const float* b = in_ptr<float>(args, 1);
     float* y = out_ptr<float>(args);

@@ -5,11 +5,12 @@
 // weights, so it runs through conv2d_quant, which is bit-exact with kernels/ref's integer pipeline (same
 // multiplier and accumulator bias helpers as ref FullyConnected, and a vector requantization that
 // performs quant::requantize's operations, see requantize.h). Weights stored [in, out]
-// (transpose_weights false) are transposed into scratch first, on every run, since they may be a run-time
-// input. conv2d_quant splits work by output row, here one per batch item: batch 1 runs on one thread.
+// (transpose_weights false) are transposed to [out, in] once by prepare when constant, per run into scratch
+// when they are a run-time input; the requantization tables are prepared once. conv2d_quant splits work by output row, here one per batch item: batch 1 runs on one thread.
 #include <limits>
 
 #include "kernels/neon/conv2d_quant.h"
+#include "kernels/neon/conv_state.h"
 #include "kernels/neon/fully_connected.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -22,11 +23,11 @@ struct Dims {
     size_t batch, in, out;
 };
 
-Dims dims(const Node& n, const Graph& g) {
+Dims dims(const KernelNode& n) {
     const auto& a = n.attr<FullyConnectedAttrs>();
-    const Shape& w = in_info(n, g, 1).shape;
+    const Shape& w = in_info(n, 1).shape;
     const size_t in = a.transpose_weights ? w[1] : w[0], out = a.transpose_weights ? w[0] : w[1];
-    return {in ? in_info(n, g, 0).shape.num_elements() / in : 0, in, out};
+    return {in ? in_info(n, 0).shape.num_elements() / in : 0, in, out};
 }
 
 ConvGeometry geometry(const Dims& d) {
@@ -41,22 +42,22 @@ ConvGeometry geometry(const Dims& d) {
 
 constexpr size_t align64(size_t n) { return (n + 63) & ~size_t(63); }
 
-std::string check(const Node& n, const Graph& g) {
+std::string check(const KernelNode& n) {
     const auto& a = n.attr<FullyConnectedAttrs>();
-    if (n.inputs.size() < 2 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &w = in_info(n, g, 1), &y = out_info(n, g);
+    if (n.num_inputs() < 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
     if (w.shape.rank != 2) return refuse("weights not 2-D");
-    const Dims d = dims(n, g);
+    const Dims d = dims(n);
     if (d.in == 0 || d.batch * d.in != x.shape.num_elements() || y.shape.num_elements() != d.batch * d.out)
         return refuse("input/output sizes do not match the weights");
     const bool bias = a.bias_enabled && has_input(n, 2);
     if (x.dtype == DataType::Float32) {
         if (w.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("mixed float types");
-        if (bias && (in_info(n, g, 2).dtype != DataType::Float32 || in_info(n, g, 2).shape.num_elements() != d.out))
+        if (bias && (in_info(n, 2).dtype != DataType::Float32 || in_info(n, 2).shape.num_elements() != d.out))
             return refuse("bias type or size");
         return {};
     }
-    const std::string why = check_quant_types(n, g, bias, a.transpose_weights ? 0 : 1, d.out);
+    const std::string why = check_quant_types(n, bias, a.transpose_weights ? 0 : 1, d.out);
     if (!why.empty()) return why;
     // 255*255*K must fit in int32 so conv2d_quant's vector accumulators are exact; sizes fit ptrdiff_t.
     if (d.in > 33025) return refuse("input length too large for 32-bit accumulation");
@@ -65,37 +66,86 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-size_t scratch_bytes(const Node& n, const Graph& g) {
-    if (in_info(n, g, 0).dtype == DataType::Float32) return 0;
-    const Dims d = dims(n, g);
-    const size_t transposed = n.attr<FullyConnectedAttrs>().transpose_weights ? 0 : d.in * d.out;
-    return align64(conv2d_quant_scratch(geometry(d))) + transposed;
+bool has_bias(const KernelNode& n) { return n.attr<FullyConnectedAttrs>().bias_enabled && has_input(n, 2); }
+bool quantized(const KernelNode& n) { return in_info(n, 0).dtype != DataType::Float32; }
+// Weights stored [in, out] that conv2d_quant needs as [out, in].
+bool needs_transpose(const KernelNode& n) { return !n.attr<FullyConnectedAttrs>().transpose_weights; }
+bool weights_constant(const KernelNode& n) { return n.is_constant(1); }
+
+void transpose(const uint8_t* w, const Dims& d, uint8_t* t) {  // [in, out] -> [out, in]
+    for (size_t k = 0; k < d.in; ++k)
+        for (size_t o = 0; o < d.out; ++o) t[o * d.in + k] = w[k * d.out + o];
+}
+
+// Prepared state, quantized only (conv_state.h): the header, the tables, and constant [in, out] weights
+// transposed to [out, in]. Float32 needs none: fully_connected_f32 reads either layout as stored.
+size_t state_bytes(const KernelNode& n) {
+    if (!quantized(n)) return 0;
+    const Dims d = dims(n);
+    return conv_state_header_bytes() + quant_tables_bytes(d.out, d.in, true) +
+           (needs_transpose(n) && weights_constant(n) ? align64(d.in * d.out) : 0);
+}
+
+void prepare(const PrepareArgs& a) {
+    const KernelNode& n = a.node;
+    const Dims d = dims(n);
+    ConvState* s = new_conv_state(a.state);
+    s->g = geometry(d);
+    s->quantized = true;
+    s->oc = d.out;
+    s->ic = d.in;
+    s->with_conv_rows = true;
+    s->tables_offset = conv_state_header_bytes();
+    const bool bias = has_bias(n);
+    const uint8_t* w = static_cast<const uint8_t*>(n.constant(1));
+    if (w != nullptr && needs_transpose(n)) {
+        s->weights_offset = s->tables_offset + quant_tables_bytes(d.out, d.in, true);
+        transpose(w, d, s->packed_weights());
+        w = s->packed_weights();
+    }
+    s->weights_ready = w != nullptr;
+    s->bias_ready = !bias || n.constant(2) != nullptr;
+    s->q = quant_params(n, bias);
+    const QuantTables t = s->tables();
+    fill_multipliers(s->q, d.out, t.multiplier);
+    fill_zero_row(s->q, d.in, t.zero_row);
+    if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, d.out, t.bias);
+    if (s->weights_ready) fill_sum_w(s->q, w, d.out, d.in, t.sum_w);
+}
+
+// Scratch: run-time [in, out] weights transposed per run (constant ones were transposed by prepare).
+size_t scratch_bytes(const KernelNode& n) {
+    if (!quantized(n) || !needs_transpose(n) || weights_constant(n)) return 0;
+    const Dims d = dims(n);
+    return d.in * d.out;
 }
 
 void run(const KernelArgs& a) {
-    const Node& n = a.node;
-    const auto& at = n.attr<FullyConnectedAttrs>();
-    const bool bias = at.bias_enabled && has_input(n, 2);
-    const Dims d = dims(n, a.graph);
-    if (in_info(n, a.graph, 0).dtype != DataType::Float32) {
-        const ConvGeometry geo = geometry(d);
-        const uint8_t* w = in_ptr<uint8_t>(a, 1);
-        if (!at.transpose_weights) {  // [in, out] -> [out, in]
-            uint8_t* t = static_cast<uint8_t*>(a.scratch) + align64(conv2d_quant_scratch(geo));
-            for (size_t k = 0; k < d.in; ++k)
-                for (size_t o = 0; o < d.out; ++o) t[o * d.in + k] = w[k * d.out + o];
-            w = t;
+    const KernelNode& n = a.node;
+    const bool bias = has_bias(n);
+    if (quantized(n)) {
+        ConvState* s = conv_state(a.state);
+        const uint8_t* w = s->weights_offset ? s->packed_weights() : in_ptr<uint8_t>(a, 1);
+        const QuantTables t = s->tables();
+        if (!s->weights_ready) {
+            if (needs_transpose(n)) {
+                uint8_t* packed = static_cast<uint8_t*>(a.scratch);
+                transpose(w, Dims{size_t(s->g.n), s->ic, s->oc}, packed);
+                w = packed;
+            }
+            if (conv2d_quant_uses_dotprod(s->q)) fill_sum_w(s->q, w, s->oc, s->ic, t.sum_w);
         }
-        conv2d_quant(geo, quant_params(n, a.graph, bias), in_ptr<uint8_t>(a, 0), w, bias ? in_ptr<int32_t>(a, 2) : nullptr,
-                     out_ptr<uint8_t>(a), a.scratch);
+        if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
+        conv2d_quant(s->g, s->q, t, in_ptr<uint8_t>(a, 0), w, out_ptr<uint8_t>(a));
         return;
     }
+    const Dims d = dims(n);
     fully_connected_f32(in_ptr<float>(a, 0), in_ptr<float>(a, 1), bias ? in_ptr<float>(a, 2) : nullptr, out_ptr<float>(a),
-                        d.batch, d.in, d.out, at.transpose_weights);
+                        d.batch, d.in, d.out, n.attr<FullyConnectedAttrs>().transpose_weights);
 }
 
 }  // namespace
 
-const Kernel kFullyConnected{check, scratch_bytes, run};
+const Kernel kFullyConnected{check, scratch_bytes, run, state_bytes, prepare};
 
 }  // namespace npurun::kernels::neon

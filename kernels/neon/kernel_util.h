@@ -4,13 +4,12 @@
 #include <string>
 
 #include "kernels/kernel.h"
-#include "ir/graph.h"
 
 namespace npurun::kernels::neon {
 
-inline bool has_input(const Node& n, size_t i) { return i < n.inputs.size() && n.inputs[i] != kNoTensor; }
-inline const TensorInfo& in_info(const Node& n, const Graph& g, size_t i) { return g.info(n.inputs.at(i)); }
-inline const TensorInfo& out_info(const Node& n, const Graph& g, size_t i = 0) { return g.info(n.outputs.at(i)); }
+inline bool has_input(const KernelNode& n, size_t i) { return n.has_input(i); }
+inline const TensorInfo& in_info(const KernelNode& n, size_t i) { return n.in(i); }
+inline const TensorInfo& out_info(const KernelNode& n, size_t i = 0) { return n.out(i); }
 
 template <class T> const T* in_ptr(const KernelArgs& a, size_t i) { return static_cast<const T*>(a.inputs[i]); }
 template <class T> T* out_ptr(const KernelArgs& a, size_t i = 0) { return static_cast<T*>(a.outputs[i]); }

@@ -20,14 +20,14 @@
 namespace npurun::kernels::neon {
 namespace {
 
-std::string check(const Node& n, const Graph& g) {
+std::string check(const KernelNode& n) {
     const auto& a = n.attr<Pooling2dAttrs>();
     if (a.layout != DataLayout::NHWC && a.layout != DataLayout::NCHW) return refuse("layout other than NHWC/NCHW");
     if (a.algorithm == PoolingAlgorithm::L2) return refuse("L2 pooling");
     if (a.stride_x == 0 || a.stride_y == 0) return refuse("global pooling (stride 0)");
     if (a.pool_width == 0 || a.pool_height == 0) return refuse("empty pool window");
-    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+    if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &y = out_info(n);
     if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32");
     const uint32_t c_axis = a.layout == DataLayout::NCHW ? 1 : 3;
     if (x.shape.rank != 4 || y.shape.rank != 4 || x.shape[0] != y.shape[0] || x.shape[c_axis] != y.shape[c_axis])
@@ -40,7 +40,7 @@ std::string check(const Node& n, const Graph& g) {
     return {};
 }
 
-bool is_nchw(const Node& n) { return n.attr<Pooling2dAttrs>().layout == DataLayout::NCHW; }
+bool is_nchw(const KernelNode& n) { return n.attr<Pooling2dAttrs>().layout == DataLayout::NCHW; }
 
 // NHWC x [n, ih, iw, c] -> y [n, oh, ow, c].
 void pool_nhwc(const KernelArgs& args, const Shape& xs, const Shape& ys, const float* x, float* y) {
@@ -101,19 +101,19 @@ void pool_nhwc(const KernelArgs& args, const Shape& xs, const Shape& ys, const f
 }
 
 // NCHW only: [x as NHWC][y as NHWC], 64-byte aligned.
-size_t scratch_bytes(const Node& n, const Graph& g) {
-    return is_nchw(n) ? round_up64(in_info(n, g, 0).num_bytes()) + round_up64(out_info(n, g).num_bytes()) : 0;
+size_t scratch_bytes(const KernelNode& n) {
+    return is_nchw(n) ? round_up64(in_info(n, 0).num_bytes()) + round_up64(out_info(n).num_bytes()) : 0;
 }
 
 void run(const KernelArgs& args) {
-    const Node& n = args.node;
-    const Shape &xs = in_info(n, args.graph, 0).shape, &ys = out_info(n, args.graph).shape;
+    const KernelNode& n = args.node;
+    const Shape &xs = in_info(n, 0).shape, &ys = out_info(n).shape;
     if (!is_nchw(n)) {
         pool_nhwc(args, xs, ys, in_ptr<float>(args, 0), out_ptr<float>(args));
         return;
     }
     float* x = static_cast<float*>(args.scratch);
-    float* y = reinterpret_cast<float*>(static_cast<uint8_t*>(args.scratch) + round_up64(in_info(n, args.graph, 0).num_bytes()));
+    float* y = reinterpret_cast<float*>(static_cast<uint8_t*>(args.scratch) + round_up64(in_info(n, 0).num_bytes()));
     nchw_to_nhwc(args.inputs[0], x, xs, sizeof(float));
     pool_nhwc(args, nhwc_of_nchw(xs), nhwc_of_nchw(ys), x, y);
     nhwc_to_nchw(y, args.outputs[0], ys, sizeof(float));

@@ -15,18 +15,18 @@ namespace {
 
 bool eight_bit(DataType t) { return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8; }
 
-std::string check_quantize(const Node& n, const Graph& g) {
-    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+std::string check_quantize(const KernelNode& n) {
+    if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &y = out_info(n);
     if (x.dtype != DataType::Float32 || !eight_bit(y.dtype)) return refuse("only float32 to 8-bit");
     if (y.quant.per_axis() || y.quant.scales.empty()) return refuse("per-axis or missing output scale");
     if (x.shape.num_elements() != y.shape.num_elements()) return refuse("sizes differ");
     return {};
 }
 
-std::string check_dequantize(const Node& n, const Graph& g) {
-    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+std::string check_dequantize(const KernelNode& n) {
+    if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &y = out_info(n);
     if (!eight_bit(x.dtype) || y.dtype != DataType::Float32) return refuse("only 8-bit to float32");
     if (x.quant.per_axis() || x.quant.scales.empty()) return refuse("per-axis or missing input scale");
     if (x.shape.num_elements() != y.shape.num_elements()) return refuse("sizes differ");
@@ -51,7 +51,7 @@ inline int32x4_t quantize4(float32x4_t x, float32x4_t scale, float32x4_t off_lo,
 }
 
 void run_quantize(const KernelArgs& args) {
-    const TensorInfo& yi = out_info(args.node, args.graph);
+    const TensorInfo& yi = out_info(args.node);
     const float* x = in_ptr<float>(args, 0);
     const size_t count = yi.shape.num_elements();
     const int32_t off = yi.quant.offset, lo = quant::type_min(yi.dtype), hi = quant::type_max(yi.dtype);
@@ -77,7 +77,7 @@ void run_quantize(const KernelArgs& args) {
 }
 
 void run_dequantize(const KernelArgs& args) {
-    const TensorInfo& xi = in_info(args.node, args.graph, 0);
+    const TensorInfo& xi = in_info(args.node, 0);
     const size_t count = xi.shape.num_elements();
     const float32x4_t scale = vdupq_n_f32(xi.quant.scale());
     const float32x4_t offset = vdupq_n_f32(float(xi.quant.offset));

@@ -12,9 +12,9 @@
 namespace npurun::kernels::neon {
 namespace {
 
-std::string check(const Node& n, const Graph& g) {
-    if (n.inputs.size() != 1 || n.outputs.size() != 1) return refuse("unexpected operand count");
-    const TensorInfo &x = in_info(n, g, 0), &y = out_info(n, g);
+std::string check(const KernelNode& n) {
+    if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const TensorInfo &x = in_info(n, 0), &y = out_info(n);
     if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32");
     if (x.shape != y.shape || x.shape.rank == 0) return refuse("shape");
     const int32_t axis = n.attr<SoftmaxAttrs>().axis;
@@ -23,7 +23,7 @@ std::string check(const Node& n, const Graph& g) {
 }
 
 void run(const KernelArgs& args) {
-    const Shape& s = in_info(args.node, args.graph, 0).shape;
+    const Shape& s = in_info(args.node, 0).shape;
     const size_t inner = s[s.rank - 1], rows = inner ? s.num_elements() / inner : 0;
     const float beta = args.node.attr<SoftmaxAttrs>().beta;
     const float* x = in_ptr<float>(args, 0);

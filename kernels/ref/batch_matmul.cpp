@@ -8,7 +8,7 @@
 
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
-#include "ir/ops/infer_fns.h"
+#include "ir/ops.h"
 
 namespace npurun::kernels::ref {
 namespace {
@@ -63,22 +63,22 @@ struct Plan {
     uint32_t m, k, n;  // op(X) is m x k, op(Y) is k x n
 };
 
-Plan plan(const Node& node, const Graph& g) {
+Plan plan(const KernelNode& node) {
     const auto& at = node.attr<BatchMatMulAttrs>();
-    const Shape& xs = g.info(node.inputs[0]).shape;
-    const Shape& ys = g.info(node.inputs[1]).shape;
+    const Shape& xs = node.in(0).shape;
+    const Shape& ys = node.in(1).shape;
     Plan p;
     p.ax = ops::batch_matmul_axes(at.layout_x, xs.rank);
     p.ay = ops::batch_matmul_axes(at.layout_y, ys.rank);
-    p.ao = ops::batch_matmul_axes(at.layout_x, g.info(node.outputs[0]).shape.rank);
+    p.ao = ops::batch_matmul_axes(at.layout_x, node.out(0).shape.rank);
     p.m = at.transpose_x ? xs[p.ax.col] : xs[p.ax.row];
     p.k = at.transpose_x ? xs[p.ax.row] : xs[p.ax.col];
     p.n = at.transpose_y ? ys[p.ay.row] : ys[p.ay.col];
     return p;
 }
 
-size_t scratch(const Node& node, const Graph& g) {
-    const Plan p = plan(node, g);
+size_t scratch(const KernelNode& node) {
+    const Plan p = plan(node);
     const size_t big = std::max(p.m, p.n) > p.k ? std::max(p.m, p.n) : p.k;
     // op(X), op(Y), a raw square copy for the adjugate, and its minor.
     return (size_t(p.m) * p.k + size_t(p.k) * p.n + big * big + big * big) * sizeof(float);
@@ -103,7 +103,7 @@ void run(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
     const TensorInfo& yi = in_info(a, 1);
     const TensorInfo& oi = out_info(a, 0);
-    const Plan p = plan(a.node, a.graph);
+    const Plan p = plan(a.node);
     const Strides xs(xi.shape), ys(yi.shape), os(oi.shape);
     float* opx = static_cast<float*>(a.scratch);
     float* opy = opx + size_t(p.m) * p.k;

@@ -76,16 +76,16 @@ void run_prelu(const KernelArgs& a) {
     });
 }
 
-std::string check_comparison(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.inputs[0]).dtype;
+std::string check_comparison(const KernelNode& node) {
+    const DataType t = node.in(0).dtype;
     if (!is_numeric(t) && t != DataType::Signed32 && t != DataType::Boolean)
         return std::string(to_string(t)) + " inputs not supported";
     return {};
 }
 
-std::string check_logical(const Node& node, const Graph& graph) {
-    for (TensorId id : {node.inputs[0], node.inputs[1], node.outputs[0]})
-        if (graph.info(id).dtype != DataType::Boolean) return std::string(to_string(graph.info(id).dtype)) + " not supported";
+std::string check_logical(const KernelNode& node) {
+    for (const TensorInfo* t : {&node.in(0), &node.in(1), &node.out(0)})
+        if (t->dtype != DataType::Boolean) return std::string(to_string(t->dtype)) + " not supported";
     return {};
 }
 

@@ -35,7 +35,7 @@ void run_concat(const KernelArgs& a) {
     const auto& at = a.node.attr<ConcatAttrs>();
     const TensorInfo& yi = out_info(a, 0);
     const Writer y(yi, a.outputs[0]);
-    for (size_t v = 0; v < a.node.inputs.size(); ++v) {
+    for (size_t v = 0; v < a.node.num_inputs(); ++v) {
         const TensorInfo& xi = in_info(a, v);
         copy_view(xi.shape, yi.shape, at.view_origins[v], Reader(xi, a.inputs[v]), y, true);
     }
@@ -45,7 +45,7 @@ void run_splitter(const KernelArgs& a) {
     const auto& at = a.node.attr<SplitterAttrs>();
     const TensorInfo& xi = in_info(a, 0);
     const Reader x(xi, a.inputs[0]);
-    for (size_t v = 0; v < a.node.outputs.size(); ++v) {
+    for (size_t v = 0; v < a.node.num_outputs(); ++v) {
         const TensorInfo& yi = out_info(a, v);
         copy_view(yi.shape, xi.shape, at.view_origins[v], x, Writer(yi, a.outputs[v]), false);
     }

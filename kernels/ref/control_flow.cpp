@@ -40,13 +40,13 @@ void run_merge(const KernelArgs& a) {
 
 void run_nothing(const KernelArgs&) {}
 
-std::string check_switch(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.inputs[0]).dtype;
+std::string check_switch(const KernelNode& node) {
+    const DataType t = node.in(0).dtype;
     if (!is_numeric(t)) return std::string(to_string(t)) + " input not supported";
     return {};
 }
 
-std::string check_stand_in(const Node&, const Graph&) {
+std::string check_stand_in(const KernelNode&) {
     return "StandIn is a placeholder for a layer Arm NN could not represent; it has no computation to run";
 }
 

@@ -103,15 +103,15 @@ void run_conv(const KernelArgs& a, const ConvGeometry& g) {
         }
 }
 
-std::string check_conv(const Node& node, const Graph& graph) {
-    const DataType x = graph.info(node.inputs[0]).dtype;
-    const DataType w = graph.info(node.inputs[1]).dtype;
-    const DataType y = graph.info(node.outputs[0]).dtype;
+std::string check_conv(const KernelNode& node) {
+    const DataType x = node.in(0).dtype;
+    const DataType w = node.in(1).dtype;
+    const DataType y = node.out(0).dtype;
     if (!is_numeric(x) || !is_numeric(w) || !is_numeric(y)) return "unsupported data type";
     if (is_float(x) != is_float(w) || x != y) return "mixed float and quantized operands not supported";
-    if (graph.info(node.outputs[0]).quant.per_axis()) return "per-axis quantized output not supported";
-    if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
-        const DataType b = graph.info(node.inputs[2]).dtype;
+    if (node.out(0).quant.per_axis()) return "per-axis quantized output not supported";
+    if (node.num_inputs() > 2 && node.has_input(2)) {
+        const DataType b = node.in(2).dtype;
         if (is_float(x) ? b != x : b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
     }
     return {};
@@ -130,7 +130,7 @@ void run_convolution2d(const KernelArgs& a) {
     g.stride_x = at.stride_x;
     g.dil_y = at.dilation_y;
     g.dil_x = at.dilation_x;
-    g.bias = at.bias_enabled && a.node.inputs.size() > 2 && a.inputs[2] != nullptr;
+    g.bias = at.bias_enabled && a.node.num_inputs() > 2 && a.inputs[2] != nullptr;
     run_conv(a, g);
 }
 
@@ -147,7 +147,7 @@ void run_depthwise(const KernelArgs& a) {
     g.stride_x = at.stride_x;
     g.dil_y = at.dilation_y;
     g.dil_x = at.dilation_x;
-    g.bias = at.bias_enabled && a.node.inputs.size() > 2 && a.inputs[2] != nullptr;
+    g.bias = at.bias_enabled && a.node.num_inputs() > 2 && a.inputs[2] != nullptr;
     run_conv(a, g);
 }
 

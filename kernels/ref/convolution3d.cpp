@@ -60,8 +60,8 @@ void run_conv3d(const KernelArgs& a) {
 }
 
 // Scratch: one float accumulator per output element.
-size_t tconv_scratch(const Node& node, const Graph& graph) {
-    return graph.info(node.outputs[0]).shape.num_elements() * sizeof(float);
+size_t tconv_scratch(const KernelNode& node) {
+    return node.out(0).shape.num_elements() * sizeof(float);
 }
 
 void run_tconv(const KernelArgs& a) {
@@ -107,11 +107,11 @@ void run_tconv(const KernelArgs& a) {
         }
 }
 
-std::string check_conv(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.inputs[0]).dtype;
+std::string check_conv(const KernelNode& node) {
+    const DataType t = node.in(0).dtype;
     if (!is_numeric(t)) return std::string(to_string(t)) + " input not supported";
-    if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
-        const DataType b = graph.info(node.inputs[2]).dtype;
+    if (node.num_inputs() > 2 && node.has_input(2)) {
+        const DataType b = node.in(2).dtype;
         if (!is_numeric(b) && b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
     }
     return {};

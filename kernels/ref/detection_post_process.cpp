@@ -28,10 +28,10 @@ struct Layout {
     size_t cap = 0;  // the longest candidate list
 };
 
-Layout layout(const Node& node, const Graph& g) {
+Layout layout(const KernelNode& node) {
     const auto& at = node.attr<DetectionPostProcessAttrs>();
     Layout l;
-    l.boxes = g.info(node.inputs[0]).shape[1];
+    l.boxes = node.in(0).shape[1];
     l.classes = at.num_classes;
     l.per_box = std::min(at.max_classes_per_detection, at.num_classes);
     const size_t fast = size_t(l.boxes) * l.per_box;
@@ -41,8 +41,8 @@ Layout layout(const Node& node, const Graph& g) {
 }
 
 // corners: 4 * boxes floats; then 9 lists of `cap` 4-byte entries; then `classes` entries for the top-k.
-size_t scratch_bytes(const Node& node, const Graph& g) {
-    const Layout l = layout(node, g);
+size_t scratch_bytes(const KernelNode& node) {
+    const Layout l = layout(node);
     return (4 * size_t(l.boxes) + 9 * l.cap + l.classes) * 4;
 }
 
@@ -95,7 +95,7 @@ uint32_t nms(const Lists& l, uint32_t n, float score_threshold, float iou_thresh
 
 void run(const KernelArgs& a) {
     const auto& at = a.node.attr<DetectionPostProcessAttrs>();
-    const Layout lay = layout(a.node, a.graph);
+    const Layout lay = layout(a.node);
     const Reader enc(in_info(a, 0), a.inputs[0]), scores(in_info(a, 1), a.inputs[1]), anchors(in_info(a, 2), a.inputs[2]);
     Lists l;
     float* f = static_cast<float*>(a.scratch);

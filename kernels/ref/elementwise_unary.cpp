@@ -33,13 +33,13 @@ void run_unary(const KernelArgs& a) {
     for (size_t i = 0; i < count; ++i) y.set(i, apply(op, x[i]));
 }
 
-std::string check_unary(const Node& node, const Graph& graph) {
+std::string check_unary(const KernelNode& node) {
     if (node.attr<ElementwiseUnaryAttrs>().op == UnaryOp::LogicalNot) {
-        if (graph.info(node.inputs[0]).dtype != DataType::Boolean || graph.info(node.outputs[0]).dtype != DataType::Boolean)
+        if (node.in(0).dtype != DataType::Boolean || node.out(0).dtype != DataType::Boolean)
             return "LogicalNot needs Boolean tensors";
         return {};
     }
-    return check_numeric_io(node, graph);
+    return check_numeric_io(node);
 }
 
 void run_floor(const KernelArgs& a) {

@@ -16,7 +16,7 @@ void run(const KernelArgs& a) {
     const TensorInfo& yi = out_info(a, 0);
     const uint32_t batches = yi.shape[0], outs = yi.shape[1];
     const uint32_t k_count = at.transpose_weights ? wi.shape[1] : wi.shape[0];
-    const bool has_bias = at.bias_enabled && a.node.inputs.size() > 2 && a.inputs[2] != nullptr;
+    const bool has_bias = at.bias_enabled && a.node.num_inputs() > 2 && a.inputs[2] != nullptr;
     auto widx = [&](uint32_t k, uint32_t o) -> size_t {
         return at.transpose_weights ? size_t(o) * k_count + k : size_t(k) * outs + o;
     };
@@ -58,15 +58,15 @@ void run(const KernelArgs& a) {
     }
 }
 
-std::string check(const Node& node, const Graph& graph) {
-    const DataType x = graph.info(node.inputs[0]).dtype;
-    const DataType w = graph.info(node.inputs[1]).dtype;
-    const DataType y = graph.info(node.outputs[0]).dtype;
+std::string check(const KernelNode& node) {
+    const DataType x = node.in(0).dtype;
+    const DataType w = node.in(1).dtype;
+    const DataType y = node.out(0).dtype;
     if (!is_numeric(x) || !is_numeric(w) || !is_numeric(y)) return "unsupported data type";
     if (is_float(x) != is_float(w) || x != y) return "mixed float and quantized operands not supported";
-    if (graph.info(node.outputs[0]).quant.per_axis()) return "per-axis quantized output not supported";
-    if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
-        const DataType b = graph.info(node.inputs[2]).dtype;
+    if (node.out(0).quant.per_axis()) return "per-axis quantized output not supported";
+    if (node.num_inputs() > 2 && node.has_input(2)) {
+        const DataType b = node.in(2).dtype;
         if (is_float(x) ? b != x : b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
     }
     return {};

@@ -3,7 +3,7 @@
 // real value 0 for the elements it would have selected, never an out-of-bounds read.
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
-#include "ir/ops/infer_fns.h"
+#include "ir/ops.h"
 
 namespace npurun::kernels::ref {
 namespace {

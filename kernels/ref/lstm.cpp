@@ -38,12 +38,12 @@ struct Sizes {
     uint32_t b, i, c, o, steps;
 };
 
-Sizes sizes(const Node& node, const Graph& g) {
-    const Shape& x = g.info(node.inputs[kLstmInput]).shape;
+Sizes sizes(const KernelNode& node) {
+    const Shape& x = node.in(kLstmInput).shape;
     Sizes s;
-    s.c = g.info(node.inputs[kLstmCellStateIn]).shape[1];
-    s.o = g.info(node.inputs[kLstmOutputStateIn]).shape[1];
-    s.b = g.info(node.inputs[kLstmOutputStateIn]).shape[0];
+    s.c = node.in(kLstmCellStateIn).shape[1];
+    s.o = node.in(kLstmOutputStateIn).shape[1];
+    s.b = node.in(kLstmOutputStateIn).shape[0];
     s.i = x[x.rank - 1];
     s.steps = x.rank == 3 ? (node.attr<LstmAttrs>().time_major ? x[0] : x[1]) : 1;
     return s;
@@ -54,7 +54,7 @@ size_t scratch_floats(const Sizes& s) {
     return 4 * size_t(s.b) * s.c + size_t(s.b) * s.o + size_t(s.b) * s.c + size_t(s.b) * s.i + size_t(s.b) * s.o;
 }
 
-size_t scratch_bytes(const Node& node, const Graph& g) { return scratch_floats(sizes(node, g)) * sizeof(float); }
+size_t scratch_bytes(const KernelNode& node) { return scratch_floats(sizes(node)) * sizeof(float); }
 
 float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
 
@@ -70,8 +70,8 @@ float activate(uint32_t code, float v) {
 
 struct Params {
     const KernelArgs& a;
-    bool present(uint32_t op) const { return a.node.inputs[op] != kNoTensor; }
-    Reader r(uint32_t op) const { return Reader(a.graph.info(a.node.inputs[op]), a.inputs[op]); }
+    bool present(uint32_t op) const { return a.node.has_input(op); }
+    Reader r(uint32_t op) const { return Reader(a.node.in(op), a.inputs[op]); }
 };
 
 // Layer norm of each batch row of v (n values), CpuRef's MeanStddevNormalization.
@@ -211,7 +211,7 @@ void load_state(const KernelArgs& a, const Sizes& s, const Buffers& buf) {
 
 void run_lstm(const KernelArgs& a) {
     const auto& at = a.node.attr<LstmAttrs>();
-    const Sizes s = sizes(a.node, a.graph);
+    const Sizes s = sizes(a.node);
     const Buffers buf(a.scratch, s);
     load_state(a, s, buf);
     const Reader x(in_info(a, kLstmInput), a.inputs[kLstmInput]);
@@ -236,11 +236,11 @@ void run_lstm(const KernelArgs& a) {
 // batch-major [B, T, I] (CpuRef permutes to time-major and back: the same values).
 void run_sequence(const KernelArgs& a) {
     const auto& at = a.node.attr<LstmAttrs>();
-    const Sizes s = sizes(a.node, a.graph);
+    const Sizes s = sizes(a.node);
     const Buffers buf(a.scratch, s);
     load_state(a, s, buf);
     const Reader x(in_info(a, kLstmInput), a.inputs[kLstmInput]);
-    const size_t out_slot = a.node.outputs.size() == 3 ? 2 : 0;
+    const size_t out_slot = a.node.num_outputs() == 3 ? 2 : 0;
     const Writer y(out_info(a, out_slot), a.outputs[out_slot]);
     for (uint32_t t = 0; t < s.steps; ++t) {
         for (uint32_t b = 0; b < s.b; ++b)
@@ -256,15 +256,15 @@ void run_sequence(const KernelArgs& a) {
                 buf.h[size_t(b) * s.o + k] = buf.out[size_t(b) * s.o + k];
             }
     }
-    if (a.node.outputs.size() == 3) {
+    if (a.node.num_outputs() == 3) {
         const Writer hs(out_info(a, 0), a.outputs[0]), cs(out_info(a, 1), a.outputs[1]);
         for (size_t e = 0; e < size_t(s.b) * s.o; ++e) hs.set(e, buf.h[e]);
         for (size_t e = 0; e < size_t(s.b) * s.c; ++e) cs.set(e, buf.c[e]);
     }
 }
 
-std::string check(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.inputs[kLstmInput]).dtype;
+std::string check(const KernelNode& node) {
+    const DataType t = node.in(kLstmInput).dtype;
     if (!is_float(t) && !(t == DataType::QSymmS16 && node.op == OpKind::Lstm))
         return std::string(to_string(t)) + " input not supported (QLstm is the quantized LSTM)";
     return {};

@@ -51,10 +51,10 @@ void run_lrn(const KernelArgs& a) {
                 }
 }
 
-std::string check_lrn(const Node& node, const Graph& graph) {
+std::string check_lrn(const KernelNode& node) {
     if (node.attr<NormalizationAttrs>().method == NormMethod::LocalContrast)
         return "LocalContrast normalization has no reference implementation in Arm NN";
-    return check_numeric_io(node, graph);
+    return check_numeric_io(node);
 }
 
 void run_instance_norm(const KernelArgs& a) {

@@ -68,9 +68,9 @@ void run(const KernelArgs& a) {
     }
 }
 
-std::string check(const Node& node, const Graph& graph) {
-    std::string r = check_numeric_io(node, graph);
-    if (r.empty() && graph.info(node.inputs[0]).dtype != graph.info(node.outputs[0]).dtype)
+std::string check(const KernelNode& node) {
+    std::string r = check_numeric_io(node);
+    if (r.empty() && node.in(0).dtype != node.out(0).dtype)
         r = "input and output types differ";
     return r;
 }

@@ -48,8 +48,8 @@ void run_transpose(const KernelArgs& a) {
     move_elements(a, dst_stride);
 }
 
-std::string check(const Node& node, const Graph& graph) {
-    if (graph.info(node.inputs[0]).dtype != graph.info(node.outputs[0]).dtype) return "input and output types differ";
+std::string check(const KernelNode& node) {
+    if (node.in(0).dtype != node.out(0).dtype) return "input and output types differ";
     return {};
 }
 

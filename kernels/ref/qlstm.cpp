@@ -41,13 +41,13 @@ struct QSizes {
     uint32_t b, i, c, o;
 };
 
-QSizes qsizes(const Node& node, const Graph& g) {
-    return {g.info(node.inputs[kLstmInput]).shape[0], g.info(node.inputs[kLstmInput]).shape[1],
-            g.info(node.inputs[kLstmCellStateIn]).shape[1], g.info(node.inputs[kLstmOutputStateIn]).shape[1]};
+QSizes qsizes(const KernelNode& node) {
+    return {node.in(kLstmInput).shape[0], node.in(kLstmInput).shape[1],
+            node.in(kLstmCellStateIn).shape[1], node.in(kLstmOutputStateIn).shape[1]};
 }
 
-size_t qlstm_scratch(const Node& node, const Graph& g) {
-    const QSizes s = qsizes(node, g);
+size_t qlstm_scratch(const KernelNode& node) {
+    const QSizes s = qsizes(node);
     return (4 * size_t(s.b) * s.c + size_t(s.b) * s.o) * sizeof(int16_t) + size_t(s.b) * s.c + 64;
 }
 
@@ -55,10 +55,10 @@ float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
 
 void run_qlstm(const KernelArgs& a) {
     const auto& at = a.node.attr<QLstmAttrs>();
-    const QSizes s = qsizes(a.node, a.graph);
+    const QSizes s = qsizes(a.node);
     const size_t bc = size_t(s.b) * s.c, bo = size_t(s.b) * s.o;
-    auto R = [&](uint32_t op) { return Reader(a.graph.info(a.node.inputs[op]), a.inputs[op]); };
-    auto scale_of = [&](uint32_t op) { return a.graph.info(a.node.inputs[op]).quant.scale(); };
+    auto R = [&](uint32_t op) { return Reader(a.node.in(op), a.inputs[op]); };
+    auto scale_of = [&](uint32_t op) { return a.node.in(op).quant.scale(); };
     const TensorInfo& xi = in_info(a, kLstmInput);
     const TensorInfo& cell_out_i = out_info(a, 1);
     const TensorInfo& out_i = out_info(a, 2);
@@ -162,7 +162,7 @@ void run_qlstm(const KernelArgs& a) {
         hidden[e] = int8_t(quant::quantize(go.get(e) * gc.get(e), hs_scale, hs_zp, DataType::QAsymmS8));
 
     if (at.projection) {
-        if (a.node.inputs[kProjectionBias] != kNoTensor) {
+        if (a.node.has_input(kProjectionBias)) {
             const Reader pb = R(kProjectionBias);
             for (size_t e = 0; e < bo; ++e) out16.set(e, pb[e % s.o]);
         }
@@ -184,9 +184,9 @@ void run_qlstm(const KernelArgs& a) {
 }
 
 void run_quantized_lstm(const KernelArgs& a) {
-    const QSizes s = qsizes(a.node, a.graph);  // c and o both read the state width
+    const QSizes s = qsizes(a.node);  // c and o both read the state width
     const uint32_t n = s.o;
-    auto R = [&](uint32_t op) { return Reader(a.graph.info(a.node.inputs[op]), a.inputs[op]); };
+    auto R = [&](uint32_t op) { return Reader(a.node.in(op), a.inputs[op]); };
     const Reader x = R(kLstmInput), c_prev = R(1), h_prev = R(2);
     const Writer c_out(out_info(a, 0), a.outputs[0]), h_out(out_info(a, 1), a.outputs[1]);
     const uint32_t in_w[4] = {kInputToInputWeights, kInputToForgetWeights, kInputToCellWeights, kInputToOutputWeights};
@@ -209,7 +209,7 @@ void run_quantized_lstm(const KernelArgs& a) {
         }
 }
 
-std::string check_any_quantized(const Node&, const Graph&) { return {}; }
+std::string check_any_quantized(const KernelNode&) { return {}; }
 
 }  // namespace
 

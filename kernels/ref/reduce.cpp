@@ -78,8 +78,8 @@ void run_arg_min_max(const KernelArgs& a) {
         }
 }
 
-std::string check_arg_min_max(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.inputs[0]).dtype;
+std::string check_arg_min_max(const KernelNode& node) {
+    const DataType t = node.in(0).dtype;
     if (!is_numeric(t) && t != DataType::Signed32) return std::string(to_string(t)) + " input not supported";
     return {};
 }

@@ -2,14 +2,14 @@
 
 namespace npurun::kernels::ref {
 
-std::string check_numeric_io(const Node& node, const Graph& graph) {
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-        if (node.inputs[i] == kNoTensor) continue;
-        const DataType t = graph.info(node.inputs[i]).dtype;
+std::string check_numeric_io(const KernelNode& node) {
+    for (size_t i = 0; i < node.num_inputs(); ++i) {
+        if (!node.has_input(i)) continue;
+        const DataType t = node.in(i).dtype;
         if (!is_numeric(t)) return std::string(to_string(t)) + " input " + std::to_string(i) + " not supported";
     }
-    for (size_t i = 0; i < node.outputs.size(); ++i) {
-        const DataType t = graph.info(node.outputs[i]).dtype;
+    for (size_t i = 0; i < node.num_outputs(); ++i) {
+        const DataType t = node.out(i).dtype;
         if (!is_numeric(t)) return std::string(to_string(t)) + " output " + std::to_string(i) + " not supported";
     }
     return {};

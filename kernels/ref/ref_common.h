@@ -5,17 +5,16 @@
 
 #include "kernels/kernel.h"
 #include "kernels/ref/element_access.h"
-#include "ir/graph.h"
 
 namespace npurun::kernels::ref {
 
 inline bool is_numeric(DataType t) { return is_float(t) || is_quantized(t); }
 
 // "" when every present input and every output is a float or quantized type; otherwise the reason.
-std::string check_numeric_io(const Node& node, const Graph& graph);
+std::string check_numeric_io(const KernelNode& node);
 
-inline const TensorInfo& in_info(const KernelArgs& a, size_t i) { return a.graph.info(a.node.inputs[i]); }
-inline const TensorInfo& out_info(const KernelArgs& a, size_t i) { return a.graph.info(a.node.outputs[i]); }
+inline const TensorInfo& in_info(const KernelArgs& a, size_t i) { return a.node.in(i); }
+inline const TensorInfo& out_info(const KernelArgs& a, size_t i) { return a.node.out(i); }
 
 // Row-major strides of a shape (in elements).
 struct Strides {
@@ -89,6 +88,6 @@ private:
 };
 
 // "" for any element type (data-movement kernels copy elements).
-inline std::string check_any(const Node&, const Graph&) { return {}; }
+inline std::string check_any(const KernelNode&) { return {}; }
 
 }  // namespace npurun::kernels::ref

@@ -12,8 +12,8 @@ void run(const KernelArgs& a) {
     if (bytes && a.outputs[0] != a.inputs[0]) std::memmove(a.outputs[0], a.inputs[0], bytes);
 }
 
-std::string check(const Node& node, const Graph& graph) {
-    if (graph.info(node.inputs[0]).dtype != graph.info(node.outputs[0]).dtype) return "input and output types differ";
+std::string check(const KernelNode& node) {
+    if (node.in(0).dtype != node.out(0).dtype) return "input and output types differ";
     return {};
 }
 

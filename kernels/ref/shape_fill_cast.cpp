@@ -68,8 +68,8 @@ void run_cast(const KernelArgs& a) {
     for (size_t i = 0; i < n; ++i) y.set(i, x[i]);
 }
 
-std::string check_fill(const Node& node, const Graph& graph) {
-    const DataType t = graph.info(node.outputs[0]).dtype;
+std::string check_fill(const KernelNode& node) {
+    const DataType t = node.out(0).dtype;
     if (t != DataType::Float32 && t != DataType::Float16 && t != DataType::Signed32)
         return std::string(to_string(t)) + " output not supported";
     return {};

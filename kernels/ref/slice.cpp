@@ -2,7 +2,7 @@
 // inference through ops::strided_slice_range; ellipsisMask and newAxisMask are ignored as in Arm NN).
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
-#include "ir/ops/infer_fns.h"
+#include "ir/ops.h"
 
 namespace npurun::kernels::ref {
 namespace {

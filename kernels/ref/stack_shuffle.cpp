@@ -12,7 +12,7 @@ void run_stack(const KernelArgs& a) {
     size_t outer = 1, inner = 1;
     for (uint32_t d = 0; d < at.axis; ++d) outer *= at.input_shape[d];
     for (uint32_t d = at.axis; d < at.input_shape.rank; ++d) inner *= at.input_shape[d];
-    const size_t n = a.node.inputs.size();
+    const size_t n = a.node.num_inputs();
     for (size_t k = 0; k < n; ++k) {
         const ElementCopier copy(in_info(a, k), a.inputs[k], yi, a.outputs[0]);
         for (size_t o = 0; o < outer; ++o)

@@ -6,6 +6,7 @@
 #include "kernels/neon/registry.h"
 #include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "runtime/exec/session_factory.h"
 #include "runtime/exec/session_impl.h"
 
@@ -19,7 +20,7 @@ exec::KernelSelector SessionFactory::cpu_kernels() {
     return [ref_only](const Node& node, const Graph& graph) -> const kernels::Kernel* {
         if (!ref_only) {
             const kernels::Kernel* k = kernels::neon_kernel(node.op);
-            if (k != nullptr && k->check(node, graph).empty()) return k;
+            if (k != nullptr && k->check(exec::KernelNodeView(node, graph)).empty()) return k;
         }
         return kernels::ref_kernel(node.op);
     };

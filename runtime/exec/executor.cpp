@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/checked_math.h"
 #include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 
@@ -12,11 +13,21 @@ bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Outp
 Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
                    const ExternalSteps* external)
     : graph_(graph), profiling_(profile) {
+    choose_kernels(select, device_name, external);
+    allocate();
+    prepare_kernels();
+    build_steps(device_name, external);
+}
+
+// A kernel for every computing node, checked now so run() cannot meet an unsupported layer; its scratch and
+// prepared-state sizes.
+void Executor::choose_kernels(const KernelSelector& select, const std::string& device_name, const ExternalSteps* external) {
+    const Graph& graph = graph_;
     auto handled = [&](size_t i) { return external != nullptr && i < external->handled.size() && external->handled[i]; };
-    // 1. A kernel for every computing node, checked now so run() cannot meet an unsupported layer.
-    std::vector<const kernels::Kernel*> chosen(graph.nodes.size(), nullptr);
-    std::vector<size_t> scratch(graph.nodes.size(), 0);
-    size_t num_in = 0, num_out = 0, num_steps = 0;
+    chosen_.assign(graph.nodes.size(), nullptr);
+    views_.resize(graph.nodes.size());
+    scratch_sizes_.assign(graph.nodes.size(), 0);
+    state_sizes_.assign(graph.nodes.size(), 0);
     const std::vector<bool> aliased = plan::find_aliased_nodes(graph);  // Reshapes: no kernel, no step
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
@@ -24,45 +35,62 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
         const kernels::Kernel* k = select(node, graph);
         if (k == nullptr || k->run == nullptr)
             fail(ErrorKind::Unsupported, node.describe() + ": no " + device_name + " kernel for this layer type");
+        views_[i] = std::make_unique<KernelNodeView>(node, graph);
+        const kernels::KernelNode& view = *views_[i];
         if (k->check != nullptr) {
-            const std::string reason = k->check(node, graph);
+            const std::string reason = k->check(view);
             if (!reason.empty()) fail(ErrorKind::Unsupported, node.describe() + ": not supported on " + device_name + ": " + reason);
         }
-        if (k->scratch_bytes != nullptr) scratch[i] = k->scratch_bytes(node, graph);
-        chosen[i] = k;
-        num_in += node.inputs.size();
-        num_out += node.outputs.size();
-        ++num_steps;
+        if (k->scratch_bytes != nullptr) scratch_sizes_[i] = k->scratch_bytes(view);
+        if (k->state_bytes != nullptr && k->prepare != nullptr) state_sizes_[i] = k->state_bytes(view);
+        chosen_[i] = k;
     }
+}
 
-    // 2. The memory plan and the arena (zeroed, so even a kernel bug reads deterministic bytes).
-    plan_ = plan::plan_memory(graph, scratch);
-    const size_t arena_bytes = plan_.arena_bytes + plan::kArenaAlignment;
-    arena_storage_.reset(new uint8_t[arena_bytes]);
-    std::memset(arena_storage_.get(), 0, arena_bytes);
+// The memory plan, then the one allocation it sizes: the arena and the prepared-state region after it
+// (zeroed, so even a kernel bug reads deterministic bytes).
+void Executor::allocate() {
+    plan_ = plan::plan_memory(graph_, scratch_sizes_, state_sizes_);
+    size_t bytes = 0;  // + alignment slack; the plan checked total_bytes() itself
+    if (!checked_add(plan_.total_bytes(), plan::kArenaAlignment, &bytes))
+        fail(ErrorKind::BadModel, "memory plan: arena and prepared state size overflow");
+    arena_storage_.reset(new uint8_t[bytes]);
+    std::memset(arena_storage_.get(), 0, bytes);
     const uintptr_t base = reinterpret_cast<uintptr_t>(arena_storage_.get());
     arena_ = arena_storage_.get() + ((plan::kArenaAlignment - base % plan::kArenaAlignment) % plan::kArenaAlignment);
+}
 
-    // 3. The flat step list. The pools are sized first so the pointers into them stay valid.
+void* Executor::state_of(size_t node) {
+    const size_t off = plan_.state_offsets.empty() ? plan::MemoryPlan::kNotInArena : plan_.state_offsets[node];
+    return off == plan::MemoryPlan::kNotInArena ? nullptr : arena_ + plan_.state_region_offset() + off;
+}
+
+// Each kernel's prepare, once (its view carries the constant operands' bytes; run-time tensors have none yet).
+void Executor::prepare_kernels() {
+    for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+        if (chosen_[i] == nullptr || chosen_[i]->prepare == nullptr || state_sizes_[i] == 0) continue;
+        chosen_[i]->prepare(kernels::PrepareArgs{*views_[i], state_of(i)});
+    }
+}
+
+// The flat step list. The pools are sized first so the pointers into them stay valid.
+void Executor::build_steps(const std::string& device_name, const ExternalSteps* external) {
+    const Graph& graph = graph_;
+    size_t num_in = 0, num_out = 0, num_steps = 0;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (chosen_[i] == nullptr) continue;
+        num_in += graph.nodes[i].inputs.size();
+        num_out += graph.nodes[i].outputs.size();
+        ++num_steps;
+    }
     if (external != nullptr && external->build) externals_ = external->build(*this);
     input_pointers_.reserve(num_in);
     output_pointers_.reserve(num_out);
     steps_.reserve(num_steps + externals_.size());
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        for (size_t e = 0; e < externals_.size(); ++e) {
-            if (externals_[e].first_node != i) continue;
-            const Node& node = graph.nodes[i];
-            Step st{nullptr, kernels::KernelArgs{node, graph, nullptr, nullptr, nullptr}, uint32_t(i)};
-            st.external = int32_t(e);
-            st.profile_begin = uint32_t(profile_.size());
-            st.profile_count = 0;
-            if (profiling_ && externals_[e].profile_rows) {
-                for (LayerProfile& row : externals_[e].profile_rows()) profile_.push_back(std::move(row));
-                st.profile_count = uint32_t(profile_.size()) - st.profile_begin;
-            }
-            steps_.push_back(st);
-        }
-        if (chosen[i] == nullptr) continue;
+        for (size_t e = 0; e < externals_.size(); ++e)
+            if (externals_[e].first_node == i) add_external_step(i, e);
+        if (chosen_[i] == nullptr) continue;
         const Node& node = graph.nodes[i];
         const size_t in_begin = input_pointers_.size(), out_begin = output_pointers_.size();
         for (TensorId id : node.inputs) input_pointers_.push_back(id == kNoTensor ? nullptr : tensor_data(id));
@@ -73,9 +101,9 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
         }
         void* scratch_ptr = plan_.scratch_offsets[i] == plan::MemoryPlan::kNotInArena ? nullptr
                                                                                        : arena_ + plan_.scratch_offsets[i];
-        steps_.push_back(Step{chosen[i]->run,
-                              kernels::KernelArgs{node, graph, input_pointers_.data() + in_begin,
-                                                  output_pointers_.data() + out_begin, scratch_ptr},
+        steps_.push_back(Step{chosen_[i]->run,
+                              kernels::KernelArgs{*views_[i], input_pointers_.data() + in_begin,
+                                                  output_pointers_.data() + out_begin, scratch_ptr, state_of(i)},
                               uint32_t(i)});
         steps_.back().profile_begin = uint32_t(profile_.size());
         if (profiling_) {
@@ -87,6 +115,19 @@ Executor::Executor(const Graph& graph, const KernelSelector& select, bool profil
             profile_.push_back(std::move(row));
         }
     }
+}
+
+void Executor::add_external_step(size_t node_index, size_t e) {
+    static const kernels::KernelNode kNoKernelNode{};  // an external step runs no kernel
+    Step st{nullptr, kernels::KernelArgs{kNoKernelNode, nullptr, nullptr, nullptr}, uint32_t(node_index)};
+    st.external = int32_t(e);
+    st.profile_begin = uint32_t(profile_.size());
+    st.profile_count = 0;
+    if (profiling_ && externals_[e].profile_rows) {
+        for (LayerProfile& row : externals_[e].profile_rows()) profile_.push_back(std::move(row));
+        st.profile_count = uint32_t(profile_.size()) - st.profile_begin;
+    }
+    steps_.push_back(st);
 }
 
 void* Executor::tensor_data(TensorId id) {

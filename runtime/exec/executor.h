@@ -1,7 +1,8 @@
 // The executor: a graph turned into a flat list of kernel calls over one pre-planned arena.
 //
 // Everything that can be decided before run() is decided in the constructor: which kernel runs each node,
-// where every tensor and scratch area lives, every pointer a kernel will receive. run() then walks a flat
+// where every tensor, scratch area and prepared kernel state lives, every kernel's prepare (once), every
+// pointer a kernel will receive. run() then walks a flat
 // vector of steps; it allocates nothing and never looks at the graph's structure. Backends plug in through
 // the KernelSelector (reference kernels today; NEON and NPU steps later use the same Step shape).
 #pragma once
@@ -17,6 +18,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/kernel.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
 #include "runtime/plan/memory_plan.h"
 
@@ -76,9 +78,20 @@ public:
     std::vector<TraceSpan> trace() const;
 
 private:
+    // The constructor's steps, in order.
+    void choose_kernels(const KernelSelector& select, const std::string& device_name, const ExternalSteps* external);
+    void allocate();
+    void prepare_kernels();
+    void build_steps(const std::string& device_name, const ExternalSteps* external);
+    void add_external_step(size_t node_index, size_t external_index);
+    void* state_of(size_t node);  // the node's prepared state, nullptr when it has none
+
     const Graph& graph_;
+    std::vector<const kernels::Kernel*> chosen_;  // per node, nullptr: no kernel step
+    std::vector<std::unique_ptr<KernelNodeView>> views_;  // per node with a kernel: what the kernel sees
+    std::vector<size_t> scratch_sizes_, state_sizes_;  // per node
     plan::MemoryPlan plan_;
-    std::unique_ptr<uint8_t[]> arena_storage_;  // over-allocated so `arena_` can be 64-byte aligned
+    std::unique_ptr<uint8_t[]> arena_storage_;  // arena + state region, over-allocated so `arena_` can be 64-byte aligned
     uint8_t* arena_ = nullptr;
     std::vector<const void*> input_pointers_;   // the pools the steps' pointer arrays point into
     std::vector<void*> output_pointers_;

@@ -110,10 +110,11 @@ std::string concat_refusal(const Graph& g, const Node& n, NpuDomain d) {
 
 bool is_buffer_alias(OpKind op) { return op == OpKind::Reshape || op == OpKind::Concat; }
 
-std::string buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d) {
-    if (n.op == OpKind::Reshape) return reshape_refusal(g, n, d);
-    if (n.op == OpKind::Concat) return concat_refusal(g, n, d);
-    return std::string(to_string(n.op)) + " is not a buffer view";
+Refusal buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d) {
+    std::string why = std::string(to_string(n.op)) + " is not a buffer view";
+    if (n.op == OpKind::Reshape) why = reshape_refusal(g, n, d);
+    if (n.op == OpKind::Concat) why = concat_refusal(g, n, d);
+    return why.empty() ? Refusal() : Refusal::because(why);
 }
 
 void add_buffer_alias(const Graph& g, const Node& n, AliasMap* map) {

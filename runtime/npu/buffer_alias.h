@@ -15,6 +15,7 @@
 #include <string>
 
 #include "ir/graph.h"
+#include "core/refusal.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {
@@ -22,8 +23,8 @@ namespace npurun::npu {
 // Reshape and Concat.
 bool is_buffer_alias(OpKind op);
 
-// Why `n` (a Reshape or Concat the checker accepted) cannot be a view in the NPU layout; empty if it can.
-std::string buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d);
+// Whether `n` (a Reshape or Concat the checker accepted) can be a view in the NPU layout, or why not.
+Refusal buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d);
 
 // Child tensor -> (tensor whose buffer holds it, channel offset in that tensor).
 using AliasMap = std::map<TensorId, std::pair<TensorId, uint32_t>>;

@@ -5,11 +5,6 @@
 
 #include "drv/sim/npu_simulator.h"
 #include "core/error.h"
-#include "runtime/npu/buffer_alias.h"
-#include "runtime/npu/eltwise_layer.h"
-#include "runtime/npu/pad_layer.h"
-#include "runtime/npu/pool_layer.h"
-#include "runtime/passes/pad_folding.h"
 
 namespace npurun::npu {
 
@@ -18,178 +13,148 @@ namespace {
 constexpr uint64_t kAlign = 64;
 uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-bool is_conv_like(OpKind op) {
-    return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;
-}
-
 }  // namespace
-
-std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d) {
-    if (is_buffer_alias(n.op)) return buffer_alias_refusal(g, n, d);
-    if (n.op == OpKind::Pooling2d) {
-        PoolLayer P;
-        std::string why;
-        return prepare_pool_layer(g, n, d, &P, &why) ? std::string() : why;
-    }
-    if (n.op == OpKind::ElementwiseBinary) {
-        EltwiseLayer E;
-        std::string why;
-        return prepare_eltwise_layer(g, n, nullptr, d, &E, &why) ? std::string() : why;
-    }
-    if (n.op == OpKind::Pad) {
-        PadLayer P;
-        std::string why;
-        return prepare_pad_layer(g, n, d, &P, &why) ? std::string() : why;
-    }
-    if (!is_conv_like(n.op)) return std::string(to_string(n.op)) + " has no NPU lowering yet";
-    ConvLayer L;
-    std::string why;
-    if (!prepare_conv_layer(g, n, nullptr, d, &L, &why)) return why;
-    ConvTiling t;
-    if (!plan_conv_tiling(L, &t, &why)) return why;
-    return {};
-}
 
 CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
                                  const std::function<void*(TensorId)>& host, unsigned cores)
     : graph_(g), npu_(npu) {
     const Segment& seg = p.segments.at(segment);
+    domain_ = seg.domain;
+    prepare_layers(p, seg);
+    if (std::all_of(ops_.begin(), ops_.end(), [](const Layer& l) { return l.op->is_view(); }))
+        fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
+    spread_over_cores(cores);
+    const uint64_t feature_bytes = plan_regions(p, segment);
+    const uint64_t constant_bytes = plan_constants();
+    try {
+        allocate_buffers(feature_bytes, constant_bytes);
+        // The regcmd is emitted once to learn its size, then at the regcmd buffer's address.
+        LaneTasks lane_tasks;
+        const uint64_t regcmd_bytes = emit_commands(0, &lane_tasks).size_bytes();
+        commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
+        regcmd_ = emit_commands(commands_.dma_addr(), &lane_tasks);
+        lane_tasks_ = lane_tasks;
+        std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
+        // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
+        if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
+        if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
+        make_job(lane_tasks);
+    } catch (const npudrv::DriverError& e) {
+        fail(ErrorKind::Device, std::string("NPU segment ") + std::to_string(segment) + ": " + e.what());
+    }
+    bind_boundaries(seg, host);
+}
 
-    // 1. Layers: every NPU node with the activation fused into it.
-    struct Prepared {
-        bool is_pool = false, is_eltwise = false, is_pad = false;
-        bool is_view = false;  // Reshape / Concat: a view of other buffers, no task (buffer_alias.h)
-        PoolLayer pool;
-        EltwiseLayer eltwise;
-        PadLayer pad;
-        TensorId in2 = kNoTensor;     // element-wise: the run-time EW operand (kNoTensor when constant)
-        uint64_t operand_off = 0;     // element-wise: a constant EW operand in the constants buffer
-        ConvLayer layer;
-        ConvTiling tiling;
-        TensorId in, out;
-        uint64_t weights_off = 0, bs_off = 0;
-    };
-    std::vector<Prepared> prepared;
-    AliasMap aliases;
+// 1. Layers: every NPU node through its unit (npu_op.h), with the activation / Pad fused into it.
+void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
+    const Graph& g = graph_;
     for (uint32_t i : seg.nodes) {
         if (p.nodes[i].device != Placed::Npu) continue;
         const Node& n = g.nodes[i];
-        if (is_buffer_alias(n.op)) {
-            add_buffer_alias(g, n, &aliases);
-            Prepared pr;
-            pr.is_view = true;
-            pr.in = n.inputs[0];
-            pr.out = n.outputs[0];
-            NpuLayerStats st;
-            st.node = i;
-            st.name = n.name.empty() ? n.describe() : n.name;
-            st.type = to_string(n.op);
-            layers_.push_back(st);
-            prepared.push_back(std::move(pr));
-            continue;
-        }
-        const Node* act = nullptr;
-        const Node* pad = nullptr;  // a Pad folded into this convolution's padding (pad_folding.h)
+        FusedNodes f;
+        f.node = &n;
         for (uint32_t j : seg.nodes)
             if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i))
-                (g.nodes[j].op == OpKind::Pad ? pad : act) = &g.nodes[j];
-        Prepared pr;
-        std::string why;
-        pr.in = n.inputs[0];
-        if (n.op == OpKind::ElementwiseBinary) {
-            pr.is_eltwise = true;
-            if (!prepare_eltwise_layer(g, n, act, seg.domain, &pr.eltwise, &why))
-                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
-            pr.in = n.inputs[pr.eltwise.main_input];
-            if (pr.eltwise.operand_constant.empty()) pr.in2 = n.inputs[pr.eltwise.operand_input()];
-        } else if (n.op == OpKind::Pad) {
-            pr.is_pad = true;
-            if (act != nullptr || !prepare_pad_layer(g, n, seg.domain, &pr.pad, &why))
-                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
-        } else if (n.op == OpKind::Pooling2d) {
-            pr.is_pool = true;
-            if (act != nullptr || !prepare_pool_layer(g, n, seg.domain, &pr.pool, &why))
-                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + (act ? "fused activation" : why));
-        } else {
-            Node folded;
-            if (pad != nullptr && !fold_pad_into_conv(g, *pad, n, &folded, &why))
-                fail(ErrorKind::Internal, n.describe() + ": the Pad placed into it does not fold: " + why);
-            const Node& conv = pad != nullptr ? folded : n;
-            pr.in = conv.inputs[0];
-            if (!prepare_conv_layer(g, conv, act, seg.domain, &pr.layer, &why) || !plan_conv_tiling(pr.layer, &pr.tiling, &why))
-                fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + why);
-        }
-        pr.out = act ? act->outputs[0] : n.outputs[0];
+                (g.nodes[j].op == OpKind::Pad ? f.pad : f.activation) = &g.nodes[j];
+        const NpuOpUnit* unit = npu_op_unit(n.op);
+        if (unit == nullptr) fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: no NPU lowering");
+        Layer layer;
+        const Refusal r = unit->prepare(g, f, seg.domain, &layer.op);
+        if (r.refused()) fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: " + r.reason());
+        if (layer.op->is_view()) layer.op->add_views(&aliases_);
         NpuLayerStats st;
         st.node = i;
         st.name = n.name.empty() ? n.describe() : n.name;
-        st.type = std::string(pad ? "Pad+" : "") + to_string(n.op) + (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
-        st.macs = (pr.is_pool || pr.is_eltwise || pr.is_pad) ? 0 : pr.layer.macs();
-        layers_.push_back(st);
-        prepared.push_back(std::move(pr));
-    }
-    if (std::all_of(prepared.begin(), prepared.end(), [](const Prepared& x) { return x.is_view; }))
-        fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
-
-    // 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
-    // selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is
-    // spread over cores only when nothing else in the segment reads what it writes or writes what it reads:
-    // a segment of one convolution, whose input and output are the segment's boundary tensors. Its tasks
-    // are split by output rows or K (conv_regcmd.h), each lane a chain of its own.
-    if (prepared.size() == 1 && !prepared[0].is_pool && !prepared[0].is_eltwise && !prepared[0].is_pad &&
-        !prepared[0].is_view) {
-        const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
-        const unsigned want = cores != 0 ? std::min(cores, avail) : (prepared[0].layer.macs() >= kAutoMultiCoreMacs ? avail : 1u);
-        if (want > 1) {
-            TilingRequest req;
-            req.lanes = want;
-            std::string why;
-            ConvTiling t;
-            if (plan_conv_tiling(prepared[0].layer, &t, &why, req)) prepared[0].tiling = t;
+        st.type = to_string(n.op);
+        if (!layer.op->is_view()) {
+            const Node* act = f.activation;
+            st.type = std::string(f.pad ? "Pad+" : "") + to_string(n.op) +
+                      (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
         }
+        st.macs = layer.op->macs();
+        layers_.push_back(st);
+        ops_.push_back(std::move(layer));
     }
+}
 
-    // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a
-    // view (Reshape output, Concat input) lies inside the region of the tensor that owns its storage, at
-    // its channel planes. A region spans everything its members write (a producer writes whole atoms).
-    std::vector<TensorId> touched;
-    for (uint32_t i : seg.nodes) {
-        if (p.nodes[i].device != Placed::Npu) continue;
-        const Node& n = g.nodes[i];
-        if (is_buffer_alias(n.op)) touched.insert(touched.end(), n.inputs.begin(), n.inputs.end());
+// 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
+// selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is spread
+// over cores only when nothing else in the segment reads what it writes or writes what it reads: a segment of
+// one layer, whose input and output are the segment's boundary tensors. Only a convolution splits (by output
+// rows or K, conv_tiling.h), each lane a chain of its own.
+void CompiledSegment::spread_over_cores(unsigned cores) {
+    if (ops_.size() != 1) return;
+    NpuOp& op = *ops_[0].op;
+    const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
+    const unsigned want = cores != 0 ? std::min(cores, avail) : (op.macs() >= kAutoMultiCoreMacs ? avail : 1u);
+    lanes_ = op.spread_over_lanes(want);
+}
+
+// 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a view
+// (Reshape output, Concat input) lies inside the region of the tensor that owns its storage, at its channel
+// planes. A region spans everything its members write (a producer writes whole atoms).
+uint64_t CompiledSegment::plan_regions(const Placement& p, uint32_t segment) {
+    const Graph& g = graph_;
+    const Segment& seg = p.segments.at(segment);
+    for (const Layer& l : ops_) {
+        const std::vector<TensorId> v = l.op->view_inputs();
+        touched_.insert(touched_.end(), v.begin(), v.end());
     }
-    for (const Prepared& pr : prepared) {
-        touched.push_back(pr.in);
-        if (pr.in2 != kNoTensor) touched.push_back(pr.in2);
-        touched.push_back(pr.out);
+    for (const Layer& l : ops_) {
+        touched_.push_back(l.op->input);
+        if (l.op->operand != kNoTensor) touched_.push_back(l.op->operand);
+        touched_.push_back(l.op->output);
     }
-    touched.insert(touched.end(), seg.inputs.begin(), seg.inputs.end());
-    touched.insert(touched.end(), seg.outputs.begin(), seg.outputs.end());
+    touched_.insert(touched_.end(), seg.inputs.begin(), seg.inputs.end());
+    touched_.insert(touched_.end(), seg.outputs.begin(), seg.outputs.end());
     std::map<TensorId, FeatureGeometry> geoms;
-    std::map<TensorId, uint64_t> root_extent;
-    std::vector<TensorId> roots;  // in first-use order, so the layout does not depend on tensor ids
-    for (TensorId t : touched) {
+    for (TensorId t : touched_) {
         if (geoms.count(t)) continue;
         FeatureGeometry geom;
         std::string why;
-        if (!feature_geometry(g.info(t), seg.domain, &geom, &why)) fail(ErrorKind::Unsupported, "NPU segment tensor '" + g.tensor(t).name + "': " + why);
+        if (!feature_geometry(g.info(t), domain_, &geom, &why)) fail(ErrorKind::Unsupported, "NPU segment tensor '" + g.tensor(t).name + "': " + why);
         geoms[t] = geom;
     }
+    std::map<TensorId, uint64_t> root_extent;
     for (const auto& [t, geom] : geoms) {
         uint32_t ch = 0;
-        const TensorId root = alias_root(aliases, t, &ch);
+        const TensorId root = alias_root(aliases_, t, &ch);
         if (!geoms.count(root)) fail(ErrorKind::Internal, "NPU buffer view of '" + g.tensor(t).name + "' has no owner in the segment");
         const uint64_t extent = uint64_t{ch / geom.c2()} * geom.plane_bytes() + geom.alloc_bytes();
         root_extent[root] = std::max(root_extent[root], extent);
     }
-    for (TensorId t : touched) {
+    std::vector<TensorId> roots;  // in first-use order, so the layout does not depend on tensor ids
+    for (TensorId t : touched_) {
         uint32_t ch = 0;
-        const TensorId root = alias_root(aliases, t, &ch);
+        const TensorId root = alias_root(aliases_, t, &ch);
         if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
     }
-    // Model inputs read only by this segment, and model outputs only it produces and only the user reads, get
-    // a buffer of their own (zero-copy binding, see the header); every other root lives in the feature buffer.
-    std::map<TensorId, int> edge_index;
+    plan_native_edges(p, segment, geoms, root_extent);
+    std::map<TensorId, uint64_t> root_offset;
+    uint64_t feature_bytes = 0;
+    for (TensorId r : roots) {
+        if (edge_index_.count(r)) {
+            root_offset[r] = 0;  // at the start of its own buffer
+            continue;
+        }
+        root_offset[r] = feature_bytes;
+        feature_bytes = align_up(feature_bytes + root_extent[r]);
+    }
+    for (const auto& [t, geom] : geoms) {
+        uint32_t ch = 0;
+        const TensorId root = alias_root(aliases_, t, &ch);
+        root_of_[t] = root;
+        regions_[t] = {root_offset[root] + uint64_t{ch / geom.c2()} * geom.plane_bytes(), geom};
+    }
+    return feature_bytes;
+}
+
+// 2b. Model inputs read only by this segment, and model outputs only it produces and only the user reads, get
+// a buffer of their own (zero-copy binding, see the header); every other root lives in the feature buffer.
+void CompiledSegment::plan_native_edges(const Placement& p, uint32_t segment, const std::map<TensorId, FeatureGeometry>& geoms,
+                                        const std::map<TensorId, uint64_t>& root_extent) {
+    const Graph& g = graph_;
+    const Segment& seg = p.segments.at(segment);
     auto is_binding = [](const std::vector<Binding>& bs, TensorId t) {
         return std::any_of(bs.begin(), bs.end(), [&](const Binding& b) { return b.tensor == t; });
     };
@@ -198,7 +163,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         uint32_t ch = 0;
         if (!is_binding(output ? g.outputs : g.inputs, t)) why = output ? "it is not a model output" : "it is not a model input";
         else if (is_binding(output ? g.inputs : g.outputs, t)) why = "it is both a model input and a model output";
-        else if (alias_root(aliases, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
+        else if (alias_root(aliases_, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
         for (size_t i = 0; i < g.nodes.size() && why.empty(); ++i) {
             const Node& n = g.nodes[i];
             if (n.op == OpKind::Output || std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
@@ -208,10 +173,11 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         }
         for (const auto& [u, geom] : geoms) {
             uint32_t c = 0;
-            if (why.empty() && u != t && alias_root(aliases, u, &c) == t) why = "a view (Reshape/Concat) shares its NPU buffer";
+            if (why.empty() && u != t && alias_root(aliases_, u, &c) == t) why = "a view (Reshape/Concat) shares its NPU buffer";
         }
-        for (const Prepared& pr : prepared)
-            if (why.empty() && pr.is_pad && pr.out == t) why = "it is a Pad output, whose border is written once at load into the session's buffer";
+        for (const Layer& l : ops_)
+            if (why.empty() && l.op->output_written_at_load() && l.op->output == t)
+                why = "it is a Pad output, whose border is written once at load into the session's buffer";
         if (!why.empty()) {
             edge_refusals_[t] = why;
             return;
@@ -221,189 +187,132 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
         e->output = output;
         e->geom = geoms.at(t);
         e->bytes = root_extent.at(t);
-        edge_index[t] = int(edges_.size());
+        edge_index_[t] = int(edges_.size());
         edges_.push_back(std::move(e));
     };
     for (TensorId t : seg.inputs) add_edge(t, false);
     for (TensorId t : seg.outputs) add_edge(t, true);
-    std::map<TensorId, std::pair<uint64_t, FeatureGeometry>> regions;
-    std::map<TensorId, uint64_t> root_offset;
-    std::map<TensorId, TensorId> root_of;
-    uint64_t feature_bytes = 0;
-    for (TensorId r : roots) {
-        if (edge_index.count(r)) {
-            root_offset[r] = 0;  // at the start of its own buffer
-            continue;
+}
+
+// 2c. Constants: one 64-byte aligned block per layer, in layer order.
+uint64_t CompiledSegment::plan_constants() {
+    uint64_t bytes = 0;
+    for (Layer& l : ops_) {
+        l.constants_offset = bytes;
+        bytes = align_up(bytes + l.op->constant_bytes());
+    }
+    return bytes;
+}
+
+// 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite); every layer's
+// constants packed into its block, once.
+void CompiledSegment::allocate_buffers(uint64_t feature_bytes, uint64_t constant_bytes) {
+    features_ = npu_.device.create_buffer(std::max<uint64_t>(feature_bytes, kAlign), npudrv::kBufferZeroed);
+    for (auto& e : edges_) {
+        e->own = npu_.device.create_buffer(std::max<uint64_t>(e->bytes, kAlign), npudrv::kBufferZeroed);
+        e->own.map();
+        e->active = &e->own;
+    }
+    constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
+    uint8_t* cmap = constants_.map();
+    for (const Layer& l : ops_)
+        if (l.op->constant_bytes() != 0) l.op->write_constants(cmap + l.constants_offset);
+    uint8_t* fmap = features_.map();
+    // Pad borders: constant, written once here; the pad tasks only write the interior. This relies on nothing
+    // else writing the Pad output's region (regions are not reused across tensors).
+    for (const Layer& l : ops_) l.op->write_output_at_load(fmap + region(l.op->output).first);
+}
+
+const CompiledSegment::Region& CompiledSegment::region(TensorId t) const {
+    auto it = regions_.find(t);
+    if (it == regions_.end()) fail(ErrorKind::Internal, "NPU segment tensor '" + graph_.tensor(t).name + "' has no region");
+    return it->second;
+}
+
+uint32_t CompiledSegment::address(TensorId t) const {
+    const auto e = edge_index_.find(root_of_.at(t));
+    const npudrv::Buffer& b = e == edge_index_.end() ? features_ : *edges_[size_t(e->second)]->active;
+    return static_cast<uint32_t>(b.dma_addr() + regions_.at(t).first);
+}
+
+// 4. The chained regcmd of the whole segment: one chain per lane (a single lane unless the layer was spread
+// over cores), the chains back to back in one buffer, each ending with a zero tail. A function of the
+// buffers' addresses: binding a model input/output to the user's dma-buf re-emits it (same tasks, same size)
+// with that buffer's address.
+npudrv::regcmd::RegcmdBuffer CompiledSegment::emit_commands(uint64_t base, LaneTasks* lane_tasks) {
+    std::vector<npudrv::regcmd::RegcmdWriter> writers(lanes_);
+    for (size_t l = 0; l < ops_.size(); ++l) {
+        const NpuOp& op = *ops_[l].op;
+        layers_[l].first_task = static_cast<uint32_t>(writers[0].task_count());
+        if (op.is_view()) continue;  // no task: producers and consumers address the shared buffer
+        OpAddresses a;
+        a.input = address(op.input);
+        a.output = address(op.output);
+        if (op.operand != kNoTensor) a.operand = address(op.operand);
+        a.constants = static_cast<uint32_t>(constants_.dma_addr() + ops_[l].constants_offset);
+        layers_[l].tasks = op.emit(writers, a);
+    }
+    std::vector<uint64_t> lane_bytes;
+    uint64_t regcmd_bytes = 0;
+    for (const auto& w : writers) {
+        lane_bytes.push_back(regcmd_bytes);
+        regcmd_bytes = align_up(regcmd_bytes + w.finish(0).size_bytes());
+    }
+    npudrv::regcmd::RegcmdBuffer all;
+    all.base_addr = base;
+    all.qwords.assign(regcmd_bytes / 8, 0);
+    lane_tasks->clear();  // [first, end) in all.tasks
+    for (size_t i = 0; i < writers.size(); ++i) {
+        const npudrv::regcmd::RegcmdBuffer b = writers[i].finish(base + lane_bytes[i]);
+        std::copy(b.qwords.begin(), b.qwords.end(), all.qwords.begin() + static_cast<std::ptrdiff_t>(lane_bytes[i] / 8));
+        lane_tasks->push_back({all.tasks.size(), all.tasks.size() + b.tasks.size()});
+        for (npudrv::regcmd::LaidOutTask t : b.tasks) {
+            t.offset += static_cast<uint32_t>(lane_bytes[i]);
+            all.tasks.push_back(t);
         }
-        root_offset[r] = feature_bytes;
-        feature_bytes = align_up(feature_bytes + root_extent[r]);
     }
-    for (const auto& [t, geom] : geoms) {
-        uint32_t ch = 0;
-        const TensorId root = alias_root(aliases, t, &ch);
-        root_of[t] = root;
-        regions[t] = {root_offset[root] + uint64_t{ch / geom.c2()} * geom.plane_bytes(), geom};
+    return all;
+}
+
+// 5. One job: one lane of tasks per core, one task record per list (as the vendor runtime submits chains).
+// rknpu pins the lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and its scheduler spreads
+// the lanes (= rocket jobs) over the cores.
+void CompiledSegment::make_job(const LaneTasks& lane_tasks) {
+    npudrv::JobSpec spec;
+    for (const auto& [first, end] : lane_tasks) {
+        npudrv::Lane lane;
+        for (size_t i = first; i < end; ++i) {
+            const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
+            npudrv::Task task;
+            task.regcmd = &commands_;
+            task.regcmd_offset = t.offset;
+            task.regcmd_entries = t.total_qwords;
+            task.enable_mask = t.enable_mask;
+            task.int_mask = t.int_mask;
+            lane.tasks.push_back(task);
+        }
+        spec.lanes.push_back(std::move(lane));
     }
-    auto region = [&](TensorId t) {
-        auto it = regions.find(t);
-        if (it == regions.end()) fail(ErrorKind::Internal, "NPU segment tensor '" + g.tensor(t).name + "' has no region");
-        return it->second;
+    if (lanes_ > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = lanes_ == 2 ? 3u : 7u;
+    core_mask_ = spec.core_mask;
+    spec.inputs = {&features_};
+    spec.outputs = {&features_};
+    for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
+    job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
+    job_spec_ = std::move(spec);
+}
+
+// 6. Boundary tensors and their CPU storage.
+void CompiledSegment::bind_boundaries(const Segment& seg, const std::function<void*(TensorId)>& host) {
+    auto boundary = [&](TensorId t, const char* role) {
+        const Region& r = region(t);
+        void* h = host(t);
+        if (h == nullptr) fail(ErrorKind::Internal, std::string("NPU segment ") + role + " '" + graph_.tensor(t).name + "' has no CPU storage");
+        const auto e = edge_index_.find(t);
+        return Boundary{t, h, r.second, r.first, e == edge_index_.end() ? -1 : e->second};
     };
-    uint64_t constant_bytes = 0;
-    for (Prepared& pr : prepared) {
-        pr.weights_off = constant_bytes;
-        constant_bytes = align_up(constant_bytes + pr.layer.weights.size());
-        pr.bs_off = constant_bytes;
-        constant_bytes = align_up(constant_bytes + pr.layer.bs_stream.size());
-        pr.operand_off = constant_bytes;
-        constant_bytes = align_up(constant_bytes + pr.eltwise.operand_constant.size());
-    }
-
-    // 3. Buffers (zeroed: padding channels of the feature maps start as 0 and stay finite).
-    try {
-        features_ = npu_.device.create_buffer(std::max<uint64_t>(feature_bytes, kAlign), npudrv::kBufferZeroed);
-        for (auto& e : edges_) {
-            e->own = npu_.device.create_buffer(std::max<uint64_t>(e->bytes, kAlign), npudrv::kBufferZeroed);
-            e->own.map();
-            e->active = &e->own;
-        }
-        constants_ = npu_.device.create_buffer(std::max<uint64_t>(constant_bytes, kAlign), npudrv::kBufferZeroed);
-        uint8_t* cmap = constants_.map();
-        for (const Prepared& pr : prepared) {
-            if (!pr.eltwise.operand_constant.empty())
-                std::memcpy(cmap + pr.operand_off, pr.eltwise.operand_constant.data(), pr.eltwise.operand_constant.size());
-            if (pr.layer.weights.empty()) continue;  // pooling / element-wise / pad: no weights
-            std::memcpy(cmap + pr.weights_off, pr.layer.weights.data(), pr.layer.weights.size());
-            if (!pr.layer.bs_stream.empty()) std::memcpy(cmap + pr.bs_off, pr.layer.bs_stream.data(), pr.layer.bs_stream.size());
-        }
-        uint8_t* fmap = features_.map();
-        // Pad borders: constant, written once here; the pad tasks only write the interior. This relies on nothing
-        // else writing the Pad output's region (regions are not reused across tensors).
-        for (const Prepared& pr : prepared)
-            if (pr.is_pad && !pr.pad.reflect) write_pad_border(pr.pad, fmap + regions[pr.out].first);
-
-        // 4. The chained regcmd of the whole segment: one chain per lane (a single lane unless the layer was
-        // spread over cores), the chains back to back in one buffer, each ending with a zero tail. Kept as a
-        // function of the buffers' addresses: binding a model input/output to the user's dma-buf re-emits it
-        // (same tasks, same size) with that buffer's address.
-        lanes_ = prepared.size() == 1 ? std::max(1u, prepared[0].tiling.lanes) : 1u;
-        auto kept = std::make_shared<std::vector<Prepared>>(std::move(prepared));
-        emit_ = [this, kept, regions, root_of, edge_index](uint64_t base, std::vector<std::pair<size_t, size_t>>* lane_tasks) {
-        const std::vector<Prepared>& prepared = *kept;
-        auto addr = [&](TensorId t) -> uint64_t {
-            const auto e = edge_index.find(root_of.at(t));
-            const npudrv::Buffer& b = e == edge_index.end() ? features_ : *edges_[size_t(e->second)]->active;
-            return b.dma_addr() + regions.at(t).first;
-        };
-        std::vector<npudrv::regcmd::RegcmdWriter> writers(lanes_);
-        for (size_t l = 0; l < prepared.size(); ++l) {
-            const Prepared& pr = prepared[l];
-            npudrv::regcmd::RegcmdWriter& w = writers[0];
-            layers_[l].first_task = static_cast<uint32_t>(w.task_count());
-            if (pr.is_view) continue;  // no task: producers and consumers address the shared buffer
-            if (pr.is_eltwise) {
-                const uint64_t operand = pr.in2 != kNoTensor ? addr(pr.in2)
-                                                             : constants_.dma_addr() + pr.operand_off;
-                layers_[l].tasks = emit_eltwise_tasks(w, pr.eltwise, static_cast<uint32_t>(addr(pr.in)),
-                                                      static_cast<uint32_t>(operand),
-                                                      static_cast<uint32_t>(addr(pr.out)));
-                continue;
-            }
-            if (pr.is_pad) {
-                layers_[l].tasks = emit_pad_tasks(w, pr.pad, static_cast<uint32_t>(addr(pr.in)),
-                                                  static_cast<uint32_t>(addr(pr.out)));
-                continue;
-            }
-            if (pr.is_pool) {
-                emit_pool_task(w, pr.pool, static_cast<uint32_t>(addr(pr.in)),
-                               static_cast<uint32_t>(addr(pr.out)));
-                layers_[l].tasks = 1;
-                continue;
-            }
-            ConvAddresses a;
-            a.input = static_cast<uint32_t>(addr(pr.in));
-            a.output = static_cast<uint32_t>(addr(pr.out));
-            a.weights = static_cast<uint32_t>(constants_.dma_addr() + pr.weights_off);
-            a.bs_stream = static_cast<uint32_t>(constants_.dma_addr() + pr.bs_off);
-            layers_[l].tasks = 0;
-            for (uint32_t lane = 0; lane < lanes_; ++lane)
-                layers_[l].tasks += emit_conv_tasks(writers[lane], pr.layer, pr.tiling, a, lanes_ > 1 ? int(lane) : -1);
-        }
-        std::vector<uint64_t> lane_bytes;
-        uint64_t regcmd_bytes = 0;
-        for (const auto& w : writers) {
-            lane_bytes.push_back(regcmd_bytes);
-            regcmd_bytes = align_up(regcmd_bytes + w.finish(0).size_bytes());
-        }
-        npudrv::regcmd::RegcmdBuffer all;
-        all.base_addr = base;
-        all.qwords.assign(regcmd_bytes / 8, 0);
-        lane_tasks->clear();  // [first, end) in all.tasks
-        for (size_t i = 0; i < writers.size(); ++i) {
-            const npudrv::regcmd::RegcmdBuffer b = writers[i].finish(base + lane_bytes[i]);
-            std::copy(b.qwords.begin(), b.qwords.end(), all.qwords.begin() + static_cast<std::ptrdiff_t>(lane_bytes[i] / 8));
-            lane_tasks->push_back({all.tasks.size(), all.tasks.size() + b.tasks.size()});
-            for (npudrv::regcmd::LaidOutTask t : b.tasks) {
-                t.offset += static_cast<uint32_t>(lane_bytes[i]);
-                all.tasks.push_back(t);
-            }
-        }
-        return all;
-        };
-        std::vector<std::pair<size_t, size_t>> lane_tasks;
-        const uint64_t regcmd_bytes = emit_(0, &lane_tasks).size_bytes();
-        commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
-        regcmd_ = emit_(commands_.dma_addr(), &lane_tasks);
-        lane_tasks_ = lane_tasks;
-        std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
-        // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
-        if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
-        if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
-
-        // 5. One job: one lane of tasks per core, one task record per list (as the vendor runtime submits
-        // chains). rknpu pins the lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and its
-        // scheduler spreads the lanes (= rocket jobs) over the cores.
-        npudrv::JobSpec spec;
-        for (const auto& [first, end] : lane_tasks) {
-            npudrv::Lane lane;
-            for (size_t i = first; i < end; ++i) {
-                const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
-                npudrv::Task task;
-                task.regcmd = &commands_;
-                task.regcmd_offset = t.offset;
-                task.regcmd_entries = t.total_qwords;
-                task.enable_mask = t.enable_mask;
-                task.int_mask = t.int_mask;
-                lane.tasks.push_back(task);
-            }
-            spec.lanes.push_back(std::move(lane));
-        }
-        if (lanes_ > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = lanes_ == 2 ? 3u : 7u;
-        core_mask_ = spec.core_mask;
-        spec.inputs = {&features_};
-        spec.outputs = {&features_};
-        for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
-        job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
-        job_spec_ = std::move(spec);
-    } catch (const npudrv::DriverError& e) {
-        fail(ErrorKind::Device, std::string("NPU segment ") + std::to_string(segment) + ": " + e.what());
-    }
-
-    // 6. Boundary tensors and their CPU storage.
-    for (TensorId t : seg.inputs) {
-        auto r = region(t);
-        void* h = host(t);
-        if (h == nullptr) fail(ErrorKind::Internal, "NPU segment input '" + g.tensor(t).name + "' has no CPU storage");
-        const auto e = edge_index.find(t);
-        inputs_.push_back({t, h, r.second, r.first, e == edge_index.end() ? -1 : e->second});
-    }
-    for (TensorId t : seg.outputs) {
-        auto r = region(t);
-        void* h = host(t);
-        if (h == nullptr) fail(ErrorKind::Internal, "NPU segment output '" + g.tensor(t).name + "' has no CPU storage");
-        const auto e = edge_index.find(t);
-        outputs_.push_back({t, h, r.second, r.first, e == edge_index.end() ? -1 : e->second});
-    }
+    for (TensorId t : seg.inputs) inputs_.push_back(boundary(t, "input"));
+    for (TensorId t : seg.outputs) outputs_.push_back(boundary(t, "output"));
 }
 
 void CompiledSegment::run() {
@@ -479,23 +388,23 @@ CompiledSegment::~CompiledSegment() {
     }
 }
 
-std::string CompiledSegment::native_refusal(TensorId t) const {
+Refusal CompiledSegment::native_refusal(TensorId t) const {
     for (const auto& e : edges_)
         if (e->tensor == t) return {};
     const auto r = edge_refusals_.find(t);
-    return r != edge_refusals_.end() ? r->second : "it is not an input or output of this NPU segment";
+    return Refusal::because(r != edge_refusals_.end() ? r->second : "it is not an input or output of this NPU segment");
 }
 
 CompiledSegment::NativeEdge& CompiledSegment::edge_of(TensorId t) {
     for (auto& e : edges_)
         if (e->tensor == t) return *e;
-    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t).reason());
 }
 
 const FeatureGeometry& CompiledSegment::native_geometry(TensorId t) const {
     for (const auto& e : edges_)
         if (e->tensor == t) return e->geom;
-    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t));
+    fail(ErrorKind::BadInput, "tensor '" + graph_.tensor(t).name + "' cannot be bound to a dma-buf: " + native_refusal(t).reason());
 }
 
 int CompiledSegment::export_native(TensorId t, void** data) {
@@ -540,8 +449,8 @@ void CompiledSegment::import_native(TensorId t, int dmabuf_fd) {
 }
 
 void CompiledSegment::rebuild_commands() {
-    std::vector<std::pair<size_t, size_t>> lane_tasks;  // unchanged: the same tasks at other addresses
-    const npudrv::regcmd::RegcmdBuffer fresh = emit_(commands_.dma_addr(), &lane_tasks);
+    LaneTasks lane_tasks;  // unchanged: the same tasks at other addresses
+    const npudrv::regcmd::RegcmdBuffer fresh = emit_commands(commands_.dma_addr(), &lane_tasks);
     if (fresh.size_bytes() != regcmd_.size_bytes() || fresh.tasks.size() != regcmd_.tasks.size())
         fail(ErrorKind::Internal, "NPU regcmd changed size when re-emitted for new buffer addresses");
     job_.reset();

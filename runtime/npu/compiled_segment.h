@@ -19,6 +19,7 @@
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/npu_context.h"
+#include "runtime/npu/npu_op.h"
 #include "runtime/passes/placement.h"
 
 namespace npurun::npu {
@@ -39,14 +40,13 @@ struct NpuLayerStats {
     uint64_t sim_macs = 0;
 };
 
-// Why a node cannot be lowered (empty: it can). Used by placement so that nodes the checker accepts but
-// this backend does not implement stay on the CPU, with the reason.
-std::string lowering_refusal(const Graph& g, const Node& n, NpuDomain d);
-
 class CompiledSegment {
 public:
     // host(t) gives the CPU-side storage of a segment boundary tensor (the executor's arena). cores: how
     // many NPU cores a large convolution may be split over (0 = auto, see kAutoMultiCoreMacs; 1 = never).
+    // Compiles in named steps: prepare_layers (each NPU node through its unit, npu_op.h), spread_over_cores,
+    // plan_regions (feature regions, native edges), plan_constants, allocate_buffers (constants packed once),
+    // emit_commands, make_job, bind_boundaries.
     CompiledSegment(const Graph& g, const Placement& p, uint32_t segment, NpuContext& npu,
                     const std::function<void*(TensorId)>& host, unsigned cores = 0);
     CompiledSegment(const CompiledSegment&) = delete;
@@ -59,8 +59,8 @@ public:
     // only by this segment's NPU layers, or a segment output that is a model output only the user reads, has
     // its own DMA buffer (allocated here, at load), so it can be handed to the user as a dma-buf or replaced
     // by the user's dma-buf. Once bound, run() no longer converts it.
-    // Why `t` cannot be bound (empty: it can).
-    std::string native_refusal(TensorId t) const;
+    // Whether `t` can be bound, or why not.
+    Refusal native_refusal(TensorId t) const;
     const FeatureGeometry& native_geometry(TensorId t) const;  // throws unless bindable
     // Binds `t` to the segment's own buffer; returns a new dma-buf fd of it (owned by the segment, closed
     // with it) and its CPU mapping.
@@ -116,17 +116,44 @@ private:
         bool bound = false;
         int exported_fd = -1;
     };
+    // One NPU layer of the segment: its unit's op and where its constants are.
+    struct Layer {
+        std::unique_ptr<NpuOp> op;
+        uint64_t constants_offset = 0;
+    };
+    using Region = std::pair<uint64_t, FeatureGeometry>;  // offset in its buffer, geometry
+    using LaneTasks = std::vector<std::pair<size_t, size_t>>;  // each lane's [first, end) tasks
+
+    void prepare_layers(const Placement& p, const Segment& seg);
+    void spread_over_cores(unsigned cores);
+    uint64_t plan_regions(const Placement& p, uint32_t segment);  // returns the feature buffer's bytes
+    void plan_native_edges(const Placement& p, uint32_t segment, const std::map<TensorId, FeatureGeometry>& geoms,
+                           const std::map<TensorId, uint64_t>& root_extent);
+    uint64_t plan_constants();  // returns the constants buffer's bytes
+    void allocate_buffers(uint64_t feature_bytes, uint64_t constant_bytes);
+    // The segment's regcmd at a base address (all lanes back to back); fills each layer's task range.
+    npudrv::regcmd::RegcmdBuffer emit_commands(uint64_t base, LaneTasks* lane_tasks);
+    void make_job(const LaneTasks& lane_tasks);
+    void bind_boundaries(const Segment& seg, const std::function<void*(TensorId)>& host);
+    uint32_t address(TensorId t) const;  // DMA address of a tensor's region
+    const Region& region(TensorId t) const;
+
     NativeEdge& edge_of(TensorId t);
     void rebuild_commands();  // re-emits the regcmd for the edges' current buffers and recreates the job
     const Graph& graph_;
     NpuContext& npu_;
+    NpuDomain domain_ = NpuDomain::Int8;
+    std::vector<Layer> ops_;             // parallel to layers_
     std::vector<NpuLayerStats> layers_;
+    AliasMap aliases_;
+    std::vector<TensorId> touched_;      // feature maps in first-use order (the region layout follows it)
+    std::map<TensorId, Region> regions_;
+    std::map<TensorId, TensorId> root_of_;
+    std::map<TensorId, int> edge_index_;  // roots with a buffer of their own -> index into edges_
     npudrv::regcmd::RegcmdBuffer regcmd_;
     npudrv::Buffer features_, constants_, commands_;
     std::vector<std::unique_ptr<NativeEdge>> edges_;  // stable addresses: the Job points at their buffers
     std::map<TensorId, std::string> edge_refusals_;   // segment inputs/outputs that could not get their own buffer
-    // The segment's regcmd at a base address (all lanes back to back) and each lane's [first, end) tasks.
-    std::function<npudrv::regcmd::RegcmdBuffer(uint64_t, std::vector<std::pair<size_t, size_t>>*)> emit_;
     npudrv::JobSpec job_spec_;  // kept to recreate the job when an input is bound to another buffer
     std::unique_ptr<npudrv::Job> job_;
     std::vector<Boundary> inputs_, outputs_;

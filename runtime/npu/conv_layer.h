@@ -1,8 +1,9 @@
 // A convolution-like layer (Convolution2d, DepthwiseConvolution2d, FullyConnected as a 1x1 convolution)
-// prepared for the NPU at load: geometry, weights packed to the NPU's group layout, the BS operand stream
-// (bias, and per-channel multipliers), the requantization constants and the fused activation.
+// for the NPU: geometry, the requantization constants and the fused activation (check_conv_layer), and its
+// constants: weights packed to the NPU's group layout and the BS operand stream (bias, and per-channel
+// multipliers), written once at load (write_conv_weights / write_conv_bs_stream).
 //
-// Integer arithmetic (reference §4.5, core/quantization.h): the NPU computes on signed int8.
+// Integer arithmetic (reference §4.5, runtime/util/quantization.h): the NPU computes on signed int8.
 // uint8 tensors are shifted by -128 at the segment edge; weights are stored as w - 128 (uint8) or w (int8).
 // With x the signed input (padding = the signed input zero point zx) and wz the stored weight zero point,
 //   CORE + CPEND:  A = sum((ws) * x) + OW_OP * sum(x),  OW_OP = -wz   =>  A = sum((w - wz) * x)
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "core/refusal.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {
@@ -46,18 +48,33 @@ struct ConvLayer {
     bool relu = false, relux = false;
     uint32_t relux_bits = 0;          // RELUX_CMP: int32 in BS units, or fp32 bits
 
-    std::vector<uint8_t> weights;     // packed, WEIGHT_SIZE0 bytes
-    std::vector<uint8_t> bs_stream;   // per aligned output channel: [i32/f32 ALU][i16 MUL if per_channel]
-
     uint32_t elem_bytes() const { return domain == NpuDomain::Int8 ? 1 : 2; }
     uint64_t macs() const {
         return uint64_t{ho} * wo * k * kh * kw * (depthwise ? 1 : c);
     }
+    // Packed weights (WEIGHT_SIZE0): kernels x taps x aligned channels (one kernel of all channels for
+    // depthwise), in the group layout of conv_layer.cpp.
+    uint64_t weight_bytes() const { return uint64_t(depthwise ? 1 : k) * kh * kw * ca * elem_bytes(); }
+    // BS operand stream: per aligned output channel [i32/f32 ALU][i16 MUL if per_channel]; 0 when unused.
+    uint64_t bs_stream_bytes() const {
+        if (!use_bs) return 0;
+        return uint64_t(coa) * (domain == NpuDomain::Int8 && per_channel ? 6 : 4);
+    }
 };
 
-// Prepares `node` (with an optional fused activation node `act` whose output becomes the layer's output).
-// Returns false with a reason when the layer cannot be lowered.
-bool prepare_conv_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, ConvLayer* out,
-                        std::string* why);
+// Checks that `node` (with an optional fused activation node `act`, whose output becomes the layer's output)
+// can be lowered and computes everything but its constants: geometry, zero points, requantization,
+// activation. Cheap: no weight is packed (the bias correction is bounded, and summed exactly only when the
+// bound does not fit int32).
+Refusal check_conv_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, ConvLayer* out);
+
+// The layer's constants, packed once per compile straight into the constants buffer: the weights
+// (L.weight_bytes()) and the BS stream (L.bs_stream_bytes()). `L` is what check_conv_layer made for
+// the same node and activation.
+void write_conv_weights(const Graph& g, const Node& node, const ConvLayer& L, uint8_t* dst);
+void write_conv_bs_stream(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, uint8_t* dst);
+
+// How many times write_conv_weights ran in this process (tests: weights are packed once per compile).
+uint64_t conv_weight_packs();
 
 }  // namespace npurun::npu

@@ -4,6 +4,9 @@
 
 namespace npurun::npu {
 
+// Register types and field handles generated from the register table: CNA_CONV_CON1::CONV_MODE(3).
+using namespace npudrv::regcmd::regs;
+
 namespace rc = npudrv::regcmd;
 
 bool cvt_scale_shift(double m, uint32_t* scale, uint32_t* shift) {
@@ -26,78 +29,87 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     const uint32_t data_mode = t.operand == Operand::PerChannel ? 0 : 1;
 
     w.begin_task(rc::TaskKind::DpuFlying);
-    w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"OUTPUT_MODE", 2}, {"FLYING_MODE", 1}});
-    w.write("DPU_DATA_FORMAT", {{"OUT_PRECISION", prec}, {"IN_PRECISION", prec}, {"PROC_PRECISION", prec}});
-    w.write("DPU_OFFSET_PEND", {});
-    w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", t.dst}});
-    w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", t.dst_plane}});
-    w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", t.w - 1}});
-    w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", t.h - 1}});
-    w.write("DPU_DATA_CUBE_NOTCH_ADDR", {});
-    w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", t.c - 1}, {"CHANNEL", t.c - 1}});
+    w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
+    w.write({DPU_RDMA_S_POINTER::POINTER_PP_MODE(1), DPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
+             DPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
+    w.write({DPU_FEATURE_MODE_CFG::BURST_LEN(15), DPU_FEATURE_MODE_CFG::OUTPUT_MODE(2),
+             DPU_FEATURE_MODE_CFG::FLYING_MODE(1)});
+    w.write({DPU_DATA_FORMAT::OUT_PRECISION(prec), DPU_DATA_FORMAT::IN_PRECISION(prec),
+             DPU_DATA_FORMAT::PROC_PRECISION(prec)});
+    w.write(DPU_OFFSET_PEND{});
+    w.write({DPU_DST_BASE_ADDR::DST_BASE_ADDR(t.dst)});
+    w.write({DPU_DST_SURF_STRIDE::DST_SURF_STRIDE(t.dst_plane)});
+    w.write({DPU_DATA_CUBE_WIDTH::WIDTH(t.w - 1)});
+    w.write({DPU_DATA_CUBE_HEIGHT::HEIGHT(t.h - 1)});
+    w.write(DPU_DATA_CUBE_NOTCH_ADDR{});
+    w.write({DPU_DATA_CUBE_CHANNEL::ORIG_CHANNEL(t.c - 1), DPU_DATA_CUBE_CHANNEL::CHANNEL(t.c - 1)});
 
     // BS: register operands only (ALU add, then MUL with shift 0).
     const bool bs = t.bs_add_en || t.bs_mul_en;
-    w.write("DPU_BS_CFG", {{"BS_ALU_ALGO", t.bs_add_en ? 2u : 0u}, {"BS_RELU_BYPASS", 1}, {"BS_MUL_BYPASS", t.bs_mul_en ? 0u : 1u},
-                           {"BS_ALU_BYPASS", t.bs_add_en ? 0u : 1u}, {"BS_BYPASS", bs ? 0u : 1u}});
-    w.write(rc::reg("DPU_BS_ALU_CFG"), t.bs_add_en ? t.bs_add : 0u);
-    w.write("DPU_BS_MUL_CFG", {{"BS_MUL_OPERAND", t.bs_mul_en ? (t.bs_mul & 0xFFFFu) : 0u}});
-    w.write(rc::reg("DPU_BS_RELUX_CMP_VALUE"), 0u);
-    w.write("DPU_BS_OW_CFG", {{"SIZE_E_2", 1}, {"SIZE_E_1", 1}, {"SIZE_E_0", 1}, {"OD_BYPASS", 1}});
-    w.write("DPU_BS_OW_OP", {});
-    w.write("DPU_WDMA_SIZE_0", {{"CHANNEL_WDMA", t.c - 1}});
-    w.write("DPU_WDMA_SIZE_1", {{"HEIGHT_WDMA", t.h - 1}, {"WIDTH_WDMA", t.w - 1}});
-    w.write("DPU_BN_CFG", {{"BN_RELU_BYPASS", 1}, {"BN_MUL_BYPASS", 1}, {"BN_ALU_BYPASS", 1}, {"BN_BYPASS", 1}});
-    w.write("DPU_BN_ALU_CFG", {});
-    w.write("DPU_BN_MUL_CFG", {});
-    w.write(rc::reg("DPU_BN_RELUX_CMP_VALUE"), 0u);
+    w.write({DPU_BS_CFG::BS_ALU_ALGO(t.bs_add_en ? 2u : 0u), DPU_BS_CFG::BS_RELU_BYPASS(1),
+             DPU_BS_CFG::BS_MUL_BYPASS(t.bs_mul_en ? 0u : 1u), DPU_BS_CFG::BS_ALU_BYPASS(t.bs_add_en ? 0u : 1u),
+             DPU_BS_CFG::BS_BYPASS(bs ? 0u : 1u)});
+    w.write({DPU_BS_ALU_CFG::BS_ALU_OPERAND(t.bs_add_en ? t.bs_add : 0u)});
+    w.write({DPU_BS_MUL_CFG::BS_MUL_OPERAND(t.bs_mul_en ? (t.bs_mul & DPU_BS_MUL_CFG::BS_MUL_OPERAND.max_value()) : 0u)});
+    w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(0u)});
+    w.write({DPU_BS_OW_CFG::SIZE_E_2(1), DPU_BS_OW_CFG::SIZE_E_1(1), DPU_BS_OW_CFG::SIZE_E_0(1),
+             DPU_BS_OW_CFG::OD_BYPASS(1)});
+    w.write(DPU_BS_OW_OP{});
+    w.write({DPU_WDMA_SIZE_0::CHANNEL_WDMA(t.c - 1)});
+    w.write({DPU_WDMA_SIZE_1::HEIGHT_WDMA(t.h - 1), DPU_WDMA_SIZE_1::WIDTH_WDMA(t.w - 1)});
+    w.write({DPU_BN_CFG::BN_RELU_BYPASS(1), DPU_BN_CFG::BN_MUL_BYPASS(1), DPU_BN_CFG::BN_ALU_BYPASS(1),
+             DPU_BN_CFG::BN_BYPASS(1)});
+    w.write(DPU_BN_ALU_CFG{});
+    w.write(DPU_BN_MUL_CFG{});
+    w.write({DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT(0u)});
 
     // EW: the second operand through its converter (int8), then the ALU or the multiplier, ReLU, ReLU-X.
     if (has_op) {
-        w.write("DPU_EW_CFG", {{"EW_CVT_TYPE", i8 ? 1u : 0u}, {"EW_DATA_MODE", data_mode}, {"EDATA_SIZE", esize},
-                               {"EW_ALU_ALGO", t.ew_mul ? 0u : t.ew_algo}, {"EW_RELUX_EN", t.relux ? 1u : 0u},
-                               {"EW_RELU_BYPASS", t.relu ? 0u : 1u}, {"EW_OP_CVT_BYPASS", i8 ? 0u : 1u},
-                               {"EW_LUT_BYPASS", 1}, {"EW_OP_SRC", 1}, {"EW_OP_TYPE", t.ew_mul ? 1u : 0u}});
+        w.write({DPU_EW_CFG::EW_CVT_TYPE(i8 ? 1u : 0u), DPU_EW_CFG::EW_DATA_MODE(data_mode),
+                 DPU_EW_CFG::EDATA_SIZE(esize), DPU_EW_CFG::EW_ALU_ALGO(t.ew_mul ? 0u : t.ew_algo),
+                 DPU_EW_CFG::EW_RELUX_EN(t.relux ? 1u : 0u), DPU_EW_CFG::EW_RELU_BYPASS(t.relu ? 0u : 1u),
+                 DPU_EW_CFG::EW_OP_CVT_BYPASS(i8 ? 0u : 1u), DPU_EW_CFG::EW_LUT_BYPASS(1), DPU_EW_CFG::EW_OP_SRC(1),
+                 DPU_EW_CFG::EW_OP_TYPE(t.ew_mul ? 1u : 0u)});
     } else {
-        w.write("DPU_EW_CFG", {{"EW_RELU_BYPASS", 1}, {"EW_OP_CVT_BYPASS", 1}, {"EW_LUT_BYPASS", 1}, {"EW_OP_BYPASS", 1},
-                               {"EW_BYPASS", 1}});
+        w.write({DPU_EW_CFG::EW_RELU_BYPASS(1), DPU_EW_CFG::EW_OP_CVT_BYPASS(1), DPU_EW_CFG::EW_LUT_BYPASS(1),
+                 DPU_EW_CFG::EW_OP_BYPASS(1), DPU_EW_CFG::EW_BYPASS(1)});
     }
-    w.write(rc::reg("DPU_EW_CVT_OFFSET_VALUE"), has_op && i8 ? static_cast<uint32_t>(t.ew_cvt_offset) : 0u);
-    w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SCALE", has_op && i8 ? t.ew_cvt_scale : 1u}});
-    w.write(rc::reg("DPU_EW_RELUX_CMP_VALUE"), has_op && t.relux ? t.relux_bits : 0u);
-    w.write(rc::reg("DPU_OUT_CVT_OFFSET"), i8 ? static_cast<uint32_t>(t.out_offset) : 0u);
-    w.write("DPU_OUT_CVT_SCALE", {{"FP32TOFP16_EN", i8 ? 0u : 1u}, {"OUT_CVT_SCALE", i8 ? t.out_scale : 1u}});
-    w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", i8 ? t.out_shift : 0u}});
+    w.write({DPU_EW_CVT_OFFSET_VALUE::EW_OP_CVT_OFFSET(has_op && i8 ? static_cast<uint32_t>(t.ew_cvt_offset) : 0u)});
+    w.write({DPU_EW_CVT_SCALE_VALUE::EW_OP_CVT_SCALE(has_op && i8 ? t.ew_cvt_scale : 1u)});
+    w.write({DPU_EW_RELUX_CMP_VALUE::EW_RELUX_CMP_DAT(has_op && t.relux ? t.relux_bits : 0u)});
+    w.write({DPU_OUT_CVT_OFFSET::OUT_CVT_OFFSET(i8 ? static_cast<uint32_t>(t.out_offset) : 0u)});
+    w.write({DPU_OUT_CVT_SCALE::FP32TOFP16_EN(i8 ? 0u : 1u), DPU_OUT_CVT_SCALE::OUT_CVT_SCALE(i8 ? t.out_scale : 1u)});
+    w.write({DPU_OUT_CVT_SHIFT::OUT_CVT_SHIFT(i8 ? t.out_shift : 0u)});
     // SURF_ADD = (SIZE_E + 1) * DST_SURF_STRIDE in every known stream (reference §4.2).
-    w.write("DPU_SURFACE_ADD", {{"SURF_ADD", 2 * t.dst_plane}});
+    w.write({DPU_SURFACE_ADD::SURF_ADD(2 * t.dst_plane)});
 
-    w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", t.w - 1}});
-    w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", t.h - 1}});
-    w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", t.c - 1}});
-    w.write("DPU_RDMA_SRC_BASE_ADDR", {{"SRC_BASE_ADDR", t.src}});
-    w.write("DPU_RDMA_BRDMA_CFG", {});
-    w.write("DPU_RDMA_BS_BASE_ADDR", {});
-    w.write("DPU_RDMA_NRDMA_CFG", {});
-    w.write("DPU_RDMA_BN_BASE_ADDR", {});
+    w.write({DPU_RDMA_DATA_CUBE_WIDTH::WIDTH(t.w - 1)});
+    w.write({DPU_RDMA_DATA_CUBE_HEIGHT::HEIGHT(t.h - 1)});
+    w.write({DPU_RDMA_DATA_CUBE_CHANNEL::CHANNEL(t.c - 1)});
+    w.write({DPU_RDMA_SRC_BASE_ADDR::SRC_BASE_ADDR(t.src)});
+    w.write(DPU_RDMA_BRDMA_CFG{});
+    w.write(DPU_RDMA_BS_BASE_ADDR{});
+    w.write(DPU_RDMA_NRDMA_CFG{});
+    w.write(DPU_RDMA_BN_BASE_ADDR{});
     if (has_op) {
-        w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DATA_MODE", data_mode}, {"ERDMA_DATA_SIZE", esize}});
+        w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DATA_MODE(data_mode), DPU_RDMA_ERDMA_CFG::ERDMA_DATA_SIZE(esize)});
     } else {
-        w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DISABLE", 1}});
+        w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DISABLE(1)});
     }
-    w.write("DPU_RDMA_EW_BASE_ADDR", {{"EW_BASE_ADDR", has_op ? t.ew_addr : 0u}});
+    w.write({DPU_RDMA_EW_BASE_ADDR::EW_BASE_ADDR(has_op ? t.ew_addr : 0u)});
     // Per channel: the TRM's plane stride of 1 atom, i.e. C contiguous elements (a 1x1 NC1HWC2 map).
     const uint32_t ew_stride = t.operand == Operand::PerPixel ? t.ew_plane : t.operand == Operand::PerChannel ? 1u : 0u;
-    w.write("DPU_RDMA_EW_SURF_STRIDE", {{"EW_SURF_STRIDE", ew_stride}});
-    w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"IN_PRECISION", prec}, {"BURST_LEN", 15}, {"PROC_PRECISION", prec},
-                                          {"MRDMA_FP16TOFP32_EN", i8 ? 0u : 1u}, {"FLYING_MODE", 1}});
-    w.write("DPU_RDMA_SRC_DMA_CFG", {});
+    w.write({DPU_RDMA_EW_SURF_STRIDE::EW_SURF_STRIDE(ew_stride)});
+    w.write({DPU_RDMA_FEATURE_MODE_CFG::IN_PRECISION(prec), DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN(15),
+             DPU_RDMA_FEATURE_MODE_CFG::PROC_PRECISION(prec),
+             DPU_RDMA_FEATURE_MODE_CFG::MRDMA_FP16TOFP32_EN(i8 ? 0u : 1u), DPU_RDMA_FEATURE_MODE_CFG::FLYING_MODE(1)});
+    w.write(DPU_RDMA_SRC_DMA_CFG{});
     // MRDMA plane pitch = w*h + SURF_NOTCH atoms ("from the end of the processed map to the end of the full map").
-    w.write("DPU_RDMA_SURF_NOTCH", {{"SURF_NOTCH_ADDR", t.src_plane - t.w * t.h}});
-    w.write("DPU_RDMA_PAD_CFG", {});
-    w.write("DPU_RDMA_WEIGHT", {{"E_WEIGHT", 1}, {"N_WEIGHT", 1}, {"B_WEIGHT", 1}, {"M_WEIGHT", 1}});
-    w.write("DPU_RDMA_EW_SURF_NOTCH", {});
+    w.write({DPU_RDMA_SURF_NOTCH::SURF_NOTCH_ADDR(t.src_plane - t.w * t.h)});
+    w.write(DPU_RDMA_PAD_CFG{});
+    w.write({DPU_RDMA_WEIGHT::E_WEIGHT(1), DPU_RDMA_WEIGHT::N_WEIGHT(1), DPU_RDMA_WEIGHT::B_WEIGHT(1),
+             DPU_RDMA_WEIGHT::M_WEIGHT(1)});
+    w.write(DPU_RDMA_EW_SURF_NOTCH{});
 }
 
 }  // namespace npurun::npu

@@ -6,6 +6,7 @@
 
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
+#include "runtime/passes/npu_limits.h"
 #include "core/quantization.h"
 
 namespace npurun::npu {
@@ -50,11 +51,11 @@ int32_t signed_zero_point(const TensorInfo& t) {
 
 }  // namespace
 
-bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out,
-                           std::string* why) {
+Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out) {
+    std::string why_text;  // what the helpers below report
+    std::string* why = &why_text;
     if (node.op != OpKind::ElementwiseBinary || node.inputs.size() != 2 || node.outputs.size() != 1) {
-        *why = "not a binary element-wise op";
-        return false;
+        return Refusal::because("not a binary element-wise op");
     }
     EltwiseLayer L;
     L.domain = d;
@@ -65,56 +66,49 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
     const TensorInfo* in[2] = {&g.info(node.inputs[0]), &g.info(node.inputs[1])};
     const bool constant[2] = {g.tensor(node.inputs[0]).is_constant(), g.tensor(node.inputs[1]).is_constant()};
     if (constant[0] && constant[1]) {
-        *why = "both operands are constant";
-        return false;
+        return Refusal::because("both operands are constant");
     }
 
     // The full-size operand is the main input; the other is the EW operand (possibly broadcast).
     const bool full0 = in[0]->shape == os, full1 = in[1]->shape == os;
     if (!full0 && !full1) {
-        *why = "both operands are broadcast (" + in[0]->shape.str() + " and " + in[1]->shape.str() + " -> " + os.str() +
-               "); the DPU broadcasts only its EW operand";
-        return false;
+        return Refusal::because("both operands are broadcast (" + in[0]->shape.str() + " and " + in[1]->shape.str() + " -> " + os.str() +
+               "); the DPU broadcasts only its EW operand");
     }
     L.main_input = full0 ? 0 : 1;
     // With both full, a constant goes to the EW operand side (MRDMA reads the segment's run-time tensor).
     if (full0 && full1 && constant[0]) L.main_input = 1;
     const uint32_t mi = L.main_input, oi = L.operand_input();
     if (constant[mi]) {
-        *why = "the full-size operand is constant and the other broadcast (MRDMA reads the main input from the "
-               "segment's feature maps)";
-        return false;
+        return Refusal::because("the full-size operand is constant and the other broadcast (MRDMA reads the main input from the "
+               "segment's feature maps)");
     }
     if (mi == 1) {
         if (L.op == BinaryOp::Div) {
-            *why = "Div whose dividend is broadcast or constant (the EW ALU divides the main input by the operand)";
-            return false;
+            return Refusal::because("Div whose dividend is broadcast or constant (the EW ALU divides the main input by the operand)");
         }
         L.negate_main = L.op == BinaryOp::Sub;
     }
-    if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return false;
+    if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return Refusal::because(why_text);
 
     FeatureGeometry gy, gm, ge;
     if (!feature_geometry(yi, d, &gy, why) || !feature_geometry(*in[mi], d, &gm, why) || !feature_geometry(*in[oi], d, &ge, why))
-        return false;
+        return Refusal::because(why_text);
     L.c = gy.c, L.h = gy.h, L.w = gy.w;
-    if (L.c > 8192 || L.h > 8192 || L.w > 8192) {
-        *why = "cube above 8192 (13-bit fields)";
-        return false;
+    if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim) {
+        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     }
     uint64_t tasks = 1;
     if (L.broadcast == Broadcast::Rows) tasks = L.h;
     if (L.broadcast == Broadcast::Columns) tasks = uint64_t{L.h} * ((L.c + gy.c2() - 1) / gy.c2());
     if (tasks > kMaxFlyingTasksPerLayer) {
-        *why = "broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " + std::to_string(tasks) +
-               " tasks (one per output row and channel group), above " + std::to_string(kMaxFlyingTasksPerLayer);
-        return false;
+        return Refusal::because("broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " + std::to_string(tasks) +
+               " tasks (one per output row and channel group), above " + std::to_string(kMaxFlyingTasksPerLayer));
     }
     if (constant[oi]) {
         const Tensor& t = g.tensor(node.inputs[oi]);
         if (d == NpuDomain::Int8 && t.info.quant.per_axis()) {
-            *why = "constant operand has per-axis quantization";
-            return false;
+            return Refusal::because("constant operand has per-axis quantization");
         }
         L.operand_constant.assign(ge.alloc_bytes(), 0);
         pack_feature(t.info, t.data, ge, L.operand_constant.data());
@@ -126,8 +120,7 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
         if (aa.function == ActivationFunction::BoundedReLu && aa.b == 0.0f) {
             act_hi = aa.a;
         } else if (aa.function != ActivationFunction::ReLu) {
-            *why = "fused activation is not ReLu or BoundedReLu with lower bound 0";
-            return false;
+            return Refusal::because("fused activation is not ReLu or BoundedReLu with lower bound 0");
         }
         L.relu = true;
     }
@@ -138,17 +131,15 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
             std::memcpy(&L.relux_bits, &f, 4);
         }
         *out = std::move(L);
-        return true;
+        return {};
     }
     if (L.op == BinaryOp::Div) {
-        *why = "int8 Div is not lowered (fp16 only, seed 003)";
-        return false;
+        return Refusal::because("int8 Div is not lowered (fp16 only, seed 003)");
     }
     L.zm = signed_zero_point(*in[mi]), L.ze = signed_zero_point(*in[oi]), L.out_offset = signed_zero_point(yi);
     const double sm = in[mi]->quant.scale(), se = in[oi]->quant.scale(), so = yi.quant.scale();
     if (!(sm > 0.0) || !(se > 0.0) || !(so > 0.0) || !std::isfinite(sm * se / so)) {
-        *why = "quantization scales must be positive and finite";
-        return false;
+        return Refusal::because("quantization scales must be positive and finite");
     }
     double unit;  // real value of one integer unit after the EW stage
     if (L.op == BinaryOp::Mul) {
@@ -161,8 +152,7 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
         unit = smax / 16384.0;
     }
     if (!cvt_scale_shift(unit / so, &L.out_scale, &L.out_shift)) {
-        *why = "requantization multiplier outside the OUT_CVT range";
-        return false;
+        return Refusal::because("requantization multiplier outside the OUT_CVT range");
     }
     if (act) {
         // Clamp also to the intermediate tensor's range (the CPU stores it before the activation reads it).
@@ -173,7 +163,7 @@ bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, Np
         L.relux_bits = static_cast<uint32_t>(static_cast<int32_t>(std::min(std::round(bound), 2147483647.0)));
     }
     *out = std::move(L);
-    return true;
+    return {};
 }
 
 uint32_t emit_eltwise_tasks(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer& L, uint32_t main, uint32_t operand,
@@ -189,7 +179,7 @@ uint32_t emit_eltwise_tasks(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer&
         t.bs_add = static_cast<uint32_t>(-L.zm);
         const int32_t m = L.negate_main ? -static_cast<int32_t>(L.mm) : static_cast<int32_t>(L.mm);
         t.bs_mul_en = m != 1;
-        t.bs_mul = static_cast<uint32_t>(m) & 0xFFFFu;
+        t.bs_mul = static_cast<uint32_t>(m) & npudrv::regcmd::regs::DPU_BS_MUL_CFG::BS_MUL_OPERAND.max_value();
         t.ew_cvt_offset = -L.ze;
         t.ew_cvt_scale = L.me;
         t.out_scale = L.out_scale, t.out_shift = L.out_shift, t.out_offset = L.out_offset;

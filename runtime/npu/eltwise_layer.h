@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
 #include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
@@ -54,8 +55,7 @@ struct EltwiseLayer {
 };
 
 // act: an activation fused into the op (nullptr if none).
-bool prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out,
-                           std::string* why);
+Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out);
 
 // Emits the layer's tasks; main / operand / out are NPU addresses of NC1HWC2 maps with plane pitch H*W*16
 // of their own shapes. Returns the number of tasks.

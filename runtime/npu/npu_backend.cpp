@@ -17,7 +17,7 @@ PlacementOptions npu_placement_options(bool fp16) {
     PlacementOptions o;
     o.use_npu = true;
     o.policy.fp32_as_fp16 = fp16;
-    o.lowering_refusal = lowering_refusal;
+    o.lowering_refusal = npu_lowering_refusal;
     return o;
 }
 
@@ -83,8 +83,8 @@ CompiledSegment& NpuBackend::native_segment(TensorId t, bool output) {
         fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
     }
     if (found.size() > 1) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: several NPU segments read it");
-    const std::string why = found[0]->native_refusal(t);
-    if (!why.empty()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + why);
+    const Refusal r = found[0]->native_refusal(t);
+    if (r.refused()) fail(ErrorKind::BadInput, name + " cannot be bound to a dma-buf: " + r.reason());
     return *found[0];
 }
 

@@ -7,6 +7,7 @@
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "core/quantization.h"
+#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
@@ -25,36 +26,32 @@ uint16_t npu_pad_element(DataType t, float v) {
 
 }  // namespace
 
-bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out, std::string* why) {
+Refusal prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out) {
+    std::string why_text;  // what the helpers below report
+    std::string* why = &why_text;
     if (node.op != OpKind::Pad || node.inputs.empty() || node.outputs.size() != 1) {
-        *why = "not a Pad";
-        return false;
+        return Refusal::because("not a Pad");
     }
     const auto& a = node.attr<PadAttrs>();
     if (a.mode == PaddingMode::Symmetric) {
-        *why = "Pad mode symmetric is not lowered (seed 003: constant or reflect)";
-        return false;
+        return Refusal::because("Pad mode symmetric is not lowered (seed 003: constant or reflect)");
     }
     const TensorInfo& xi = g.info(node.inputs[0]);
     const TensorInfo& yi = g.info(node.outputs[0]);
     if (xi.shape.rank != 4 || yi.shape.rank != 4 || a.pads.size() != 4) {
-        *why = "Pad of a tensor that is not 4-D NHWC";
-        return false;
+        return Refusal::because("Pad of a tensor that is not 4-D NHWC");
     }
     if (a.pads[0].first || a.pads[0].second) {
-        *why = "Pad along the batch axis";
-        return false;
+        return Refusal::because("Pad along the batch axis");
     }
     if (a.pads[3].first || a.pads[3].second) {
-        *why = "Pad along the channel axis is not lowered (the write DMA stores whole 16-byte channel atoms)";
-        return false;
+        return Refusal::because("Pad along the channel axis is not lowered (the write DMA stores whole 16-byte channel atoms)");
     }
     if (xi.dtype != yi.dtype) {
-        *why = "Pad input and output types differ";
-        return false;
+        return Refusal::because("Pad input and output types differ");
     }
     FeatureGeometry gx, gy;
-    if (!feature_geometry(xi, d, &gx, why) || !feature_geometry(yi, d, &gy, why)) return false;
+    if (!feature_geometry(xi, d, &gx, why) || !feature_geometry(yi, d, &gy, why)) return Refusal::because(why_text);
     PadLayer L;
     L.domain = d;
     L.c = gx.c, L.h = gx.h, L.w = gx.w;
@@ -63,29 +60,25 @@ bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* 
     L.top = a.pads[1].first, L.left = a.pads[2].first, L.bottom = a.pads[1].second, L.right = a.pads[2].second;
     if (gy.c != gx.c || uint64_t{L.h} + L.top + a.pads[1].second != L.ho ||
         uint64_t{L.w} + L.left + a.pads[2].second != L.wo) {
-        *why = "Pad output shape " + yi.shape.str() + " does not match the input and the pads";
-        return false;
+        return Refusal::because("Pad output shape " + yi.shape.str() + " does not match the input and the pads");
     }
-    if (L.c > 8192 || L.ho > 8192 || L.wo > 8192) {
-        *why = "cube above 8192 (13-bit fields)";
-        return false;
+    if (L.c > npu_limits::kCubeMaxDim || L.ho > npu_limits::kCubeMaxDim || L.wo > npu_limits::kCubeMaxDim) {
+        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     }
     if (L.reflect) {
         // Mirror images exclude the edge, so a side can take at most dimension - 1 elements.
         if (L.top >= L.h || L.bottom >= L.h || L.left >= L.w || L.right >= L.w) {
-            *why = "Pad reflect of " + std::to_string(std::max({L.top, L.bottom, L.left, L.right})) +
-                   " elements on a side of a " + std::to_string(L.h) + "x" + std::to_string(L.w) + " map (at most size - 1)";
-            return false;
+            return Refusal::because("Pad reflect of " + std::to_string(std::max({L.top, L.bottom, L.left, L.right})) +
+                   " elements on a side of a " + std::to_string(L.h) + "x" + std::to_string(L.w) + " map (at most size - 1)");
         }
         if (pad_task_count(L) > kMaxFlyingTasksPerLayer) {
-            *why = "Pad reflect needs " + std::to_string(pad_task_count(L)) + " tasks (one per row and mirrored pixel), above " +
-                   std::to_string(kMaxFlyingTasksPerLayer);
-            return false;
+            return Refusal::because("Pad reflect needs " + std::to_string(pad_task_count(L)) + " tasks (one per row and mirrored pixel), above " +
+                   std::to_string(kMaxFlyingTasksPerLayer));
         }
     }
     L.fill = npu_pad_element(yi.dtype, a.value);
     *out = std::move(L);
-    return true;
+    return {};
 }
 
 void write_pad_border(const PadLayer& L, uint8_t* region) {

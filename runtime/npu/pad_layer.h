@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
 #include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
@@ -29,7 +30,7 @@ struct PadLayer {
     uint16_t fill = 0;             // the pad value as one NPU-domain element (int8 byte or fp16 bits)
 };
 
-bool prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out, std::string* why);
+Refusal prepare_pad_layer(const Graph& g, const Node& node, NpuDomain d, PadLayer* out);
 
 // Writes the pad value into every real channel of every pixel of the output's region (NC1HWC2, plane pitch
 // ho*wo*16); the tasks then overwrite the interior. Called once at load.

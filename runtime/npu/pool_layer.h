@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
 #include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
@@ -22,7 +23,7 @@ struct PoolLayer {
     uint64_t pad_value = 0;  // 35-bit two's complement (int8) or fp16 bits
 };
 
-bool prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out, std::string* why);
+Refusal prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out);
 
 // One PPU task: input and output NC1HWC2 (plane pitch H*W*16) at the given NPU addresses.
 void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_t input, uint32_t output);

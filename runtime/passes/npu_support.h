@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/refusal.h"
 #include "ir/graph.h"
 
 namespace npurun {
@@ -24,12 +25,13 @@ enum class NpuDomain {
 };
 
 struct NpuVerdict {
-    bool supported = false;
-    NpuDomain domain = NpuDomain::Int8;
-    std::string reason;  // why not, when !supported ("MaxPool kernel 9x9 exceeds 7x7")
+    NpuDomain domain = NpuDomain::Int8;  // when supported
+    Refusal refusal;                     // why not ("MaxPool kernel 9x9 exceeds 7x7"), or accepted
 
-    static NpuVerdict yes(NpuDomain d) { return {true, d, {}}; }
-    static NpuVerdict no(std::string why) { return {false, NpuDomain::Int8, std::move(why)}; }
+    bool supported() const { return refusal.accepted(); }
+    const std::string& reason() const { return refusal.reason(); }
+    static NpuVerdict yes(NpuDomain d) { return {d, Refusal()}; }
+    static NpuVerdict no(std::string why) { return {NpuDomain::Int8, Refusal::because(std::move(why))}; }
 };
 
 NpuVerdict check_npu_support(const Graph& graph, const Node& node, const NpuPolicy& policy);

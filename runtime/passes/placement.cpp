@@ -67,8 +67,8 @@ void fold_preceding_pad(const Graph& g, uint32_t i, const PlacementOptions& opt,
     std::string why;
     if (!fold_pad_into_conv(g, g.nodes[j], conv, &folded, &why)) return;
     const NpuVerdict v = check_npu_support(g, folded, opt.policy);
-    if (!v.supported || v.domain != p->nodes[i].domain) return;
-    if (opt.lowering_refusal && !opt.lowering_refusal(g, folded, v.domain).empty()) return;
+    if (!v.supported() || v.domain != p->nodes[i].domain) return;
+    if (opt.lowering_refusal && opt.lowering_refusal(g, folded, v.domain).refused()) return;
     p->nodes[j].device = Placed::Fused;
     p->nodes[j].fused_into = int(i);
 }
@@ -113,16 +113,16 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             if (np.device == Placed::Fused) continue;
         }
         NpuVerdict v = check_npu_support(g, n, opt.policy);
-        if (v.supported && opt.lowering_refusal) {
-            const std::string why = opt.lowering_refusal(g, n, v.domain);
-            if (!why.empty()) v = NpuVerdict::no("NPU lowering: " + why);
+        if (v.supported() && opt.lowering_refusal) {
+            const Refusal r = opt.lowering_refusal(g, n, v.domain);
+            if (r.refused()) v = NpuVerdict::no("NPU lowering: " + r.reason());
         }
-        if (v.supported) {
+        if (v.supported()) {
             np.device = Placed::Npu;
             np.domain = v.domain;
             fold_preceding_pad(g, i, opt, &p);
         } else {
-            np.reason = v.reason;
+            np.reason = v.reason();
         }
     }
 

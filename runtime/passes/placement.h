@@ -35,9 +35,10 @@ struct Segment {
 struct PlacementOptions {
     bool use_npu = false;  // false: everything on the CPU (--device cpu)
     NpuPolicy policy;
-    // The backend's own refusal for a node the checker accepts (empty: it can lower it), e.g. an op it
-    // has no lowering for yet. Unset: every accepted node is taken.
-    std::function<std::string(const Graph&, const Node&, NpuDomain)> lowering_refusal;
+    // The backend's own answer for a node the checker accepts, e.g. an op it has no lowering for yet
+    // (the NPU backend: its operation units' cheap checks, runtime/npu/npu_op.h). Unset: every accepted
+    // node is taken.
+    std::function<Refusal(const Graph&, const Node&, NpuDomain)> lowering_refusal;
 };
 
 struct Placement {

@@ -30,6 +30,23 @@ void check_id(const Graph& g, const Node& node, TensorId id) {
                                       std::to_string(g.tensors.size()));
 }
 
+// Every node's prepared state, one after the other (persistent: nothing is shared), 64-byte aligned.
+void place_states(const std::vector<size_t>& state_bytes, const std::vector<bool>& aliased, MemoryPlan* plan) {
+    plan->state_offsets.assign(plan->scratch_offsets.size(), MemoryPlan::kNotInArena);
+    size_t end = 0;
+    for (size_t step = 0; step < state_bytes.size(); ++step) {
+        if (state_bytes[step] == 0 || aliased[step]) continue;
+        plan->state_offsets[step] = end;
+        if (!checked_align_up(state_bytes[step], MemoryPlan::kAlignment, &end) ||
+            !checked_add(plan->state_offsets[step], end, &end))
+            fail(ErrorKind::BadModel, "memory plan: total prepared kernel state size overflows");
+    }
+    plan->state_bytes = end;
+    size_t total = 0;
+    if (!checked_align_up(plan->arena_bytes, MemoryPlan::kAlignment, &total) || !checked_add(total, end, &total))
+        fail(ErrorKind::BadModel, "memory plan: arena and prepared state size overflow");
+}
+
 }  // namespace
 
 std::vector<bool> find_aliased_nodes(const Graph& graph) {
@@ -51,10 +68,12 @@ std::vector<bool> find_aliased_nodes(const Graph& graph) {
     return aliased;
 }
 
-MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes) {
+MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes, const std::vector<size_t>& state_bytes) {
     const size_t num_nodes = graph.nodes.size();
     if (!scratch_bytes.empty() && scratch_bytes.size() != num_nodes)
         fail(ErrorKind::Internal, "memory plan: one scratch size per node expected");
+    if (!state_bytes.empty() && state_bytes.size() != num_nodes)
+        fail(ErrorKind::Internal, "memory plan: one state size per node expected");
     if (num_nodes >= kUnset) fail(ErrorKind::BadModel, "memory plan: too many layers");
     const uint32_t last_step = num_nodes == 0 ? 0 : uint32_t(num_nodes - 1);
 
@@ -168,8 +187,9 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
     }
     for (TensorId id = 0; id < graph.tensors.size(); ++id)
         if (storage[id] != id) plan.tensor_offsets[id] = plan.tensor_offsets[storage[id]];
-    plan.aliased_nodes = std::move(aliased);
     plan.arena_bytes = layout.arena_bytes;
+    place_states(state_bytes, aliased, &plan);
+    plan.aliased_nodes = std::move(aliased);
     plan.naive_bytes = naive;
     plan.num_buffers = requests.size();
     return plan;

@@ -15,6 +15,7 @@
 #include "kernels/kernel.h"
 #include "kernels/neon/registry.h"
 #include "kernels/ref/registry.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
 
 namespace npurun::neontest {
@@ -62,19 +63,21 @@ public:
     const Graph& graph() const { return graph_; }
 
     // Runs `k` (check must pass) and returns each output's bytes. Output buffers start as 0xCD garbage
-    // so a kernel that leaves elements unwritten is caught.
-    std::vector<std::vector<uint8_t>> run(const kernels::Kernel* k) const {
+    // so a kernel that leaves elements unwritten is caught. The kernel is prepared for this run, unless
+    // `prepared` points at a state prepared earlier (by prepare_standalone on a node of the same structure).
+    std::vector<std::vector<uint8_t>> run(const kernels::Kernel* k, void* const* prepared = nullptr) const {
         std::vector<std::vector<uint8_t>> outs;
         if (k == nullptr) {
             ADD_FAILURE() << "no kernel";
             return outs;
         }
-        const std::string why = k->check ? k->check(node(), graph_) : std::string();
+        const exec::KernelNodeView view(node(), graph_);
+        const std::string why = k->check ? k->check(view) : std::string();
         if (!why.empty()) {
             ADD_FAILURE() << "kernel refused: " << why;
             return outs;
         }
-        const size_t scratch_size = k->scratch_bytes ? k->scratch_bytes(node(), graph_) : 0;
+        const size_t scratch_size = k->scratch_bytes ? k->scratch_bytes(view) : 0;
         std::vector<uint8_t> scratch_store(scratch_size + 64);
         void* scratch = nullptr;
         if (scratch_size) {
@@ -90,7 +93,9 @@ public:
         for (auto id : node().outputs) outs.emplace_back(graph_.info(id).num_bytes(), uint8_t(0xCD));
         std::vector<void*> out_ptrs;
         for (auto& o : outs) out_ptrs.push_back(o.data());
-        kernels::KernelArgs args{node(), graph_, in_ptrs.data(), out_ptrs.data(), scratch};
+        std::vector<uint8_t> state_store;
+        void* state = prepared ? *prepared : exec::prepare_standalone(*k, view, state_store);
+        kernels::KernelArgs args{view, in_ptrs.data(), out_ptrs.data(), scratch, state};
         k->run(args);
         return outs;
     }
@@ -99,7 +104,7 @@ public:
     std::vector<std::vector<uint8_t>> run_ref() const { return run(kernels::ref_kernel(node_.op)); }
     std::string neon_check() const {
         const kernels::Kernel* k = kernels::neon_kernel(node_.op);
-        return k ? k->check(node(), graph_) : "no NEON kernel";
+        return k ? k->check(exec::KernelNodeView(node(), graph_)) : "no NEON kernel";
     }
 
 private:

@@ -40,10 +40,14 @@ ConvLayer small_layer() {
     L.out_scale = 16384, L.out_shift = 20;  // 2^-6
     L.use_bs = true;
     L.bs_data_use = 1;
-    L.bs_stream.assign(16 * 4, 0);
-    L.weights.resize(16 * 9 * 16);
-    for (size_t i = 0; i < L.weights.size(); ++i) L.weights[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
     return L;
+}
+
+// The layer's weights (a fixed pattern); its BS stream is all zero biases.
+std::vector<uint8_t> test_weights(const ConvLayer& L) {
+    std::vector<uint8_t> w(L.weight_bytes());
+    for (size_t i = 0; i < w.size(); ++i) w[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
+    return w;
 }
 
 // Runs `layer` with `tiling` through the driver; returns the output bytes (16 channels x 12 x 16).
@@ -57,8 +61,8 @@ std::vector<uint8_t> run_layer(const ConvLayer& L, const npurun::npu::ConvTiling
     std::mt19937 rng(3);
     uint8_t* ip = in.map();
     for (uint32_t i = 0; i < L.h * L.w * 16; ++i) ip[i] = uint8_t(rng());
-    std::memcpy(cst.map(), L.weights.data(), L.weights.size());
-    std::memcpy(cst.data() + 3072, L.bs_stream.data(), L.bs_stream.size());
+    const std::vector<uint8_t> weights = test_weights(L);
+    std::memcpy(cst.map(), weights.data(), weights.size());  // the zero BS stream at 3072: the buffer is zeroed
     rc::RegcmdWriter w;
     npurun::npu::ConvAddresses a{uint32_t(in.dma_addr()), uint32_t(out.dma_addr()), uint32_t(cst.dma_addr()),
                                  uint32_t(cst.dma_addr() + 3072)};

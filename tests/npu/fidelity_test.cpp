@@ -65,7 +65,6 @@ ConvLayer layer_for(const rc::RecoveredConv& v) {
     L.pad_left = uint32_t(std::max(0, v.pad_left)), L.pad_top = uint32_t(std::max(0, v.pad_top));
     L.ca = (L.c + 7) / 8 * 8;
     L.coa = ((L.depthwise ? L.ca : L.k) + 15) / 16 * 16;
-    L.weights.assign(size_t(L.depthwise ? 1 : L.k) * L.kh * L.kw * L.ca * 2, 0);
     return L;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "runtime/passes/placement.h"
+#include "runtime/npu/conv_layer.h"
 #include "runtime/npu/npu_backend.h"
 #include "tests/npu/npu_graphs.h"
 
@@ -72,4 +73,25 @@ TEST(Mobilenet, EveryConvolutionOnTheNpuAndTop1AsOnTheCpu) {
                     "%zu layers on the NPU, %zu on the CPU\n",
                     seed, top_a, a[top_a], top_b, b[top_b], n, r.max_diff, r.npu_layers.size(), r.cpu_layers.size());
     }
+}
+
+// Weights are packed once per compile: placement asks the convolution unit's cheap check (nothing packed),
+// the segment packs each NPU convolution's weights once, straight into the constants buffer.
+TEST(Mobilenet, EachConvolutionsWeightsArePackedOncePerCompile) {
+    if (!exists(model_path())) GTEST_SKIP() << model_path() << " absent (../shared not available)";
+    const auto model = Model::load(model_path());
+    size_t convs = 0;
+    for (const Node& n : model->graph().nodes)
+        if (n.op == OpKind::Convolution2d || n.op == OpKind::DepthwiseConvolution2d) ++convs;
+    const uint64_t before_placement = npu::conv_weight_packs();
+    const Placement p = place(model->graph(), npu::npu_placement_options(false));
+    EXPECT_EQ(npu::conv_weight_packs(), before_placement) << "placement packed weights";
+    const uint64_t before = npu::conv_weight_packs();
+    SessionOptions so;
+    so.device = DeviceKind::Sim;
+    Session sim(model, so);
+    const uint64_t packs = npu::conv_weight_packs() - before;
+    EXPECT_EQ(packs, convs);
+    std::printf("[ mobilenet ] %zu convolutions on the NPU, weights packed %llu times while creating the session\n", convs,
+                static_cast<unsigned long long>(packs));
 }

@@ -122,14 +122,22 @@ ConvLayer rig_layer(uint32_t k) {
     L.out_scale = 16384, L.out_shift = 20;
     L.use_bs = true;
     L.bs_data_use = 1;
-    L.bs_stream.assign(size_t(L.coa) * 4, 0);
-    for (uint32_t o = 0; o < k; ++o) {
-        const int32_t bias = int32_t(o * 37 % 200) - 100;
-        std::memcpy(&L.bs_stream[o * 4], &bias, 4);
-    }
-    L.weights.resize(size_t(k) * 9 * 16);
-    for (size_t i = 0; i < L.weights.size(); ++i) L.weights[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
     return L;
+}
+
+// The layer's constants (a fixed pattern of weights, small biases), as the lowering would pack them.
+std::vector<uint8_t> test_weights(const ConvLayer& L) {
+    std::vector<uint8_t> w(L.weight_bytes());
+    for (size_t i = 0; i < w.size(); ++i) w[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
+    return w;
+}
+std::vector<uint8_t> test_bs_stream(const ConvLayer& L) {
+    std::vector<uint8_t> bs(L.bs_stream_bytes(), 0);
+    for (uint32_t o = 0; o < L.k; ++o) {
+        const int32_t bias = int32_t(o * 37 % 200) - 100;
+        std::memcpy(&bs[o * 4], &bias, 4);
+    }
+    return bs;
 }
 
 // Runs the layer with `t` through the driver, lanes as the tiling says (core mask 3/7), or every lane's
@@ -141,13 +149,14 @@ std::vector<uint8_t> rig_run(const ConvLayer& L, const std::vector<ConvTiling>& 
     npudrv::Buffer in = rig.dev.create_buffer(L.h * L.w * 16, npudrv::kBufferZeroed);
     npudrv::Buffer out = rig.dev.create_buffer(uint64_t(planes) * L.ho * L.wo * 16, npudrv::kBufferZeroed);
     out.map();
-    npudrv::Buffer cst = rig.dev.create_buffer(L.weights.size() + L.bs_stream.size() + 64, npudrv::kBufferZeroed);
+    const std::vector<uint8_t> weights = test_weights(L), bs_stream = test_bs_stream(L);
+    npudrv::Buffer cst = rig.dev.create_buffer(weights.size() + bs_stream.size() + 64, npudrv::kBufferZeroed);
     std::mt19937 rng(3);
     uint8_t* ip = in.map();
     for (uint32_t i = 0; i < L.h * L.w * 16; ++i) ip[i] = uint8_t(rng());
-    const uint64_t bs_off = (L.weights.size() + 63) / 64 * 64;
-    std::memcpy(cst.map(), L.weights.data(), L.weights.size());
-    std::memcpy(cst.data() + bs_off, L.bs_stream.data(), L.bs_stream.size());
+    const uint64_t bs_off = (weights.size() + 63) / 64 * 64;
+    std::memcpy(cst.map(), weights.data(), weights.size());
+    std::memcpy(cst.data() + bs_off, bs_stream.data(), bs_stream.size());
     const npurun::npu::ConvAddresses a{uint32_t(in.dma_addr()), uint32_t(out.dma_addr()), uint32_t(cst.dma_addr()),
                                        uint32_t(cst.dma_addr() + bs_off)};
     // Each entry of lane_plans: one lane (a plan with lanes == 1), or all the lanes of one plan.

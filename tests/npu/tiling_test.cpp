@@ -39,10 +39,8 @@ ConvLayer layer(NpuDomain d, uint32_t c, uint32_t h, uint32_t w, uint32_t k, uin
     const uint32_t c2 = d == NpuDomain::Int8 ? 16 : 8;
     L.ca = (c + c2 - 1) / c2 * c2;
     L.coa = ((depthwise ? L.ca : L.k) + 15) / 16 * 16;
-    L.weights.assign(size_t(depthwise ? 1 : L.k) * kh * kh * L.ca * L.elem_bytes(), 0);
     L.use_bs = true;
     L.bs_data_use = 1;
-    L.bs_stream.assign(size_t(L.coa) * 4, 0);
     return L;
 }
 

@@ -8,6 +8,7 @@
 
 #include <set>
 #include <string>
+#include <type_traits>
 
 using namespace npudrv::regcmd;
 
@@ -104,6 +105,28 @@ TEST(RegcmdWriter, RejectsBadWrites) {
     EXPECT_THROW(w.write(reg("CNA_CONV_CON1"), 1u << 20), RegcmdError);               // reserved bit
     EXPECT_THROW(w.write(0x1FFC, 0), RegcmdError);                                    // unknown offset
     EXPECT_THROW(w.finish(0x1008), RegcmdError);                                      // not 16-byte aligned
+}
+
+// The generated handles: a write names its fields at compile time and encodes exactly what the by-name
+// write does; the range and reserved-bit checks still apply.
+TEST(RegcmdWriter, HandlesEncodeAsTheTableSays) {
+    namespace R = regs;
+    // A field of one register is not a field of another: such a write does not compile.
+    static_assert(!std::is_convertible_v<FieldValue<R::CNA_CONV_CON2>, FieldValue<R::CNA_CONV_CON1>>);
+    static_assert(R::CNA_CONV_CON1::offset == reg("CNA_CONV_CON1"));
+    static_assert(R::CNA_CONV_CON1::CONV_MODE.lsb == field("CNA_CONV_CON1", "CONV_MODE").lsb &&
+                  R::CNA_CONV_CON1::CONV_MODE.msb == field("CNA_CONV_CON1", "CONV_MODE").msb);
+    RegcmdWriter by_handle, by_name;
+    by_handle.begin_task(TaskKind::Conv);
+    by_name.begin_task(TaskKind::Conv);
+    by_handle.write({R::CNA_CBUF_CON0::WEIGHT_REUSE(1), R::CNA_CBUF_CON0::WEIGHT_BANK(7), R::CNA_CBUF_CON0::DATA_BANK(5)});
+    by_name.write("CNA_CBUF_CON0", {{"WEIGHT_REUSE", 1}, {"WEIGHT_BANK", 7}, {"DATA_BANK", 5}});
+    by_handle.write(R::CNA_DCOMP_CTRL{});
+    by_name.write("CNA_DCOMP_CTRL", {});
+    EXPECT_EQ(by_handle.tasks()[0].body, by_name.tasks()[0].body);
+    EXPECT_EQ(entry_value(by_handle.tasks()[0].body[0]), (1u << 13) | (7u << 4) | 5u);
+    EXPECT_THROW(by_handle.write({R::CNA_CONV_CON1::CONV_MODE(16)}), RegcmdError);  // does not fit 4 bits
+    EXPECT_THROW(by_handle.write({R::CNA_CBUF_CON0::DATA_BANK(16)}), RegcmdError);
 }
 
 TEST(RegcmdWriter, TailsChainAlignedLists) {

@@ -272,7 +272,7 @@ TEST(SimRefusals, UnmodelledRegister) {
     {
         RegcmdWriter w;
         write_conv_task(w, small_int8_conv());
-        w.write("CNA_CONV_CON3", {{"ATROUS_X_DILATION", 1}});  // dilation: documented, not modelled
+        w.write({CNA_CONV_CON3::ATROUS_X_DILATION(1)});  // dilation: documented, not modelled
         NpuSimulator sim;
         const auto r = run_all(sim, mem, w.finish(kRegcmd + 0x2000));
         EXPECT_EQ(r[0].error, "unmodelled-config: CNA_CONV_CON3.ATROUS_X_DILATION=0x1 is not modelled by the simulator");
@@ -306,7 +306,7 @@ TEST(SimRefusals, InvalidCombinations) {
     {
         RegcmdWriter w;
         write_conv_task(w, small_int8_conv());
-        w.write("CNA_DATA_SIZE3", {{"DATAOUT_ATOMICS", 15}});  // != Wo*Ho
+        w.write({CNA_DATA_SIZE3::DATAOUT_ATOMICS(15)});  // != Wo*Ho
         NpuSimulator sim;
         EXPECT_EQ(run_all(sim, mem, w.finish(kRegcmd + 0x1000))[0].error, "invalid-combination: DATAOUT_ATOMICS != Wo*Ho");
     }
@@ -427,33 +427,36 @@ TEST(SimKnownAnswer, Int8ElementwiseAddWithOperandConverter) {
     auto& out = mem.add(kOut, pa.size());
     RegcmdWriter w;
     w.begin_task(regcmd::TaskKind::DpuFlying);
-    w.write("DPU_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"OUTPUT_MODE", 2}, {"FLYING_MODE", 1}});
-    w.write("DPU_DATA_FORMAT", {});
-    w.write("DPU_DST_BASE_ADDR", {{"DST_BASE_ADDR", kOut}});
-    w.write("DPU_DST_SURF_STRIDE", {{"DST_SURF_STRIDE", uint32_t(W * H)}});
-    w.write("DPU_DATA_CUBE_WIDTH", {{"WIDTH", uint32_t(W - 1)}});
-    w.write("DPU_DATA_CUBE_HEIGHT", {{"HEIGHT", uint32_t(H - 1)}});
-    w.write("DPU_DATA_CUBE_CHANNEL", {{"ORIG_CHANNEL", uint32_t(C - 1)}, {"CHANNEL", uint32_t(C - 1)}});
-    w.write("DPU_BS_CFG", {{"BS_BYPASS", 1}});
-    w.write("DPU_BS_OW_CFG", {{"OD_BYPASS", 1}});
-    w.write("DPU_BN_CFG", {{"BN_BYPASS", 1}});
-    w.write("DPU_EW_CFG", {{"EW_CVT_TYPE", 1}, {"EW_DATA_MODE", 1}, {"EDATA_SIZE", 1}, {"EW_ALU_ALGO", 2},
-                           {"EW_RELU_BYPASS", 1}, {"EW_LUT_BYPASS", 1}, {"EW_OP_SRC", 1}});
-    w.write(regcmd::reg("DPU_EW_CVT_OFFSET_VALUE"), static_cast<uint32_t>(-3));
-    w.write("DPU_EW_CVT_SCALE_VALUE", {{"EW_OP_CVT_SHIFT", 1}, {"EW_OP_CVT_SCALE", 3}});
-    w.write(regcmd::reg("DPU_OUT_CVT_OFFSET"), 5u);
-    w.write("DPU_OUT_CVT_SCALE", {{"OUT_CVT_SCALE", 1}});
-    w.write("DPU_OUT_CVT_SHIFT", {{"OUT_CVT_SHIFT", 1}});
-    w.write("DPU_RDMA_S_POINTER", {{"POINTER_PP_MODE", 1}, {"EXECUTER_PP_EN", 1}, {"POINTER_PP_EN", 1}});
-    w.write("DPU_RDMA_DATA_CUBE_WIDTH", {{"WIDTH", uint32_t(W - 1)}});
-    w.write("DPU_RDMA_DATA_CUBE_HEIGHT", {{"HEIGHT", uint32_t(H - 1)}});
-    w.write("DPU_RDMA_DATA_CUBE_CHANNEL", {{"CHANNEL", uint32_t(C - 1)}});
-    w.write("DPU_RDMA_SRC_BASE_ADDR", {{"SRC_BASE_ADDR", kIn}});
-    w.write("DPU_RDMA_ERDMA_CFG", {{"ERDMA_DATA_MODE", 1}, {"ERDMA_DATA_SIZE", 1}});
-    w.write("DPU_RDMA_EW_BASE_ADDR", {{"EW_BASE_ADDR", kIn2}});
-    w.write("DPU_RDMA_EW_SURF_STRIDE", {{"EW_SURF_STRIDE", uint32_t(W * H)}});
-    w.write("DPU_RDMA_FEATURE_MODE_CFG", {{"BURST_LEN", 15}, {"FLYING_MODE", 1}});
+    w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
+    w.write({DPU_FEATURE_MODE_CFG::BURST_LEN(15), DPU_FEATURE_MODE_CFG::OUTPUT_MODE(2),
+             DPU_FEATURE_MODE_CFG::FLYING_MODE(1)});
+    w.write(DPU_DATA_FORMAT{});
+    w.write({DPU_DST_BASE_ADDR::DST_BASE_ADDR(kOut)});
+    w.write({DPU_DST_SURF_STRIDE::DST_SURF_STRIDE(uint32_t(W * H))});
+    w.write({DPU_DATA_CUBE_WIDTH::WIDTH(uint32_t(W - 1))});
+    w.write({DPU_DATA_CUBE_HEIGHT::HEIGHT(uint32_t(H - 1))});
+    w.write({DPU_DATA_CUBE_CHANNEL::ORIG_CHANNEL(uint32_t(C - 1)), DPU_DATA_CUBE_CHANNEL::CHANNEL(uint32_t(C - 1))});
+    w.write({DPU_BS_CFG::BS_BYPASS(1)});
+    w.write({DPU_BS_OW_CFG::OD_BYPASS(1)});
+    w.write({DPU_BN_CFG::BN_BYPASS(1)});
+    w.write({DPU_EW_CFG::EW_CVT_TYPE(1), DPU_EW_CFG::EW_DATA_MODE(1), DPU_EW_CFG::EDATA_SIZE(1),
+             DPU_EW_CFG::EW_ALU_ALGO(2), DPU_EW_CFG::EW_RELU_BYPASS(1), DPU_EW_CFG::EW_LUT_BYPASS(1),
+             DPU_EW_CFG::EW_OP_SRC(1)});
+    w.write({DPU_EW_CVT_OFFSET_VALUE::EW_OP_CVT_OFFSET(static_cast<uint32_t>(-3))});
+    w.write({DPU_EW_CVT_SCALE_VALUE::EW_OP_CVT_SHIFT(1), DPU_EW_CVT_SCALE_VALUE::EW_OP_CVT_SCALE(3)});
+    w.write({DPU_OUT_CVT_OFFSET::OUT_CVT_OFFSET(5u)});
+    w.write({DPU_OUT_CVT_SCALE::OUT_CVT_SCALE(1)});
+    w.write({DPU_OUT_CVT_SHIFT::OUT_CVT_SHIFT(1)});
+    w.write({DPU_RDMA_S_POINTER::POINTER_PP_MODE(1), DPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
+             DPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
+    w.write({DPU_RDMA_DATA_CUBE_WIDTH::WIDTH(uint32_t(W - 1))});
+    w.write({DPU_RDMA_DATA_CUBE_HEIGHT::HEIGHT(uint32_t(H - 1))});
+    w.write({DPU_RDMA_DATA_CUBE_CHANNEL::CHANNEL(uint32_t(C - 1))});
+    w.write({DPU_RDMA_SRC_BASE_ADDR::SRC_BASE_ADDR(kIn)});
+    w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DATA_MODE(1), DPU_RDMA_ERDMA_CFG::ERDMA_DATA_SIZE(1)});
+    w.write({DPU_RDMA_EW_BASE_ADDR::EW_BASE_ADDR(kIn2)});
+    w.write({DPU_RDMA_EW_SURF_STRIDE::EW_SURF_STRIDE(uint32_t(W * H))});
+    w.write({DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN(15), DPU_RDMA_FEATURE_MODE_CFG::FLYING_MODE(1)});
     NpuSimulator sim;
     const auto r = run_all(sim, mem, w.finish(kRegcmd));
     ASSERT_EQ(r[0].error, "");

@@ -236,6 +236,35 @@ TEST(MemoryPlan, ChainReusesMemory) {
     EXPECT_NE(plan.tensor_offsets[in], plan.tensor_offsets[c]);
 }
 
+TEST(MemoryPlan, PreparedStateIsPersistentAndAfterTheArena) {
+    // Same chain; nodes A and C (steps 2 and 4) have prepared kernel state. States are never shared (they
+    // live for the whole session), each 64-byte aligned, and the arena itself is unchanged by them.
+    Graph g;
+    TensorId in = add_value(g, "in", Shape{1024});
+    add_input(g, "in", in, 0);
+    TensorId a = add_value(g, "a", Shape{1024}), b = add_value(g, "b", Shape{1024}), c = add_value(g, "c", Shape{1024});
+    add_node(g, OpKind::Activation, "A", {in}, {a}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "B", {a}, {b}, ActivationAttrs{});
+    add_node(g, OpKind::Activation, "C", {b}, {c}, ActivationAttrs{});
+    add_output(g, "out", c, 0);
+    std::vector<size_t> state(g.nodes.size(), 0);
+    state[1] = 100;  // node A (node 0 is the Input)
+    state[3] = 256;  // node C
+    const MemoryPlan without = plan_memory(g, {});
+    const MemoryPlan plan = plan_memory(g, {}, state);
+    EXPECT_EQ(plan.arena_bytes, without.arena_bytes);
+    EXPECT_EQ(plan.state_bytes, 128u + 256u);
+    EXPECT_EQ(plan.state_offsets[1], 0u);
+    EXPECT_EQ(plan.state_offsets[3], 128u);
+    EXPECT_EQ(plan.state_offsets[2], MemoryPlan::kNotInArena);
+    EXPECT_EQ(plan.state_region_offset() % 64, 0u);
+    EXPECT_GE(plan.state_region_offset(), plan.arena_bytes);
+    EXPECT_EQ(plan.total_bytes(), plan.state_region_offset() + plan.state_bytes);
+    EXPECT_THROW(plan_memory(g, {}, std::vector<size_t>(2, 0)), Error);  // one size per node
+    state[3] = SIZE_MAX - 8;
+    EXPECT_THROW(plan_memory(g, {}, state), Error);  // the state sizes overflow
+}
+
 TEST(MemoryPlan, ReadingAnUnproducedTensorIsABadModel) {
     Graph g;
     TensorId x = add_value(g, "x", Shape{4}), y = add_value(g, "y", Shape{4});

@@ -12,7 +12,7 @@
 
 #include "include/npurun/npurun.hpp"
 #include "kernels/ref/registry.h"
-#include "kernels/ref/support.h"
+#include "runtime/exec/cpu_support.h"
 #include "tests/unit/allocation_counter.h"
 #include "tests/unit/ref_test_util.h"
 #include "tools/modelwriter/model_writer.h"
@@ -382,13 +382,13 @@ TEST(ModelLayersErrors, LayerTypeBeyondTheSchemaIsACleanError) {
 }
 
 // Every op kind except StandIn runs on the CPU for its main data types, as the kernels' own check functions
-// decide it (kernels::cpu_support, the source of `npurun --list-layers`).
+// decide it (exec::cpu_support, the source of `npurun --list-layers`).
 TEST(ModelLayersCoverage, EveryOpKindRunsOnTheCpuForItsMainDataTypesExceptStandIn) {
     for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
         if (op == OpKind::StandIn) {
-            EXPECT_NE(kernels::cpu_support(op, DataType::Float32).find("placeholder"), std::string::npos);
+            EXPECT_NE(exec::cpu_support(op, DataType::Float32).find("placeholder"), std::string::npos);
             continue;
         }
         std::vector<DataType> main;
@@ -404,11 +404,11 @@ TEST(ModelLayersCoverage, EveryOpKindRunsOnTheCpuForItsMainDataTypesExceptStandI
             case OpKind::DetectionPostProcess: main = {DataType::Float32, DataType::QAsymmU8, DataType::QAsymmS8}; break;
             default: main = {DataType::Float32, DataType::Float16, DataType::QAsymmU8, DataType::QAsymmS8}; break;
         }
-        for (DataType t : main) EXPECT_EQ(kernels::cpu_support(op, t), "") << to_string(op) << " " << to_string(t);
+        for (DataType t : main) EXPECT_EQ(exec::cpu_support(op, t), "") << to_string(op) << " " << to_string(t);
     }
 }
 
 TEST(ModelLayersCoverage, UnsupportedCombinationsGiveAReason) {
-    EXPECT_NE(kernels::cpu_support(OpKind::LogicalBinary, DataType::Float32).find("does not accept"), std::string::npos);
-    EXPECT_NE(kernels::cpu_support(OpKind::Lstm, DataType::QAsymmU8).find("does not accept"), std::string::npos);
+    EXPECT_NE(exec::cpu_support(OpKind::LogicalBinary, DataType::Float32).find("does not accept"), std::string::npos);
+    EXPECT_NE(exec::cpu_support(OpKind::Lstm, DataType::QAsymmU8).find("does not accept"), std::string::npos);
 }

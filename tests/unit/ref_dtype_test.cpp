@@ -105,5 +105,5 @@ TEST(RefDtypes, KernelCheckRejectsUnsupportedTypes) {
     t.op(OpKind::Floor, std::monostate{}, {x}, {y});
     const kernels::Kernel* k = kernels::ref_kernel(OpKind::Floor);
     ASSERT_NE(k, nullptr);
-    EXPECT_EQ(k->check(t.node(), t.g), "Signed32 input 0 not supported");
+    EXPECT_EQ(k->check(exec::KernelNodeView(t.node(), t.g)), "Signed32 input 0 not supported");
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/ref/registry.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "core/error.h"
 #include "ir/graph.h"
 #include "ir/ops/op_semantics.h"
@@ -64,13 +65,16 @@ public:
         }
         const kernels::Kernel* k = kernels::ref_kernel(node().op);
         ASSERT_NE(k, nullptr) << "no reference kernel for " << to_string(node().op);
-        ASSERT_EQ(k->check(node(), g), "");
+        const exec::KernelNodeView view(node(), g);
+        ASSERT_EQ(k->check(view), "");
         std::vector<const void*> ins;
         for (TensorId t : node().inputs) ins.push_back(t == kNoTensor ? nullptr : buffers_[t].data());
         std::vector<void*> outs;
         for (TensorId t : node().outputs) outs.push_back(buffers_[t].data());
-        std::vector<uint8_t> scratch(k->scratch_bytes ? k->scratch_bytes(node(), g) : 0);
-        k->run({node(), g, ins.data(), outs.data(), scratch.empty() ? nullptr : scratch.data()});
+        std::vector<uint8_t> scratch(k->scratch_bytes ? k->scratch_bytes(view) : 0);
+        std::vector<uint8_t> state_store;
+        void* state = exec::prepare_standalone(*k, view, state_store);
+        k->run({view, ins.data(), outs.data(), scratch.empty() ? nullptr : scratch.data(), state});
     }
 
     template <class T> std::vector<T> values(TensorId t) const {

@@ -18,21 +18,21 @@ using namespace npurun::testing;
 
 namespace {
 
-size_t count(const Graph& g, TensorId id) { return g.info(id).shape.num_elements(); }
+size_t count(const kernels::KernelNode& n) { return n.out(0).shape.num_elements(); }
 
 // ElementwiseBinary Add, same shapes.
 void add_run(const kernels::KernelArgs& a) {
     const float* x = static_cast<const float*>(a.inputs[0]);
     const float* y = static_cast<const float*>(a.inputs[1]);
     float* out = static_cast<float*>(a.outputs[0]);
-    for (size_t i = 0, n = count(a.graph, a.node.outputs[0]); i < n; ++i) out[i] = x[i] + y[i];
+    for (size_t i = 0, n = count(a.node); i < n; ++i) out[i] = x[i] + y[i];
 }
 const kernels::Kernel kAdd{nullptr, nullptr, add_run};
 
 // Activation "double": goes through its scratch area to prove scratch is usable and private.
-size_t double_scratch(const Node& n, const Graph& g) { return g.info(n.outputs[0]).num_bytes(); }
+size_t double_scratch(const kernels::KernelNode& n) { return n.out(0).num_bytes(); }
 void double_run(const kernels::KernelArgs& a) {
-    const size_t n = count(a.graph, a.node.outputs[0]);
+    const size_t n = count(a.node);
     float* tmp = static_cast<float*>(a.scratch);
     const float* x = static_cast<const float*>(a.inputs[0]);
     for (size_t i = 0; i < n; ++i) tmp[i] = 2.0f * x[i];
@@ -40,8 +40,26 @@ void double_run(const kernels::KernelArgs& a) {
 }
 const kernels::Kernel kDouble{nullptr, double_scratch, double_run};
 
-std::string refuse_check(const Node&, const Graph&) { return "Float16 input not supported"; }
+std::string refuse_check(const kernels::KernelNode&) { return "Float16 input not supported"; }
 const kernels::Kernel kRefuse{refuse_check, nullptr, add_run};
+
+// ElementwiseBinary Add whose prepare copies its constant second operand into the state: run then reads
+// the state, never the operand. Counts prepare calls, to prove they happen once per session.
+int g_prepare_calls = 0;
+size_t add_state_bytes(const kernels::KernelNode& n) { return n.in(1).num_bytes(); }
+void add_prepare(const kernels::PrepareArgs& a) {
+    ++g_prepare_calls;
+    ASSERT_TRUE(a.node.is_constant(1));
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(a.state) % 64, 0u);
+    std::memcpy(a.state, a.node.constant(1), a.node.in(1).num_bytes());
+}
+void add_prepared_run(const kernels::KernelArgs& a) {
+    const float* x = static_cast<const float*>(a.inputs[0]);
+    const float* c = static_cast<const float*>(a.state);
+    float* out = static_cast<float*>(a.outputs[0]);
+    for (size_t i = 0, n = count(a.node); i < n; ++i) out[i] = x[i] + c[i];
+}
+const kernels::Kernel kPreparedAdd{nullptr, nullptr, add_prepared_run, add_state_bytes, add_prepare};
 
 const kernels::Kernel* test_kernels(const Node& n, const Graph&) {
     if (n.op == OpKind::ElementwiseBinary) return &kAdd;
@@ -115,6 +133,29 @@ TEST(Session, RunsTheStepsInOrderAndKeepsOutputs) {
     set_input(*session, {0, 0, 0, 0});
     session->run();
     EXPECT_EQ(get_output(*session), (std::vector<float>{40, 80, 120, 160}));
+}
+
+TEST(Session, PrepareRunsOnceAndItsStateIsPlanned) {
+    // The first Add (constant operand) gets the prepared kernel; the second (two run-time operands) kAdd.
+    const auto select = [](const Node& n, const Graph& g) -> const kernels::Kernel* {
+        if (n.op == OpKind::ElementwiseBinary && g.tensors[n.inputs[1]].is_constant()) return &kPreparedAdd;
+        return test_kernels(n, g);
+    };
+    g_prepare_calls = 0;
+    auto model = small_model();
+    auto session = SessionFactory::create(model, {}, select);
+    EXPECT_EQ(g_prepare_calls, 1);
+    for (int r = 0; r < 3; ++r) {
+        set_input(*session, {1, 2, 3, 4});
+        session->run();
+        EXPECT_EQ(get_output(*session), (std::vector<float>{45, 90, 135, 180}));
+    }
+    EXPECT_EQ(g_prepare_calls, 1);  // runs do not prepare again
+    exec::Executor ex(model->graph(), select, false, "cpu");
+    EXPECT_EQ(ex.plan().state_bytes, 64u);  // 16 bytes of state, 64-byte aligned
+    EXPECT_EQ(ex.plan().state_offsets[1], 0u);
+    EXPECT_EQ(ex.steps()[0].args.state != nullptr, true);
+    EXPECT_EQ(ex.steps()[3].args.state, nullptr);
 }
 
 TEST(Session, StepListSkipsStructuralNodesAndResolvesPointers) {

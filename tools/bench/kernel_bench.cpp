@@ -25,6 +25,7 @@
 #include "kernels/neon/registry.h"
 #include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
+#include "runtime/exec/kernel_node_view.h"
 #include "ir/graph.h"
 
 namespace {
@@ -125,14 +126,17 @@ double median_seconds(const std::function<void()>& f) {
 // Times a kernel of ours on the layer; 0 if it refuses the node.
 double time_kernel(Layer& l, const kernels::Kernel* k) {
     const Node& n = l.graph.nodes[0];
-    if (k == nullptr || !k->check(n, l.graph).empty()) return 0;
-    const size_t sb = k->scratch_bytes ? k->scratch_bytes(n, l.graph) : 0;
+    const exec::KernelNodeView view(n, l.graph);
+    if (k == nullptr || !k->check(view).empty()) return 0;
+    const size_t sb = k->scratch_bytes ? k->scratch_bytes(view) : 0;
     std::vector<uint8_t> scratch(sb + 64);
     void* sp = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t(63));
     std::vector<const void*> in;
     for (size_t i = 0; i < n.inputs.size(); ++i) in.push_back(operand(l, i));
     void* out = l.outputs[0].data();
-    kernels::KernelArgs args{n, l.graph, in.data(), &out, sb ? sp : nullptr};
+    std::vector<uint8_t> state_store;
+    void* state = exec::prepare_standalone(*k, view, state_store);  // once, as a Session does
+    kernels::KernelArgs args{view, in.data(), &out, sb ? sp : nullptr, state};
     return median_seconds([&] { k->run(args); });
 }
 

@@ -6,7 +6,8 @@
 #include <map>
 #include <numeric>
 
-#include "kernels/ref/support.h"
+#include "runtime/exec/cpu_support.h"
+#include "runtime/npu/npu_op.h"
 
 namespace npurun::cli {
 namespace {
@@ -213,16 +214,24 @@ void print_layer_support(std::FILE* out) {
     for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
+        const bool npu_unit = npu::npu_op_unit(op) != nullptr;  // the NPU operation table (runtime/npu/npu_op.h)
         for (DataType t : types) {
-            const std::string reason = kernels::cpu_support(op, t);
-            std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no", "-",
+            const std::string reason = exec::cpu_support(op, t);
+            // The NPU computes int8 (QAsymmU8/S8 activations) or fp16; Float32 runs as fp16 under --fp16.
+            const char* npu = !npu_unit                                                ? "-"
+                              : (t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::Float16) ? "yes"
+                              : t == DataType::Float32                                 ? "fp16"
+                                                                                       : "no";
+            std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no", npu,
                          reason.c_str());
         }
     }
     std::fprintf(out,
                  "Input, Output and Constant need no kernel. Deprecated Arm NN layers run as their successors: Merger as\n"
                  "Concat, ResizeBilinear as Resize, Equal/Greater as Comparison, Abs/Rsqrt as ElementwiseUnary,\n"
-                 "Addition..Minimum as ElementwiseBinary. npu: \"-\" = no NPU backend yet.\n");
+                 "Addition..Minimum as ElementwiseBinary. npu: \"-\" = no NPU lowering for the layer type, \"no\" = the\n"
+                 "NPU computes int8 (QAsymmU8/QAsymmS8) or float16 only, \"fp16\" = as float16 with --fp16; each\n"
+                 "layer's own limits (kernel, stride, broadcast, ...) decide at load (npurun --explain).\n");
     // The operations inside the three enum-driven layer types, from the IR's own enums (so a value added
     // there is listed here), and the Arm NN file layer types that reach them.
     auto list = [out](const char* what, auto last, const char* note) {

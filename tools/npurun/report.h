@@ -26,7 +26,7 @@ Latency latency_of(std::vector<double> run_ms);  // nearest-rank p90
 
 // `stats`/`stats_note`: the memory plan, and why it lacks kernel scratch when the model is not runnable.
 // `npurun --list-layers`: one row per layer type and data type with CPU support, NPU support ("-" until the
-// NPU backend exists) and the reason when unsupported, generated from kernels::cpu_support.
+// NPU backend exists) and the reason when unsupported, generated from exec::cpu_support.
 void print_layer_support(std::FILE* out);
 
 void print_model_info(std::FILE* out, const Model& model, const MemoryPlanStats& stats, const std::string& stats_note);

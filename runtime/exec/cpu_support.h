@@ -9,10 +9,10 @@
 #include "ir/ops.h"
 #include "core/types.h"
 
-namespace npurun::kernels {
+namespace npurun::exec {
 
 // "" when the reference kernels run `op` with `dtype` as its main element type; otherwise why not
 // (the semantics reject the type, the kernel's check refuses it, or there is no kernel).
 std::string cpu_support(OpKind op, DataType dtype);
 
-}  // namespace npurun::kernels
+}  // namespace npurun::exec

@@ -1,11 +1,12 @@
-#include "kernels/ref/support.h"
+#include "runtime/exec/cpu_support.h"
 
 #include "kernels/ref/registry.h"
 #include "core/error.h"
 #include "ir/graph.h"
 #include "ir/ops/op_semantics.h"
+#include "runtime/exec/kernel_node_view.h"
 
-namespace npurun::kernels {
+namespace npurun::exec {
 namespace {
 
 TensorInfo ti(DataType t, Shape s) {
@@ -63,36 +64,10 @@ void lstm_operands(Sample& s, DataType x, DataType state_h, DataType state_c, Da
     }
 }
 
-// Builds the representative node for `op` with main element type t.
-Sample sample(OpKind op, DataType t) {
-    Sample s;
-    s.n.op = op;
-    s.n.name = "sample";
-    const TensorInfo x = ti(t, Shape{1, 2, 2, 2});
-    TensorInfo y = x;
-    size_t outputs = 1;
+// Convolution-like layers: input x, weights of the matching 8-bit type, a bias (Convolution3d and
+// FullyConnected without one).
+void sample_conv(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
     switch (op) {
-        case OpKind::Input: case OpKind::Output: case OpKind::Constant: case OpKind::Count_: break;
-        case OpKind::Activation: s.n.attrs = ActivationAttrs{ActivationFunction::ReLu, 0, 0}; s.in(x); break;
-        case OpKind::ArgMinMax: s.n.attrs = ArgMinMaxAttrs{true, 1}; s.in(x); y = ti(DataType::Signed32, {}); break;
-        case OpKind::BatchMatMul: s.n.attrs = BatchMatMulAttrs{}; s.in(ti(t, {2, 2})); s.in(ti(t, {2, 2})); break;
-        case OpKind::BatchNormalization:
-            s.n.attrs = BatchNormalizationAttrs{0.001f, DataLayout::NHWC};
-            s.in(x);
-            for (int i = 0; i < 4; ++i) s.in(ti(t, {2}));
-            break;
-        case OpKind::BatchToSpaceNd: {
-            BatchToSpaceNdAttrs a;
-            a.block_shape = {2, 2};
-            a.crops = {{0, 0}, {0, 0}};
-            s.n.attrs = a;
-            s.in(ti(t, {4, 1, 1, 2}));
-            break;
-        }
-        case OpKind::Cast: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Float32, {}); break;
-        case OpKind::ChannelShuffle: s.n.attrs = ChannelShuffleAttrs{3, 2}; s.in(x); break;
-        case OpKind::Comparison: s.n.attrs = ComparisonAttrs{}; s.in(x); s.in(x); break;
-        case OpKind::Concat: s.n.attrs = ConcatAttrs{3, {{0, 0, 0, 0}, {0, 0, 0, 2}}}; s.in(x); s.in(x); break;
         case OpKind::Convolution2d: case OpKind::TransposeConvolution2d: case OpKind::DepthwiseConvolution2d: {
             s.in(x);
             s.in(ti(weight_type(t), op == OpKind::DepthwiseConvolution2d ? Shape{1, 1, 1, 2} : Shape{2, 1, 1, 2}));
@@ -120,6 +95,143 @@ Sample sample(OpKind op, DataType t) {
             s.in(ti(t, {1, 2, 2, 2, 2}));
             s.in(ti(weight_type(t), {1, 1, 1, 2, 2}));
             break;
+        case OpKind::FullyConnected:
+            s.n.attrs = FullyConnectedAttrs{};
+            s.in(ti(t, {1, 4}));
+            s.in(ti(weight_type(t), {4, 2}));
+            break;
+        default: break;
+    }
+}
+
+// Recurrent layers; true when the outputs are added too (the quantized ones have their own types).
+bool sample_recurrent(OpKind op, DataType t, Sample& s, size_t* outputs) {
+    switch (op) {
+        case OpKind::Lstm: case OpKind::UnidirectionalSequenceLstm: {
+            LstmAttrs a;
+            a.activation = 4;
+            s.n.attrs = a;
+            lstm_operands(s, t, t, t, t, t, op == OpKind::Lstm ? 0 : 1);
+            *outputs = op == OpKind::Lstm ? 4 : 3;
+            break;
+        }
+        case OpKind::QLstm: {
+            QLstmAttrs a;
+            a.input_intermediate_scale = a.forget_intermediate_scale = a.cell_intermediate_scale = 0.1f;
+            a.output_intermediate_scale = a.hidden_state_scale = 0.1f;
+            s.n.attrs = a;
+            lstm_operands(s, t, DataType::QAsymmS8, DataType::QSymmS16, DataType::QSymmS8, DataType::Signed32, 0);
+            s.out(ti(DataType::QAsymmS8, {1, 2}));
+            s.out(ti(DataType::QSymmS16, {1, 2}));
+            s.out(ti(DataType::QAsymmS8, {1, 2}));
+            return true;
+        }
+        case OpKind::QuantizedLstm: {
+            s.n.attrs = std::monostate{};
+            s.in(ti(t, {1, 2}));
+            s.in(ti(DataType::QSymmS16, {1, 2}));
+            s.in(ti(DataType::QAsymmU8, {1, 2}));
+            for (uint32_t i = kInputToInputWeights; i < kLstmOperandCount; ++i) {
+                if (i <= kRecurrentToOutputWeights) s.in(ti(DataType::QAsymmU8, {2, 2}));
+                else if (i >= kInputGateBias && i <= kOutputGateBias) s.in(bias_info(DataType::QAsymmU8, 2));
+                else s.none();
+            }
+            s.out(ti(DataType::QSymmS16, {1, 2}));
+            s.out(ti(DataType::QAsymmU8, {1, 2}));
+            return true;
+        }
+        default: break;
+    }
+    return false;
+}
+
+// Layers over image windows or blocks: the input and the attributes only.
+void sample_spatial(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
+    switch (op) {
+        case OpKind::BatchToSpaceNd: {
+            BatchToSpaceNdAttrs a;
+            a.block_shape = {2, 2};
+            a.crops = {{0, 0}, {0, 0}};
+            s.n.attrs = a;
+            s.in(ti(t, {4, 1, 1, 2}));
+            break;
+        }
+        case OpKind::Normalization: {
+            NormalizationAttrs a;
+            a.norm_size = 3;
+            a.alpha = a.beta = a.k = 1;
+            a.layout = DataLayout::NHWC;
+            s.n.attrs = a;
+            s.in(x);
+            break;
+        }
+        case OpKind::Pad: {
+            PadAttrs a;
+            a.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
+            s.n.attrs = a;
+            s.in(x);
+            break;
+        }
+        case OpKind::Pooling2d: {
+            Pooling2dAttrs a;
+            a.pool_width = a.pool_height = a.stride_x = a.stride_y = 2;
+            s.n.attrs = a;
+            s.in(x);
+            break;
+        }
+        case OpKind::Pooling3d: {
+            Pooling3dAttrs a;
+            a.pool_width = a.pool_height = a.pool_depth = a.stride_x = a.stride_y = a.stride_z = 2;
+            s.n.attrs = a;
+            s.in(ti(t, {1, 2, 2, 2, 2}));
+            break;
+        }
+        case OpKind::Resize: {
+            ResizeAttrs a;
+            a.target_height = a.target_width = 4;
+            a.method = ResizeMethod::Bilinear;
+            s.n.attrs = a;
+            s.in(x);
+            break;
+        }
+        case OpKind::SpaceToBatchNd: {
+            SpaceToBatchNdAttrs a;
+            a.block_shape = {2, 2};
+            a.pads = {{0, 0}, {0, 0}};
+            s.n.attrs = a;
+            s.in(x);
+            break;
+        }
+        default: break;
+    }
+}
+
+// Builds the representative node for `op` with main element type t.
+Sample sample(OpKind op, DataType t) {
+    Sample s;
+    s.n.op = op;
+    s.n.name = "sample";
+    const TensorInfo x = ti(t, Shape{1, 2, 2, 2});
+    TensorInfo y = x;
+    size_t outputs = 1;
+    switch (op) {
+        case OpKind::Input: case OpKind::Output: case OpKind::Constant: case OpKind::Count_: break;
+        case OpKind::Activation: s.n.attrs = ActivationAttrs{ActivationFunction::ReLu, 0, 0}; s.in(x); break;
+        case OpKind::ArgMinMax: s.n.attrs = ArgMinMaxAttrs{true, 1}; s.in(x); y = ti(DataType::Signed32, {}); break;
+        case OpKind::BatchMatMul: s.n.attrs = BatchMatMulAttrs{}; s.in(ti(t, {2, 2})); s.in(ti(t, {2, 2})); break;
+        case OpKind::BatchNormalization:
+            s.n.attrs = BatchNormalizationAttrs{0.001f, DataLayout::NHWC};
+            s.in(x);
+            for (int i = 0; i < 4; ++i) s.in(ti(t, {2}));
+            break;
+        case OpKind::BatchToSpaceNd: case OpKind::Normalization: case OpKind::Pad: case OpKind::Pooling2d:
+        case OpKind::Pooling3d: case OpKind::Resize: case OpKind::SpaceToBatchNd: sample_spatial(op, t, x, s); break;
+        case OpKind::Cast: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Float32, {}); break;
+        case OpKind::ChannelShuffle: s.n.attrs = ChannelShuffleAttrs{3, 2}; s.in(x); break;
+        case OpKind::Comparison: s.n.attrs = ComparisonAttrs{}; s.in(x); s.in(x); break;
+        case OpKind::Concat: s.n.attrs = ConcatAttrs{3, {{0, 0, 0, 0}, {0, 0, 0, 2}}}; s.in(x); s.in(x); break;
+        case OpKind::Convolution2d: case OpKind::TransposeConvolution2d: case OpKind::DepthwiseConvolution2d:
+        case OpKind::Convolution3d: sample_conv(op, t, x, s); break;
         case OpKind::DepthToSpace: s.n.attrs = DepthToSpaceAttrs{2, DataLayout::NHWC}; s.in(ti(t, {1, 1, 1, 4})); break;
         case OpKind::SpaceToDepth: s.n.attrs = DepthToSpaceAttrs{2, DataLayout::NHWC}; s.in(x); break;
         case OpKind::Dequantize: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Float32, {}); break;
@@ -145,50 +257,16 @@ Sample sample(OpKind op, DataType t) {
             break;
         case OpKind::Fill: s.n.attrs = FillAttrs{1.0f}; s.in(ti(DataType::Signed32, {4})); break;
         case OpKind::Floor: s.n.attrs = std::monostate{}; s.in(x); break;
-        case OpKind::FullyConnected:
-            s.n.attrs = FullyConnectedAttrs{};
-            s.in(ti(t, {1, 4}));
-            s.in(ti(weight_type(t), {4, 2}));
-            break;
+        case OpKind::FullyConnected: sample_conv(op, t, x, s); break;
         case OpKind::Gather: s.n.attrs = GatherAttrs{0}; s.in(x); s.in(ti(DataType::Signed32, {2})); break;
         case OpKind::GatherNd: s.n.attrs = std::monostate{}; s.in(x); s.in(ti(DataType::Signed32, {1, 2})); break;
         case OpKind::InstanceNormalization: s.n.attrs = InstanceNormalizationAttrs{1, 0, 0.001f, DataLayout::NHWC}; s.in(x); break;
         case OpKind::L2Normalization: s.n.attrs = L2NormalizationAttrs{DataLayout::NHWC, 1e-12f}; s.in(x); break;
         case OpKind::LogicalBinary: s.n.attrs = LogicalBinaryAttrs{}; s.in(x); s.in(x); break;
         case OpKind::LogSoftmax: case OpKind::Softmax: s.n.attrs = SoftmaxAttrs{1.0f, -1}; s.in(x); break;
-        case OpKind::Lstm: case OpKind::UnidirectionalSequenceLstm: {
-            LstmAttrs a;
-            a.activation = 4;
-            s.n.attrs = a;
-            lstm_operands(s, t, t, t, t, t, op == OpKind::Lstm ? 0 : 1);
-            outputs = op == OpKind::Lstm ? 4 : 3;
+        case OpKind::Lstm: case OpKind::UnidirectionalSequenceLstm: case OpKind::QLstm: case OpKind::QuantizedLstm:
+            if (sample_recurrent(op, t, s, &outputs)) return s;
             break;
-        }
-        case OpKind::QLstm: {
-            QLstmAttrs a;
-            a.input_intermediate_scale = a.forget_intermediate_scale = a.cell_intermediate_scale = 0.1f;
-            a.output_intermediate_scale = a.hidden_state_scale = 0.1f;
-            s.n.attrs = a;
-            lstm_operands(s, t, DataType::QAsymmS8, DataType::QSymmS16, DataType::QSymmS8, DataType::Signed32, 0);
-            s.out(ti(DataType::QAsymmS8, {1, 2}));
-            s.out(ti(DataType::QSymmS16, {1, 2}));
-            s.out(ti(DataType::QAsymmS8, {1, 2}));
-            return s;
-        }
-        case OpKind::QuantizedLstm: {
-            s.n.attrs = std::monostate{};
-            s.in(ti(t, {1, 2}));
-            s.in(ti(DataType::QSymmS16, {1, 2}));
-            s.in(ti(DataType::QAsymmU8, {1, 2}));
-            for (uint32_t i = kInputToInputWeights; i < kLstmOperandCount; ++i) {
-                if (i <= kRecurrentToOutputWeights) s.in(ti(DataType::QAsymmU8, {2, 2}));
-                else if (i >= kInputGateBias && i <= kOutputGateBias) s.in(bias_info(DataType::QAsymmU8, 2));
-                else s.none();
-            }
-            s.out(ti(DataType::QSymmS16, {1, 2}));
-            s.out(ti(DataType::QAsymmU8, {1, 2}));
-            return s;
-        }
         case OpKind::Mean: case OpKind::Reduce: {
             ReduceAttrs a;
             a.op = op == OpKind::Mean ? ReduceAttrs::Op::Mean : ReduceAttrs::Op::Sum;
@@ -198,57 +276,11 @@ Sample sample(OpKind op, DataType t) {
             break;
         }
         case OpKind::Merge: s.n.attrs = std::monostate{}; s.in(x); s.in(x); break;
-        case OpKind::Normalization: {
-            NormalizationAttrs a;
-            a.norm_size = 3;
-            a.alpha = a.beta = a.k = 1;
-            a.layout = DataLayout::NHWC;
-            s.n.attrs = a;
-            s.in(x);
-            break;
-        }
-        case OpKind::Pad: {
-            PadAttrs a;
-            a.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
-            s.n.attrs = a;
-            s.in(x);
-            break;
-        }
         case OpKind::Permute: case OpKind::Transpose: s.n.attrs = PermuteAttrs{{0, 2, 1, 3}}; s.in(x); break;
-        case OpKind::Pooling2d: {
-            Pooling2dAttrs a;
-            a.pool_width = a.pool_height = a.stride_x = a.stride_y = 2;
-            s.n.attrs = a;
-            s.in(x);
-            break;
-        }
-        case OpKind::Pooling3d: {
-            Pooling3dAttrs a;
-            a.pool_width = a.pool_height = a.pool_depth = a.stride_x = a.stride_y = a.stride_z = 2;
-            s.n.attrs = a;
-            s.in(ti(t, {1, 2, 2, 2, 2}));
-            break;
-        }
         case OpKind::Prelu: s.n.attrs = std::monostate{}; s.in(x); s.in(ti(t, {2})); break;
         case OpKind::Rank: case OpKind::Shape: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Signed32, {}); break;
         case OpKind::Reshape: s.n.attrs = ReshapeAttrs{Shape{1, 8}}; s.in(x); break;
-        case OpKind::Resize: {
-            ResizeAttrs a;
-            a.target_height = a.target_width = 4;
-            a.method = ResizeMethod::Bilinear;
-            s.n.attrs = a;
-            s.in(x);
-            break;
-        }
         case OpKind::Slice: s.n.attrs = SliceAttrs{{0, 0, 0, 0}, {1, 1, 1, 1}}; s.in(x); break;
-        case OpKind::SpaceToBatchNd: {
-            SpaceToBatchNdAttrs a;
-            a.block_shape = {2, 2};
-            a.pads = {{0, 0}, {0, 0}};
-            s.n.attrs = a;
-            s.in(x);
-            break;
-        }
         case OpKind::Splitter: {
             SplitterAttrs a;
             a.view_origins = {{0, 0, 0, 0}, {0, 0, 0, 1}};
@@ -293,7 +325,7 @@ std::string without_prefix(const std::string& message, const Node& n) {
 }  // namespace
 
 std::string cpu_support(OpKind op, DataType dtype) {
-    const Kernel* k = ref_kernel(op);
+    const kernels::Kernel* k = kernels::ref_kernel(op);
     if (!k || !k->run) return "no CPU kernel";
     Sample s = sample(op, dtype);
     std::vector<TensorInfo> outs;
@@ -308,7 +340,7 @@ std::string cpu_support(OpKind op, DataType dtype) {
         declared.dtype = outs[i].dtype;
         if (is_quantized(declared.dtype) && declared.quant.scales.empty()) declared.quant.scales = {0.1f};
     }
-    return k->check ? k->check(s.n, s.g) : std::string();
+    return k->check ? k->check(KernelNodeView(s.n, s.g)) : std::string();
 }
 
-}  // namespace npurun::kernels
+}  // namespace npurun::exec

@@ -1,0 +1,84 @@
+// An NPU operation as one unit. Each operation the backend lowers (runtime/npu/ops/*.cpp: convolution /
+// depthwise / fully connected, pooling, element-wise, pad, views) answers three questions through one
+// entry of the table keyed by op kind (npu_op_unit()):
+//   check    can this node be lowered in this domain, or why not: geometry and limits only, nothing packed
+//            (placement asks it for every node the checker accepts; --list-layers lists the table);
+//   prepare  the node, with what placement fused into it, as an NpuOp of this segment;
+//   then the NpuOp's constant_bytes / write_constants (its constants, packed once, straight into the
+//   segment's constants buffer) and emit (its register lists).
+// The segment (compiled_segment.h) only lays out regions and buffers and strings the ops' tasks together.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/refusal.h"
+#include "drv/regcmd/regcmd_writer.h"
+#include "ir/graph.h"
+#include "runtime/npu/buffer_alias.h"
+#include "runtime/passes/npu_support.h"
+
+namespace npurun::npu {
+
+// A node and what placement fused into it (Placed::Fused nodes of the same segment).
+struct FusedNodes {
+    const Node* node = nullptr;
+    const Node* activation = nullptr;  // ReLU / ReLU-X folded into the layer
+    const Node* pad = nullptr;         // a constant Pad folded into a convolution's padding
+};
+
+// DMA addresses of an op's operands when its tasks are emitted (feature maps NC1HWC2, plane pitch H*W*16).
+struct OpAddresses {
+    uint32_t input = 0;      // the main input's region
+    uint32_t operand = 0;    // element-wise: the EW operand (a feature region, or the op's constants)
+    uint32_t output = 0;     // the output's region
+    uint32_t constants = 0;  // the op's block in the constants buffer
+};
+
+// One NPU layer of a segment, prepared.
+class NpuOp {
+public:
+    virtual ~NpuOp() = default;
+
+    TensorId input = kNoTensor;    // main input (feature map read by the first task)
+    TensorId operand = kNoTensor;  // a second run-time feature map read (element-wise), else kNoTensor
+    TensorId output = kNoTensor;   // feature map written (a fused activation's output)
+
+    // A view (Reshape / Concat) has no task: it only places tensors inside other tensors' regions.
+    virtual bool is_view() const { return false; }
+    virtual void add_views(AliasMap* aliases) const { (void)aliases; }
+    // Feature maps a view relates (its node's inputs); empty for computing ops.
+    virtual std::vector<TensorId> view_inputs() const { return {}; }
+    // The output region holds bytes written once at load (a Pad border), so it cannot be the user's buffer.
+    virtual bool output_written_at_load() const { return false; }
+
+    virtual uint64_t macs() const { return 0; }
+    // Bytes of this op's block in the constants buffer, and the packing of that block (once per compile).
+    virtual uint64_t constant_bytes() const { return 0; }
+    virtual void write_constants(uint8_t* block) const { (void)block; }
+    // Writes what stays constant in the output region (at load, into the zeroed feature buffer).
+    virtual void write_output_at_load(uint8_t* output_region) const { (void)output_region; }
+
+    // Spreads the op's tasks over up to `lanes` cores when it can (one lane per core, nothing shared
+    // between lanes); returns the lanes its tasks now use (1 when it cannot).
+    virtual uint32_t spread_over_lanes(uint32_t lanes) { (void)lanes; return 1; }
+    // Appends the op's tasks to the lanes' writers (one writer per lane the op uses); returns how many.
+    virtual uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const = 0;
+};
+
+struct NpuOpUnit {
+    OpKind kind;
+    // Cheap: can `node` (as placement sees it, without fused nodes) be lowered in domain d?
+    Refusal (*check)(const Graph& g, const Node& node, NpuDomain d);
+    // The op for `nodes` in domain d; refused when what placement fused into it cannot be lowered.
+    Refusal (*prepare)(const Graph& g, const FusedNodes& nodes, NpuDomain d, std::unique_ptr<NpuOp>* out);
+};
+
+// The unit lowering `op`, or nullptr when the backend has none.
+const NpuOpUnit* npu_op_unit(OpKind op);
+
+// Placement's question (PlacementOptions::lowering_refusal): the unit's check, or "no NPU lowering".
+Refusal npu_lowering_refusal(const Graph& g, const Node& node, NpuDomain d);
+
+}  // namespace npurun::npu

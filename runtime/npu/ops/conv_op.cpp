@@ -1,0 +1,94 @@
+// The convolution unit: Convolution2d, DepthwiseConvolution2d and FullyConnected (a 1x1 convolution over one
+// pixel). check: geometry, requantization and a CBUF tiling (conv_layer.h, conv_tiling.h), nothing packed;
+// constants: weights then the BS stream, packed once (conv_layer.h); emit: the tiles' CNA/CORE/DPU lists
+// (conv_regcmd.h), over several lanes when the segment is this one convolution.
+#include <algorithm>
+
+#include "core/error.h"
+#include "runtime/npu/conv_regcmd.h"
+#include "runtime/npu/ops/units.h"
+#include "runtime/passes/pad_folding.h"
+
+namespace npurun::npu::ops {
+
+namespace {
+
+constexpr uint64_t kAlign = 64;  // the BS stream starts on its own 64-byte line, as the segment aligns blocks
+uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+class ConvOp : public NpuOp {
+public:
+    ConvOp(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, const ConvTiling& t)
+        : graph_(g), node_(node), act_(act), layer_(L), tiling_(t) {
+        input = node_.inputs[0];
+        output = act ? act->outputs[0] : node_.outputs[0];
+    }
+
+    uint64_t macs() const override { return layer_.macs(); }
+    uint64_t constant_bytes() const override { return align_up(layer_.weight_bytes()) + layer_.bs_stream_bytes(); }
+    void write_constants(uint8_t* block) const override {
+        write_conv_weights(graph_, node_, layer_, block);
+        write_conv_bs_stream(graph_, node_, act_, layer_, block + align_up(layer_.weight_bytes()));
+    }
+
+    uint32_t spread_over_lanes(uint32_t lanes) override {
+        if (lanes > 1) {
+            TilingRequest req;
+            req.lanes = lanes;
+            std::string why;
+            ConvTiling t;
+            if (plan_conv_tiling(layer_, &t, &why, req)) tiling_ = t;
+        }
+        return std::max(1u, tiling_.lanes);
+    }
+
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        ConvAddresses ca;
+        ca.input = a.input;
+        ca.output = a.output;
+        ca.weights = a.constants;
+        ca.bs_stream = a.constants + static_cast<uint32_t>(align_up(layer_.weight_bytes()));
+        const uint32_t n = static_cast<uint32_t>(lanes.size());
+        uint32_t tasks = 0;
+        for (uint32_t lane = 0; lane < n; ++lane) tasks += emit_conv_tasks(lanes[lane], layer_, tiling_, ca, n > 1 ? int(lane) : -1);
+        return tasks;
+    }
+
+private:
+    const Graph& graph_;
+    Node node_;  // a copy: a folded Pad makes a convolution node that exists only here
+    const Node* act_;
+    ConvLayer layer_;
+    ConvTiling tiling_;
+};
+
+Refusal check(const Graph& g, const Node& node, NpuDomain d) {
+    ConvLayer L;
+    if (Refusal r = check_conv_layer(g, node, nullptr, d, &L); r.refused()) return r;
+    ConvTiling t;
+    std::string why;
+    if (!plan_conv_tiling(L, &t, &why)) return Refusal::because(why);
+    return {};
+}
+
+Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    Node folded;
+    std::string why;
+    if (f.pad != nullptr && !fold_pad_into_conv(g, *f.pad, *f.node, &folded, &why))
+        fail(ErrorKind::Internal, f.node->describe() + ": the Pad placed into it does not fold: " + why);
+    const Node& conv = f.pad != nullptr ? folded : *f.node;
+    ConvLayer L;
+    if (Refusal r = check_conv_layer(g, conv, f.activation, d, &L); r.refused()) return r;
+    ConvTiling t;
+    if (!plan_conv_tiling(L, &t, &why)) return Refusal::because(why);
+    *out = std::make_unique<ConvOp>(g, conv, f.activation, L, t);
+    return {};
+}
+
+}  // namespace
+
+const NpuOpUnit kConvolution{OpKind::Convolution2d, check, prepare};
+const NpuOpUnit kDepthwise{OpKind::DepthwiseConvolution2d, check, prepare};
+const NpuOpUnit kFullyConnected{OpKind::FullyConnected, check, prepare};
+
+}  // namespace npurun::npu::ops

@@ -1,0 +1,48 @@
+// The element-wise unit: Add/Sub/Mul/Max/Min (int8, fp16), Div (fp16), with a fused ReLU / ReLU-X and
+// broadcast or constant operands, as DPU flying tasks (eltwise_layer.h). Constants: a constant EW operand.
+#include <cstring>
+
+#include "runtime/npu/eltwise_layer.h"
+#include "runtime/npu/ops/units.h"
+
+namespace npurun::npu::ops {
+
+namespace {
+
+class EltwiseOp : public NpuOp {
+public:
+    EltwiseOp(const Node& node, const Node* act, EltwiseLayer L) : layer_(std::move(L)) {
+        input = node.inputs[layer_.main_input];
+        if (layer_.operand_constant.empty()) operand = node.inputs[layer_.operand_input()];
+        output = act ? act->outputs[0] : node.outputs[0];
+    }
+    uint64_t constant_bytes() const override { return layer_.operand_constant.size(); }
+    void write_constants(uint8_t* block) const override {
+        if (!layer_.operand_constant.empty()) std::memcpy(block, layer_.operand_constant.data(), layer_.operand_constant.size());
+    }
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        const uint32_t op = operand != kNoTensor ? a.operand : a.constants;
+        return emit_eltwise_tasks(lanes[0], layer_, a.input, op, a.output);
+    }
+
+private:
+    EltwiseLayer layer_;
+};
+
+Refusal check(const Graph& g, const Node& node, NpuDomain d) {
+    EltwiseLayer L;
+    return prepare_eltwise_layer(g, node, nullptr, d, &L);
+}
+
+Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    EltwiseLayer L;
+    if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, &L); r.refused()) return r;
+    *out = std::make_unique<EltwiseOp>(*f.node, f.activation, std::move(L));
+    return {};
+}
+
+}  // namespace
+
+const NpuOpUnit kElementwise{OpKind::ElementwiseBinary, check, prepare};
+
+}  // namespace npurun::npu::ops

@@ -1,0 +1,17 @@
+// The units of the NPU operation table (npu_op.cpp), one file each.
+#pragma once
+
+#include "runtime/npu/npu_op.h"
+
+namespace npurun::npu::ops {
+
+extern const NpuOpUnit kConvolution;       // conv_op.cpp: Convolution2d
+extern const NpuOpUnit kDepthwise;         // conv_op.cpp: DepthwiseConvolution2d
+extern const NpuOpUnit kFullyConnected;    // conv_op.cpp: FullyConnected as a 1x1 convolution over one pixel
+extern const NpuOpUnit kPooling;           // pool_op.cpp: Pooling2d max / average, one PPU task
+extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary, DPU flying tasks
+extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
+extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
+extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
+
+}  // namespace npurun::npu::ops

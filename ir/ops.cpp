@@ -84,6 +84,7 @@ const char* to_string(ActivationFunction v) {
         case ActivationFunction::Square: return "Square";
         case ActivationFunction::Elu: return "Elu";
         case ActivationFunction::HardSwish: return "HardSwish";
+        case ActivationFunction::Gelu: return "Gelu";
     }
     return "?";
 }
@@ -110,6 +111,7 @@ const char* to_string(UnaryOp v) {
         case UnaryOp::LogicalNot: return "LogicalNot";
         case UnaryOp::Log: return "Log";
         case UnaryOp::Sin: return "Sin";
+        case UnaryOp::Ceil: return "Ceil";
     }
     return "?";
 }

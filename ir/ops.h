@@ -91,7 +91,8 @@ struct BindingAttrs {
 };
 
 enum class ActivationFunction : uint8_t {
-    Sigmoid, TanH, Linear, ReLu, BoundedReLu, SoftReLu, LeakyReLu, Abs, Sqrt, Square, Elu, HardSwish
+    Sigmoid, TanH, Linear, ReLu, BoundedReLu, SoftReLu, LeakyReLu, Abs, Sqrt, Square, Elu, HardSwish,
+    Gelu  // x * 0.5 * (1 + erf(x / sqrt 2)), Arm NN 23.11
 };
 const char* to_string(ActivationFunction f);
 struct ActivationAttrs {  // inputs: x
@@ -187,7 +188,7 @@ struct ElementwiseBinaryAttrs {  // inputs: a, b (NumPy broadcasting)
     BinaryOp op = BinaryOp::Add;
 };
 
-enum class UnaryOp : uint8_t { Abs, Rsqrt, Sqrt, Exp, Neg, LogicalNot, Log, Sin };
+enum class UnaryOp : uint8_t { Abs, Rsqrt, Sqrt, Exp, Neg, LogicalNot, Log, Sin, Ceil };  // schema numbering
 const char* to_string(UnaryOp o);
 struct ElementwiseUnaryAttrs {  // inputs: x
     UnaryOp op = UnaryOp::Abs;

@@ -2,7 +2,7 @@
 // reference's formula with the same IEEE operations in the same order, and std::max/std::min's
 // selection rules: 0 ulp against kernels/ref), Sigmoid 1/(1+exp(-x)) and TanH a*tanh(b*x) with the
 // vector exp/tanh of vector_math.h (bounds stated and tested in tests/neon: sigmoid <= 4 ulp,
-// tanh <= 6 ulp of the reference, or 2^-24 absolute near 0). SoftReLu, Elu (float): ref.
+// tanh <= 6 ulp of the reference, or 2^-24 absolute near 0). SoftReLu, Elu, Gelu (float): ref.
 //
 // 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built once by prepare
 // from every possible input code with the reference's own per-element computation, quant::quantize(
@@ -34,7 +34,8 @@ std::string check(const KernelNode& n) {
     if (x.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("only float32 or 8-bit");
     switch (n.attr<ActivationAttrs>().function) {
         case ActivationFunction::SoftReLu:
-        case ActivationFunction::Elu: return refuse("float SoftReLu/Elu");
+        case ActivationFunction::Elu:
+        case ActivationFunction::Gelu: return refuse("float SoftReLu/Elu/Gelu");
         default: return {};
     }
 }
@@ -98,6 +99,7 @@ float activate_scalar(ActivationFunction f, float x, float a, float b) {
         case ActivationFunction::Square: return x * x;
         case ActivationFunction::Elu: return x >= 0.0f ? x : a * (std::exp(x) - 1.0f);
         case ActivationFunction::HardSwish: return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        case ActivationFunction::Gelu: return x * 0.5f * (1.0f + std::erf(x * 0.70710678118654752f));
     }
     return x;
 }

@@ -23,6 +23,7 @@ float activate(ActivationFunction f, float x, float a, float b) {
         case ActivationFunction::Square: return x * x;
         case ActivationFunction::Elu: return x >= 0.0f ? x : a * (std::exp(x) - 1.0f);
         case ActivationFunction::HardSwish: return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        case ActivationFunction::Gelu: return x * 0.5f * (1.0f + std::erf(x * 0.70710678118654752f));  // 23.11
     }
     return x;
 }

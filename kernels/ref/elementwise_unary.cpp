@@ -1,4 +1,4 @@
-// ElementwiseUnary (Abs, Rsqrt, Sqrt, Exp, Neg, LogicalNot, Log, Sin) and Floor, per element in float
+// ElementwiseUnary (Abs, Rsqrt, Sqrt, Exp, Neg, LogicalNot, Log, Sin, Ceil) and Floor, per element in float
 // (LogicalNot on Boolean bytes).
 #include <cmath>
 
@@ -19,6 +19,7 @@ float apply(UnaryOp op, float x) {
         case UnaryOp::LogicalNot: return x != 0.0f ? 0.0f : 1.0f;
         case UnaryOp::Log: return std::log(x);
         case UnaryOp::Sin: return std::sin(x);
+        case UnaryOp::Ceil: return std::ceil(x);
     }
     return x;
 }

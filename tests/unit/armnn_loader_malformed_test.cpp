@@ -41,15 +41,16 @@ TEST(ArmnnMalformed, EmptyTruncatedAndGarbageBuffers) {
 
 TEST(ArmnnMalformed, UnionTypeBeyondTheSchema) {
     Small s;
-    // Union type 70 with an Addition-shaped table: a layer from a newer Arm NN (ReverseV2 in 23.08).
-    s.w.add_layer(static_cast<fb::Layer>(70), fb::LayerType::Addition, "future", {s.in, s.in}, {f32()},
+    // Union type 74 with an Addition-shaped table: a layer from a newer Arm NN than any this reader knows of
+    // (70 is ElementwiseBinaryLayer; 71..73 are named in the message: see model_new_schema_test.cpp).
+    s.w.add_layer(static_cast<fb::Layer>(74), fb::LayerType::Addition, "future", {s.in, s.in}, {f32()},
                   [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
                       return fb::CreateAdditionLayer(b, base).Union();
                   });
-    expect_bad_model(s.w.finish(), {"layer 3 'future' (position 3): unknown layer type 70", "1..69"});
+    expect_bad_model(s.w.finish(), {"layer 3 'future' (position 3): unknown layer type 74", "1..70"});
     mw::WriteOptions shifted;
     shifted.index_base = 10;
-    expect_bad_model(s.w.finish(shifted), {"layer 13 'future' (position 3): unknown layer type 70"});
+    expect_bad_model(s.w.finish(shifted), {"layer 13 'future' (position 3): unknown layer type 74"});
 
     Small n;
     n.w.add_layer(fb::Layer::NONE, fb::LayerType::Addition, "none", {}, {},
@@ -180,8 +181,8 @@ TEST(ArmnnMalformed, UnknownBindingIds) {
 
 TEST(ArmnnMalformed, UnknownEnumValuesAreRejected) {
     Small s;
-    s.w.add_output("o2", s.w.add_activation("act", s.in, f32(), static_cast<fb::ActivationFunction>(12)), 1);
-    expect_bad_model(s.w.finish(), {"layer 3 'act' (Activation)", "unknown activation function 12"});
+    s.w.add_output("o2", s.w.add_activation("act", s.in, f32(), static_cast<fb::ActivationFunction>(13)), 1);
+    expect_bad_model(s.w.finish(), {"layer 3 'act' (Activation)", "unknown activation function 13"});
 
     Small t;
     const uint32_t l2 = t.w.add_layer(fb::Layer::L2NormalizationLayer, fb::LayerType::L2Normalization, "l2", {t.in}, {f32()},

@@ -84,6 +84,36 @@ TEST(ModelLayers, Reduce) {
     EXPECT_EQ(as<float>(run_model(file, {bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6})})[0]), (std::vector<float>{6, 15}));
 }
 
+// Issue 12: function 5 is SoftReLu, log(1 + e^x) (Arm NN's Activation.cpp), through loader, session and
+// kernel. Hand-computed: log(1 + e^1.1) = 1.387335, log 2 = 0.693147, log(1 + e^-1) = 0.313262,
+// log(1 + e^2) = 2.126928. The 0.750260 (sigmoid(1.1)) seen with Arm NN 20.08 files is not this path: 20.08's
+// serializer leaves the function at its default, so its "SoftReLu" file says Sigmoid (next test).
+TEST(ModelLayers, ActivationSoftReLuIsLogOnePlusExp) {
+    for (const fb::DataType t : {fb::DataType::Float32, fb::DataType::QAsymmU8}) {
+        const bool q = t == fb::DataType::QAsymmU8;
+        mw::ModelWriter w;
+        const uint32_t i = w.add_input("in", mw::tensor({4}, t, q ? 0.05f : 0.0f, q ? 100 : 0), 0);
+        const uint32_t l = w.add_activation("softrelu", i, mw::tensor({4}, t, q ? 0.01f : 0.0f, 0), fb::ActivationFunction::SoftReLu);
+        w.add_output("out", l, 0);
+        if (!q) {
+            const auto y = as<float>(run_model(w.finish(), {bytes_of(std::vector<float>{1.1f, 0, -1, 2})})[0]);
+            const std::vector<float> want{1.387335f, 0.693147f, 0.313262f, 2.126928f};
+            for (size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(y[k], want[k], 1e-5f) << k;
+        } else {
+            // Codes 122, 100, 80, 140 are 1.1, 0, -1, 2; outputs in steps of 0.01: 139, 69, 31, 213.
+            const auto y = run_model(w.finish(), {std::vector<uint8_t>{122, 100, 80, 140}})[0];
+            EXPECT_EQ(y, (std::vector<uint8_t>{139, 69, 31, 213}));
+        }
+    }
+}
+
+TEST(ModelLayers, ActivationFunctionZeroIsSigmoidWhateverTheWriterMeant) {
+    mw::ModelWriter w;
+    const uint32_t i = w.add_input("in", f32({1}), 0);
+    w.add_output("out", w.add_activation("act", i, f32({1}), fb::ActivationFunction::Sigmoid), 0);
+    EXPECT_NEAR(as<float>(run_model(w.finish(), {bytes_of(std::vector<float>{1.1f})})[0])[0], 0.750260f, 1e-6f);
+}
+
 TEST(ModelLayers, Cast) {
     mw::ModelWriter w;
     const uint32_t i = w.add_input("in", f32({3}), 0);

@@ -208,6 +208,19 @@ uint32_t ModelWriter::add_activation(const std::string& name, Port in, const Ten
                      });
 }
 
+uint32_t ModelWriter::add_elementwise_binary(const std::string& name, Port a, Port b, const TensorDesc& out,
+                                             fb::BinaryOperation op) {
+    return add_layer(fb::Layer::ElementwiseBinaryLayer, fb::LayerType::ElementwiseBinary, name, {a, b}, {out},
+                     [=](flatbuffers::FlatBufferBuilder& fbb, flatbuffers::Offset<fb::LayerBase> base) {
+                         fbb.ForceDefaults(true);  // Add (0) stored explicitly, as Arm NN's writer does
+                         fb::ElementwiseBinaryDescriptorBuilder d(fbb);
+                         d.add_operation(op);
+                         const auto desc = d.Finish();
+                         fbb.ForceDefaults(false);
+                         return fb::CreateElementwiseBinaryLayer(fbb, base, desc).Union();
+                     });
+}
+
 uint32_t ModelWriter::add_elementwise_unary(const std::string& name, Port in, const TensorDesc& out, fb::UnaryOperation op) {
     return add_layer(fb::Layer::ElementwiseUnaryLayer, fb::LayerType::ElementwiseUnary, name, {in}, {out},
                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {

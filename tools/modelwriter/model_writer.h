@@ -141,6 +141,8 @@ public:
 
     uint32_t add_activation(const std::string& name, Port in, const TensorDesc& out, fb::ActivationFunction f,
                             float a = 0.0f, float b = 0.0f);
+    // Arm NN 23.05+: one layer for Add/Sub/Mul/Div/Maximum/Minimum (the descriptor is always written).
+    uint32_t add_elementwise_binary(const std::string& name, Port a, Port b, const TensorDesc& out, fb::BinaryOperation op);
     uint32_t add_elementwise_unary(const std::string& name, Port in, const TensorDesc& out, fb::UnaryOperation op);
     uint32_t add_convolution2d(const std::string& name, Port in, const TensorDesc& out, const Conv2dParams& p,
                                const ConstDesc& weights, const std::optional<ConstDesc>& bias,

@@ -233,6 +233,22 @@ void print_layer_support(std::FILE* out) {
                  "Addition..Minimum as ElementwiseBinary. npu: \"-\" = no NPU lowering for the layer type, \"no\" = the\n"
                  "NPU computes int8 (QAsymmU8/QAsymmS8) or float16 only, \"fp16\" = as float16 with --fp16; each\n"
                  "layer's own limits (kernel, stride, broadcast, ...) decide at load (npurun --explain).\n");
+    // The operations inside the three enum-driven layer types, from the IR's own enums (so a value added
+    // there is listed here), and the Arm NN file layer types that reach them.
+    auto list = [out](const char* what, auto last, const char* note) {
+        using E = decltype(last);
+        std::fprintf(out, "%s:", what);
+        for (int v = 0; v <= int(last); ++v) std::fprintf(out, " %s", to_string(E(v)));
+        std::fprintf(out, "\n  %s\n", note);
+    };
+    list("ElementwiseBinary operations", BinaryOp::Minimum,
+         "file layers: ElementwiseBinary (type 69, Arm NN 23.05+; BinaryOperation 0..5) or Addition, Subtraction,\n"
+         "  Multiplication, Division, Maximum, Minimum (every release); SqDiff and Power (BinaryOperation 6, 7,\n"
+         "  23.08+) are refused");
+    list("ElementwiseUnary operations", UnaryOp::Ceil, "Ceil: Arm NN 23.05+");
+    list("Activation functions", ActivationFunction::Gelu, "Gelu: Arm NN 23.11+");
+    std::fprintf(out,
+                 "Not supported (a clean error naming the type): ReverseV2, Tile (Arm NN 23.08+) and ScatterNd (24.05+).\n");
 }
 
 }  // namespace npurun::cli

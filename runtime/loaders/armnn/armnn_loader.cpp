@@ -85,14 +85,29 @@ std::vector<const Slot*> slots_by_index(const flatbuffers::Vector<flatbuffers::O
     return out;
 }
 
-}  // namespace
+// A layer whose union type this reader does not know: named by its index and name when its base can be read
+// safely, else by its position.
+[[noreturn]] void bad_unknown_layer(const uint8_t* data, size_t size, const FileLayer& l) {
+    const uint32_t p = l.position;
+    // Name the layer by its index when its base can be read safely, else by its position.
+    std::string who = "layer at position " + std::to_string(p);
+    if (const fb::LayerBase* b = armnn::unknown_layer_base(data, size, l.any)) {
+        who = "layer " + std::to_string(b->index());
+        if (b->layerName() && b->layerName()->size() > 0) who += " '" + b->layerName()->str() + "'";
+        who += " (position " + std::to_string(p) + ")";
+    }
+    bad(who + ": " +
+        (l.type == fb::Layer::NONE ? std::string("layer type is NONE")
+                                   : "unknown layer type " + std::to_string(static_cast<int>(l.type)) +
+                                         armnn::later_layer_note(l.type)) +
+        " (this reader knows types 1.." + std::to_string(armnn::kMaxKnownLayerType) +
+        " of the Arm NN schema; the file may come from a newer Arm NN)");
+}
 
-Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage> keepalive) {
-    if (!data || size == 0) bad("the model is empty");
-    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-        bad("the model is " + std::to_string(size) + " bytes, above the FlatBuffers limit of 2 GiB");
-
-    Graph g;
+// Copies the bytes when they are misaligned or not kept alive, verifies the buffer and returns its root;
+// `data` then points at the bytes the graph's constants will view.
+const fb::SerializedGraph* verified_root(Graph& g, const uint8_t*& data, size_t size,
+                                         std::shared_ptr<ConstantStorage> keepalive) {
     // FlatBuffers accessors read scalars in place: the buffer start must be aligned for the widest one (8).
     // Without a keepalive the caller's buffer may go away, so constants must not point into it either.
     if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || !keepalive) {
@@ -112,7 +127,59 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
     flatbuffers::Verifier verifier(data, size, opts);
     if (!verifier.VerifyBuffer<fb::SerializedGraph>(nullptr))
         bad("not a valid Arm NN model: the FlatBuffers verifier rejected the file (truncated, corrupt, or not an .armnn file)");
-    const fb::SerializedGraph* sg = flatbuffers::GetRoot<fb::SerializedGraph>(data);
+    return flatbuffers::GetRoot<fb::SerializedGraph>(data);
+}
+
+// Moves `nodes` (one per file layer, by position) into `g` in a deterministic topological order, or names a
+// layer on a cycle.
+void order_nodes(Graph& g, std::vector<Node>& nodes, const std::vector<FileLayer>& fl) {
+    const uint32_t n_layers = static_cast<uint32_t>(fl.size());
+    // ---- 5. deterministic topological order (Kahn; ready layers leave in file order) ----
+    std::vector<uint32_t> pending(n_layers, 0);
+    std::vector<std::vector<uint32_t>> consumers(n_layers);
+    for (const FileLayer& l : fl) {
+        for (uint32_t p : l.producers) {
+            consumers[p].push_back(l.position);
+            ++pending[l.position];
+        }
+    }
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> ready;
+    for (uint32_t p = 0; p < n_layers; ++p)
+        if (pending[p] == 0) ready.push(p);
+    g.nodes.reserve(n_layers);
+    while (!ready.empty()) {
+        const uint32_t p = ready.top();
+        ready.pop();
+        g.nodes.push_back(std::move(nodes[p]));
+        for (uint32_t c : consumers[p])
+            if (--pending[c] == 0) ready.push(c);
+    }
+    if (g.nodes.size() != n_layers) {
+        // Some layers wait on each other. Walking backwards through not-yet-emitted producers n times from
+        // any of them is guaranteed to end on a layer that lies on a cycle (not merely downstream of one).
+        uint32_t p = 0;
+        while (pending[p] == 0) ++p;
+        for (uint32_t step = 0; step < n_layers; ++step) {
+            for (uint32_t q : fl[p].producers) {
+                if (pending[q] != 0) {
+                    p = q;
+                    break;
+                }
+            }
+        }
+        bad(fl[p].description + " is part of a cycle (the graph must be acyclic)");
+    }
+}
+
+}  // namespace
+
+Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage> keepalive) {
+    if (!data || size == 0) bad("the model is empty");
+    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
+        bad("the model is " + std::to_string(size) + " bytes, above the FlatBuffers limit of 2 GiB");
+
+    Graph g;
+    const fb::SerializedGraph* sg = verified_root(g, data, size, std::move(keepalive));
 
     const FeatureVersions fv = read_feature_versions(sg);
     const auto* layers = sg->layers();
@@ -127,20 +194,7 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
         l.position = p;
         l.any = layers->Get(p);
         l.type = l.any->layer_type();
-        if (!armnn::is_known_layer_type(l.type)) {
-            // Name the layer by its index when its base can be read safely, else by its position.
-            std::string who = "layer at position " + std::to_string(p);
-            if (const fb::LayerBase* b = armnn::unknown_layer_base(data, size, l.any)) {
-                who = "layer " + std::to_string(b->index());
-                if (b->layerName() && b->layerName()->size() > 0) who += " '" + b->layerName()->str() + "'";
-                who += " (position " + std::to_string(p) + ")";
-            }
-            bad(who + ": " +
-                (l.type == fb::Layer::NONE ? std::string("layer type is NONE")
-                                           : "unknown layer type " + std::to_string(static_cast<int>(l.type))) +
-                " (this reader knows types 1.." + std::to_string(armnn::kMaxKnownLayerType) +
-                " of the Arm NN schema; the file may come from a newer Arm NN)");
-        }
+        if (!armnn::is_known_layer_type(l.type)) bad_unknown_layer(data, size, l);
         l.base = armnn::layer_base(l.any);
         const std::string type_name = armnn::layer_type_name(l.type);
         if (!l.base) bad("layer at position " + std::to_string(p) + " (" + type_name + ") has no layer table or no base");
@@ -253,41 +307,7 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
     bind(sg->outputIds(), fb::Layer::OutputLayer, "output", g.outputs);
     if (g.outputs.empty()) bad("the model has no outputs");
 
-    // ---- 5. deterministic topological order (Kahn; ready layers leave in file order) ----
-    std::vector<uint32_t> pending(n_layers, 0);
-    std::vector<std::vector<uint32_t>> consumers(n_layers);
-    for (const FileLayer& l : fl) {
-        for (uint32_t p : l.producers) {
-            consumers[p].push_back(l.position);
-            ++pending[l.position];
-        }
-    }
-    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> ready;
-    for (uint32_t p = 0; p < n_layers; ++p)
-        if (pending[p] == 0) ready.push(p);
-    g.nodes.reserve(n_layers);
-    while (!ready.empty()) {
-        const uint32_t p = ready.top();
-        ready.pop();
-        g.nodes.push_back(std::move(nodes[p]));
-        for (uint32_t c : consumers[p])
-            if (--pending[c] == 0) ready.push(c);
-    }
-    if (g.nodes.size() != n_layers) {
-        // Some layers wait on each other. Walking backwards through not-yet-emitted producers n times from
-        // any of them is guaranteed to end on a layer that lies on a cycle (not merely downstream of one).
-        uint32_t p = 0;
-        while (pending[p] == 0) ++p;
-        for (uint32_t step = 0; step < n_layers; ++step) {
-            for (uint32_t q : fl[p].producers) {
-                if (pending[q] != 0) {
-                    p = q;
-                    break;
-                }
-            }
-        }
-        bad(fl[p].description + " is part of a cycle (the graph must be acyclic)");
-    }
+    order_nodes(g, nodes, fl);
     return g;
 }
 

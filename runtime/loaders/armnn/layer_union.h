@@ -22,11 +22,12 @@
     X(DepthToSpaceLayer) X(InstanceNormalizationLayer) X(LogSoftmaxLayer) X(ComparisonLayer)                 \
     X(StandInLayer) X(ElementwiseUnaryLayer) X(TransposeLayer) X(QLstmLayer) X(FillLayer) X(RankLayer)       \
     X(LogicalBinaryLayer) X(ReduceLayer) X(CastLayer) X(ShapeLayer) X(UnidirectionalSequenceLstmLayer)       \
-    X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)
+    X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)   \
+    X(ElementwiseBinaryLayer)
 
 namespace npurun::armnn {
 
-// Highest union type this reader knows (BatchMatMulLayer = 69 in seed 001).
+// Highest union type this reader knows (ElementwiseBinaryLayer = 70; seed 001 ended at BatchMatMulLayer = 69).
 constexpr uint8_t kMaxKnownLayerType = static_cast<uint8_t>(armnnSerializer::Layer::MAX);
 
 inline bool is_known_layer_type(armnnSerializer::Layer t) {
@@ -42,6 +43,10 @@ const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* la
 // the layer in the error message; the verifier never checked such tables, hence the separate check.
 const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t size,
                                                      const armnnSerializer::AnyLayer* layer);
+
+// For union members Arm NN added after ElementwiseBinaryLayer and this reader does not declare: " (ReverseV2,
+// Arm NN 23.08+)" etc., else "". Union member n + 1 is LayerType n throughout the schema's history.
+std::string later_layer_note(armnnSerializer::Layer t);
 
 // Short type name for messages: "Convolution2d" for Convolution2dLayer.
 std::string layer_type_name(armnnSerializer::Layer t);

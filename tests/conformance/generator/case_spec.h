@@ -108,6 +108,13 @@ struct CaseSpec {
     bool oracle_from_built = false;
     std::string note;
     std::function<void(Net&)> build;
+    // The enum value this case exercises, as Arm NN names it ("Activation/SoftReLu", "Binary/Maximum",
+    // "Unary/Neg", "Comparison/Less"): main.cpp fails the generation when a value of an enum Arm NN 20.08
+    // defines has no generated case (a skipped case is no coverage).
+    std::string covers;
+    // Applied to the serialized file before anything reads it, for encodings the 20.08 writer gets wrong
+    // (file_patch.h); the file CpuRef and npurun read is the patched one.
+    std::function<void(std::vector<uint8_t>&)> patch_file;
     // Optional oracle other than "the network in the file", for cases where CpuRef 20.08 has a
     // documented bug (reference/armnn-format.md §2) and npurun follows the corrected behaviour; `note`
     // must say why. `oracle_build`: CpuRef runs this network instead (same bindings; it gets a fresh

@@ -4,6 +4,7 @@
 
 #include "tests/conformance/generator/armnn_runner.h"
 #include "tests/conformance/generator/case_spec.h"
+#include "tests/conformance/generator/file_patch.h"
 #include "tests/conformance/generator/quant_range.h"
 
 namespace conformance {
@@ -39,20 +40,40 @@ const ActParams kActivations[] = {
 
 const armnn::TensorShape kActShapes[] = {armnn::TensorShape({1, 4, 5, 3}), armnn::TensorShape({3, 7})};
 
+// The network of one activation case with function `fn` (the case's own, or a stand-in, below).
+void build_activation(Net& net, const TypeVariant& v, const ActParams& p, unsigned shape_index, ActivationFunction fn) {
+    const armnn::TensorShape& shape = kActShapes[shape_index];
+    auto& in = net.input(ranged_info(v, shape, p.in_lo, p.in_hi), {p.in_lo, p.in_hi});
+    armnn::ActivationDescriptor d;
+    d.m_Function = fn;
+    d.m_A = p.a;
+    d.m_B = p.b;
+    auto* layer = net.net().AddActivationLayer(d, "activation");
+    net.output(net.wire(layer, {&in}, ranged_info(v, shape, p.out_lo, p.out_hi)));
+}
+
 CaseSpec activation_case(const TypeVariant& v, const ActParams& p, unsigned shape_index) {
     const std::string name = std::string("activation_") + p.tag + "_" + v.tag + "_shape" + std::to_string(shape_index);
-    return make_case(name, "Activation", v, [v, p, shape_index](Net& net) {
-        if (p.fn == ActivationFunction::SoftReLu)
-            throw CaseSkipped("20.08 serializer writes SoftReLu as Sigmoid: no file to test (armnn-format.md 1.6)");
-        const armnn::TensorShape& shape = kActShapes[shape_index];
-        auto& in = net.input(ranged_info(v, shape, p.in_lo, p.in_hi), {p.in_lo, p.in_hi});
-        armnn::ActivationDescriptor d;
-        d.m_Function = p.fn;
-        d.m_A = p.a;
-        d.m_B = p.b;
-        auto* layer = net.net().AddActivationLayer(d, "activation");
-        net.output(net.wire(layer, {&in}, ranged_info(v, shape, p.out_lo, p.out_hi)));
+    CaseSpec c = make_case(name, "Activation", v, [v, p, shape_index](Net& net) {
+        build_activation(net, v, p, shape_index, p.fn);
     });
+    c.covers = std::string("Activation/") + armnn::GetActivationFunctionAsCString(p.fn);
+    if (p.fn == ActivationFunction::SoftReLu) {
+        // 20.08's serializer has no SoftReLu case: it leaves activationFunction at the schema default,
+        // Sigmoid, so its SoftReLu file is byte for byte its Sigmoid file (and its deserializer reads a 5
+        // back as Sigmoid too). The file is therefore written with a stand-in function, Linear (2, a
+        // stored byte), whose byte is then set to SoftReLu (5); CpuRef computes SoftReLu on the network
+        // as built. Without this the suite had no file carrying function 5 at all.
+        c.build = [v, p, shape_index](Net& net) { build_activation(net, v, p, shape_index, ActivationFunction::Linear); };
+        c.patch_file = [](Bytes& file) {
+            patch_activation_function(file, static_cast<uint8_t>(ActivationFunction::Linear),
+                                      static_cast<uint8_t>(ActivationFunction::SoftReLu));
+        };
+        c.oracle_build = [v, p, shape_index](Net& net) { build_activation(net, v, p, shape_index, p.fn); };
+        c.note = "file written as Linear with its function byte set to SoftReLu (5): 20.08 writes SoftReLu as "
+                 "Sigmoid; CpuRef ran the network as built with SoftReLu";
+    }
+    return c;
 }
 
 struct SoftmaxParams {

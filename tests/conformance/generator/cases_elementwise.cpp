@@ -62,13 +62,15 @@ armnn::IConnectableLayer* add_binary(armnn::INetwork& net, Binary op) {
 
 CaseSpec binary_case(const TypeVariant& v, const BinaryParams& p, const BroadcastShapes& s) {
     const std::string name = std::string(p.tag) + "_" + v.tag + "_" + s.tag;
-    return make_case(name, p.layer, v, [v, p, s](Net& net) {
+    CaseSpec c = make_case(name, p.layer, v, [v, p, s](Net& net) {
         // Different quantization on each side and on the output, so requantization is exercised.
         auto& a = net.input(ranged_info(v, s.a, -2, 2), {-2, 2});
         auto& b = net.input(ranged_info(v, s.b, std::min(p.b_lo, -p.b_hi), p.b_hi), {p.b_lo, p.b_hi});
         auto* layer = add_binary(net.net(), p.op);
         net.output(net.wire(layer, {&a, &b}, ranged_info(v, broadcast(s.a, s.b), p.out_lo, p.out_hi)));
     });
+    c.covers = std::string("Binary/") + p.layer;
+    return c;
 }
 
 struct UnaryParams {
@@ -110,6 +112,7 @@ void add_elementwise_cases(std::vector<CaseSpec>& out) {
                 });
                 // The 20.08 serializer writes ElementwiseUnaryLayer with its operation (checked with a
                 // flatc JSON dump), but the 20.08 deserializer rejects it ("Layer type ... not recognized").
+                c.covers = std::string("Unary/") + armnn::GetUnaryOperationAsCString(p.op);
                 c.oracle_from_built = true;
                 c.note = "20.08 deserializer cannot read ElementwiseUnary; CpuRef ran the network as built";
                 out.push_back(c);

@@ -113,7 +113,7 @@ TensorShape broadcast(const std::vector<unsigned>& a, const std::vector<unsigned
 CaseSpec comparison_case(const TypeVariant& v, const ComparisonOp& op, const ComparisonShapes& s, bool raw, bool ties) {
     const std::string name =
         std::string("comparison_") + op.tag + "_" + v.tag + "_" + s.tag + (raw ? "_raw" : "");
-    return exact(make_case(name, "Comparison", v, [v, op, s, raw, ties](Net& net) {
+    CaseSpec c = exact(make_case(name, "Comparison", v, [v, op, s, raw, ties](Net& net) {
         const ValueRange narrow = ties ? comparison_tie_range(v) : ValueRange{};
         armnn::IOutputSlot* a;
         armnn::IOutputSlot* b;
@@ -135,6 +135,8 @@ CaseSpec comparison_case(const TypeVariant& v, const ComparisonOp& op, const Com
         auto* layer = net.net().AddComparisonLayer(armnn::ComparisonDescriptor(op.op), "comparison");
         net.output(net.wire(layer, {a, b}, armnn::TensorInfo(broadcast(s.a, s.b), DataType::Boolean)));
     }));
+    c.covers = std::string("Comparison/") + armnn::GetComparisonOperationAsCString(op.op);
+    return c;
 }
 
 void add_comparison(std::vector<CaseSpec>& out) {

@@ -23,6 +23,7 @@
 #include "tests/conformance/generator/armnn_runner.h"
 #include "tests/conformance/generator/case_files.h"
 #include "tests/conformance/generator/case_spec.h"
+#include "tests/conformance/generator/enum_coverage.h"
 #include "tests/conformance/generator/random_tensor.h"
 #include "tests/conformance/generator/real_models.h"
 
@@ -51,6 +52,7 @@ CaseRecord run_spec(const CaseSpec& spec, CpuRefRunner& runner) {
     rec.tolerance = spec.tolerance;
     rec.cli = spec.cli;
     rec.model = serialize(*built);
+    if (spec.patch_file) spec.patch_file(rec.model);
     armnn::INetworkPtr read_back(nullptr, nullptr);
     if (!spec.oracle_from_built) read_back = deserialize(rec.model);
     const armnn::INetwork& file_net = spec.oracle_from_built ? *built : *read_back;
@@ -215,6 +217,15 @@ int main(int argc, char** argv) {
         for (const RealCase& real : legacy_compute_model_cases(shared_dir))
             record(real.name, real.layer, real.dtype, [&] { return real.make(runner); });
         write_index(index_path, index);
+        const EnumCoverage coverage = enum_coverage(specs, index);
+        for (const auto& [family, values] : coverage.values_per_family)
+            std::printf("conformance-gen: %s: %d values, %d generated cases\n", family.c_str(), values,
+                        coverage.ok_cases_per_family.count(family) ? coverage.ok_cases_per_family.at(family) : 0);
+        if (!coverage.missing.empty()) {
+            std::string list;
+            for (const std::string& m : coverage.missing) list += (list.empty() ? "" : ", ") + m;
+            throw std::runtime_error("no generated case for " + list + " (every value Arm NN 20.08 defines needs one)");
+        }
         std::printf("conformance-gen: %zu cases, %d generated, %d skipped\n", index.size(), per_status["ok"],
                     per_status["skipped"]);
     } catch (const std::exception& e) {

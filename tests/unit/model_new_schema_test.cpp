@@ -8,7 +8,7 @@
 #include <string>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "tools/modelwriter/model_writer.h"
 

@@ -9,6 +9,21 @@
 namespace npurun::reliability_test {
 namespace {
 
+// Under AddressSanitizer resident memory is no measure of a leak: its quarantine keeps freed blocks mapped
+// (up to 256 MB by default), so RSS grows with every malloc/free pair. There LeakSanitizer does the leak
+// check at exit instead; the fd, mapping and fake-kernel counts are checked in every build.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRssIsMeaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kRssIsMeaningful = false;
+#else
+constexpr bool kRssIsMeaningful = true;
+#endif
+#else
+constexpr bool kRssIsMeaningful = true;
+#endif
+
 std::shared_ptr<const Model> tiny_model() {
     npu_test::ConvSpec s;
     s.h = s.w = 4;
@@ -62,7 +77,9 @@ TEST_P(Soak, TenThousandInferencesGrowNothing) {
     EXPECT_EQ(after.kernel_objects, before.kernel_objects);
     EXPECT_EQ(after.kernel_fds, before.kernel_fds);
     // Allocator noise is allowed; a leak of even 100 bytes per run would be ~1 MB.
-    EXPECT_LT(after.rss_kb, before.rss_kb + 512) << "resident memory grew";
+    if (kRssIsMeaningful) {
+        EXPECT_LT(after.rss_kb, before.rss_kb + 512) << "resident memory grew";
+    }
 }
 
 TEST_P(Soak, ThousandSessionsCreatedAndDestroyedLeaveNothing) {
@@ -91,7 +108,9 @@ TEST_P(Soak, ThousandSessionsCreatedAndDestroyedLeaveNothing) {
     EXPECT_EQ(after.fds, before.fds);
     EXPECT_EQ(after.maps, before.maps);
     EXPECT_EQ(h.weak_kernels.size(), size_t(kSessions + 20));
-    EXPECT_LT(after.rss_kb, before.rss_kb + 2048) << "resident memory grew";
+    if (kRssIsMeaningful) {
+        EXPECT_LT(after.rss_kb, before.rss_kb + 2048) << "resident memory grew";
+    }
 }
 
 TEST(SoakCpu, ThousandCpuSessionsLeaveNothing) {
@@ -103,7 +122,9 @@ TEST(SoakCpu, ThousandCpuSessionsLeaveNothing) {
     for (int i = 0; i < 1000; ++i) run_once(model, o, 4);
     EXPECT_EQ(open_fd_count(), fds);
     EXPECT_EQ(mapping_count(), maps);
-    EXPECT_LT(rss_kb(), rss + 1024);
+    if (kRssIsMeaningful) {
+        EXPECT_LT(rss_kb(), rss + 1024);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothDrivers, Soak, ::testing::Values(DriverKind::Rknpu, DriverKind::Rocket),

@@ -9,19 +9,20 @@
 namespace npurun::reliability_test {
 namespace {
 
-// Under AddressSanitizer resident memory is no measure of a leak: its quarantine keeps freed blocks mapped
-// (up to 256 MB by default), so RSS grows with every malloc/free pair. There LeakSanitizer does the leak
-// check at exit instead; the fd, mapping and fake-kernel counts are checked in every build.
+// Under AddressSanitizer the process's resident memory and its /proc/self/maps lines are no measure of a
+// leak: its quarantine keeps freed blocks mapped (up to 256 MB by default) and its allocator maps new
+// regions as the quarantine grows. There LeakSanitizer does the leak check at exit instead; the fd count
+// and the fake kernel's own mapping/object counts are checked in every build.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr bool kRssIsMeaningful = false;
+constexpr bool kProcessMemoryIsMeaningful = false;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr bool kRssIsMeaningful = false;
+constexpr bool kProcessMemoryIsMeaningful = false;
 #else
-constexpr bool kRssIsMeaningful = true;
+constexpr bool kProcessMemoryIsMeaningful = true;
 #endif
 #else
-constexpr bool kRssIsMeaningful = true;
+constexpr bool kProcessMemoryIsMeaningful = true;
 #endif
 
 std::shared_ptr<const Model> tiny_model() {
@@ -72,12 +73,14 @@ TEST_P(Soak, TenThousandInferencesGrowNothing) {
                 after.rss_kb, before.kernel_mappings, after.kernel_mappings, before.kernel_objects, after.kernel_objects);
     EXPECT_EQ(mismatches, 0u);
     EXPECT_EQ(after.fds, before.fds);
-    EXPECT_EQ(after.maps, before.maps);
+    if (kProcessMemoryIsMeaningful) {
+        EXPECT_EQ(after.maps, before.maps);
+    }
     EXPECT_EQ(after.kernel_mappings, before.kernel_mappings);
     EXPECT_EQ(after.kernel_objects, before.kernel_objects);
     EXPECT_EQ(after.kernel_fds, before.kernel_fds);
     // Allocator noise is allowed; a leak of even 100 bytes per run would be ~1 MB.
-    if (kRssIsMeaningful) {
+    if (kProcessMemoryIsMeaningful) {
         EXPECT_LT(after.rss_kb, before.rss_kb + 512) << "resident memory grew";
     }
 }
@@ -106,9 +109,11 @@ TEST_P(Soak, ThousandSessionsCreatedAndDestroyedLeaveNothing) {
     EXPECT_EQ(mismatches, 0u);
     EXPECT_EQ(live_kernels, 0u);
     EXPECT_EQ(after.fds, before.fds);
-    EXPECT_EQ(after.maps, before.maps);
+    if (kProcessMemoryIsMeaningful) {
+        EXPECT_EQ(after.maps, before.maps);
+    }
     EXPECT_EQ(h.weak_kernels.size(), size_t(kSessions + 20));
-    if (kRssIsMeaningful) {
+    if (kProcessMemoryIsMeaningful) {
         EXPECT_LT(after.rss_kb, before.rss_kb + 2048) << "resident memory grew";
     }
 }
@@ -121,8 +126,10 @@ TEST(SoakCpu, ThousandCpuSessionsLeaveNothing) {
     const size_t fds = open_fd_count(), maps = mapping_count(), rss = rss_kb();
     for (int i = 0; i < 1000; ++i) run_once(model, o, 4);
     EXPECT_EQ(open_fd_count(), fds);
-    EXPECT_EQ(mapping_count(), maps);
-    if (kRssIsMeaningful) {
+    if (kProcessMemoryIsMeaningful) {
+        EXPECT_EQ(mapping_count(), maps);
+    }
+    if (kProcessMemoryIsMeaningful) {
         EXPECT_LT(rss_kb(), rss + 1024);
     }
 }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "include/npurun/npurun.hpp"
-#include "runtime/exec/session_factory.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "tests/reliability/huge_models.h"
 #include "tools/modelwriter/model_writer.h"

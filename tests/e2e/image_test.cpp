@@ -25,6 +25,7 @@
 #endif
 
 #include "core/error.h"
+#include "tests/common/run_command.h"
 #include "tools/common/image.h"
 #include "tools/common/image_resize.h"
 #include "tools/common/image_tensor.h"
@@ -299,30 +300,9 @@ protected:
     std::string labels() const { return models_ + "/labels/imagenet_labels.txt"; }
 
     Result run(const std::vector<std::string>& args) {
-        Result r;
-        const std::string out_path = path(".stdout"), err_path = path(".stderr");
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        std::vector<std::string> all = {bin_};
-        all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& a : all) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        pid_t pid = 0;
-        const int rc = posix_spawn(&pid, bin_.c_str(), &fa, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&fa);
-        if (rc != 0) {
-            ADD_FAILURE() << "cannot start " << bin_;
-            return r;
-        }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.out = read_file(out_path);
-        r.err = read_file(err_path);
-        return r;
+        const npurun::testing::SpawnResult s = npurun::testing::spawn_captured(bin_, args, dir_);
+        if (s.exit_code == -1) ADD_FAILURE() << "cannot start " << bin_;
+        return Result{s.exit_code, s.out, s.err};
     }
     // A usage error: exit 2, nothing on stdout, one line on stderr containing `needle`.
     void expect_error(const std::vector<std::string>& args, const std::string& needle) {

@@ -387,6 +387,10 @@ def check_consumer(sources, cxx, build, staging, libdir, words, static_flags, so
         std = ['-std=c99', '-Wpedantic'] if is_c else ['-std=c++17']
         compile_args = list(options.get(f'{lang}_args', options.get('cpp_args', [])))
         link_args = list(options.get(f'{lang}_link_args', options.get('cpp_link_args', [])))
+        if is_c and 'clang' in os.path.basename(compiler[0]) and any(a.startswith('-fsanitize=') for a in cxx):
+            # clang's C driver links only the C part of the UBSan runtime, but the library is C++ (vptr checks):
+            # the C++ part of the runtime, and the libstdc++ it needs, are a sanitizer build's own link needs.
+            link_args += ['-fsanitize-link-c++-runtime', '-lstdc++']
         tag = os.path.splitext(os.path.basename(source))[0] + ('-c' if is_c else '')
         obj = os.path.join(work, tag + '.o')
         code, out = run(compiler + compile_args + std + ['-Wall', '-Wextra', '-Werror', '-c', source, '-o', obj] + cflags)

@@ -1,5 +1,7 @@
-// Quantized 1x1 convolution as a GEMM: y[p, o] = requantize(sum_k (x[p,k] - zx)(w[o,k] - zw) + bias[o]) over the
-// pixels p of a stride-1, unpadded pointwise layer (the input pixel of an output pixel is the same index).
+// Quantized convolution as a GEMM: y[p, o] = requantize(sum_k (x[p,k] - zx)(w[o,k] - zw) + bias[o]) over the
+// output pixels p. A stride-1, unpadded pointwise layer uses its input rows directly (the input pixel of an
+// output pixel is the same index); any other window of at most kMaxGatherK codes is gathered, 8 pixels at a
+// time, into rows on the stack (padding taps: the zero-point row, as in conv2d_quant.cpp).
 //
 // Arithmetic (as conv2d_quant.cpp's dot-product path, so bit-exact with kernels/ref): the raw codes are
 // multiplied with UDOT/SDOT into 32-bit lanes modulo 2^32, and the zero points applied by the identity
@@ -39,11 +41,21 @@ constexpr size_t kTileOc = 8;
 // A thread's share of a layer must be at least this many multiply-adds, or waking it costs more than it saves.
 constexpr size_t kMinMacsPerThread = size_t(1) << 18;
 
+// Other geometries gather each tile's input windows into a buffer on the stack, rows of this many codes at most.
+constexpr size_t kMaxGatherK = 1024;
+
 size_t oc_padded(const ConvGeometry& g) { return (size_t(g.oc) + kTileOc - 1) & ~(kTileOc - 1); }
+size_t window(const ConvGeometry& g) { return size_t(g.kh) * size_t(g.kw) * size_t(g.ic); }
+size_t window_padded(const ConvGeometry& g) { return (window(g) + 3) & ~size_t(3); }
+// Pointwise, stride 1, unpadded, ic a multiple of 4: the input rows are the GEMM's rows as they are.
+bool direct(const ConvGeometry& g) {
+    return g.kh == 1 && g.kw == 1 && g.sy == 1 && g.sx == 1 && g.pt == 0 && g.pl == 0 && g.ih == g.oh && g.iw == g.ow &&
+           g.ic % 4 == 0;
+}
 size_t corr_bytes(const ConvGeometry& g) { return (oc_padded(g) * sizeof(int32_t) + 63) & ~size_t(63); }
 
 struct Ctx {
-    ptrdiff_t k, oc;
+    ptrdiff_t k, oc;  // k: codes per GEMM row (the window rounded up to 4)
     const int32_t* corr;
     const uint8_t* w;
     const uint8_t* x;
@@ -95,12 +107,11 @@ inline void store_tile_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v
         yp[o] = uint8_t(quant::requantize(int64_t(acc[o - o0]) + c.bias[o], c.mult[o], c.zo, c.out_type));
 }
 
-// NP pixels (rows x[p0..p0+NP)) x the 8 output channels of tile o0 / 8.
+// NP pixels (GEMM rows xp, xp + k, ...; outputs from pixel p0) x the 8 output channels of tile o0 / 8.
 template <bool S8, int NP>
-NPURUN_DOTPROD void tile(const Ctx& c, ptrdiff_t p0, ptrdiff_t o0) {
+NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, ptrdiff_t p0, ptrdiff_t o0) {
     using D = Dot<S8>;
     const ptrdiff_t k = c.k;
-    const uint8_t* xp = c.x + p0 * k;
     const uint8_t* wp = c.w + o0 * k;
     const bool need_sx = c.zw != 0;
     uint32x4_t a0[NP], a1[NP], sx[NP];
@@ -165,20 +176,48 @@ NPURUN_DOTPROD void tile(const Ctx& c, ptrdiff_t p0, ptrdiff_t o0) {
     }
 }
 
-template <bool S8> void run_tiles(const Ctx& c, ptrdiff_t pixels, size_t begin, size_t end) {
+// The GEMM rows of output pixels p0..p0+np: each window in [ky][kx][ic] order (taps outside the input read the
+// zero-point row), then zeros up to k (code 0 times weight 0: nothing in any sum).
+void gather(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, ptrdiff_t p0, ptrdiff_t np, uint8_t* buf) {
+    const ptrdiff_t ic = g.ic, per_image = g.oh * g.ow;
+    for (ptrdiff_t p = 0; p < np; ++p) {
+        const ptrdiff_t pix = p0 + p, n = pix / per_image, oy = pix % per_image / g.ow, ox = pix % g.ow;
+        const uint8_t* xn = c.x + n * g.ih * g.iw * ic;
+        uint8_t* dst = buf + p * c.k;
+        for (ptrdiff_t ky = 0; ky < g.kh; ++ky)
+            for (ptrdiff_t kx = 0; kx < g.kw; ++kx) {
+                const ptrdiff_t iy = g.in_y(oy, ky), ix = g.in_x(ox, kx);
+                const uint8_t* src = g.inside(iy, ix) ? xn + (iy * g.iw + ix) * ic : zero_row;
+                for (ptrdiff_t j = 0; j < ic; ++j) dst[j] = src[j];
+                dst += ic;
+            }
+        for (uint8_t* end = buf + (p + 1) * c.k; dst < end;) *dst++ = 0;
+    }
+}
+
+template <bool S8>
+void run_tiles(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, size_t begin, size_t end) {
+    const ptrdiff_t pixels = g.n * g.oh * g.ow;
+    const bool gathered = !direct(g);
+    alignas(16) uint8_t buf[8 * kMaxGatherK];
     for (size_t t = begin; t < end; ++t) {
         const ptrdiff_t p0 = ptrdiff_t(t) * 8, np = std::min<ptrdiff_t>(8, pixels - p0);
+        const uint8_t* rows = c.x + p0 * c.k;
+        if (gathered) {
+            gather(g, c, zero_row, p0, np, buf);
+            rows = buf;
+        }
         for (ptrdiff_t o0 = 0; o0 < c.oc; o0 += ptrdiff_t(kTileOc)) {
             if (np == 8) {
-                tile<S8, 8>(c, p0, o0);
+                tile<S8, 8>(c, rows, p0, o0);
                 continue;
             }
-            ptrdiff_t p = p0;
+            ptrdiff_t p = 0;
             if (np >= 4) {
-                tile<S8, 4>(c, p, o0);
-                p += 4;
+                tile<S8, 4>(c, rows, p0, o0);
+                p = 4;
             }
-            for (; p < p0 + np; ++p) tile<S8, 1>(c, p, o0);
+            for (; p < np; ++p) tile<S8, 1>(c, rows + p * c.k, p0 + p, o0);
         }
     }
 }
@@ -187,35 +226,36 @@ template <bool S8> void run_tiles(const Ctx& c, ptrdiff_t pixels, size_t begin, 
 
 bool conv1x1_quant_fits(const ConvGeometry& g, const QuantConvParams& q) {
     const bool x_signed = q.input_type != DataType::QAsymmU8, w_signed = q.weight_type != DataType::QAsymmU8;
-    return g.kh == 1 && g.kw == 1 && g.sy == 1 && g.sx == 1 && g.pt == 0 && g.pl == 0 && g.ih == g.oh && g.iw == g.ow &&
-           g.ic % 4 == 0 && g.ic > 0 && x_signed == w_signed;
+    return g.ic > 0 && x_signed == w_signed && (direct(g) || window_padded(g) <= kMaxGatherK);
 }
 
-size_t conv1x1_packed_bytes(const ConvGeometry& g) { return corr_bytes(g) + oc_padded(g) * size_t(g.ic); }
+size_t conv1x1_packed_bytes(const ConvGeometry& g) { return corr_bytes(g) + oc_padded(g) * window_padded(g); }
 
 void conv1x1_pack(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* w, const int32_t* sum_w, uint8_t* packed) {
-    const size_t ocp = oc_padded(g), oc = size_t(g.oc), k = size_t(g.ic);
+    const size_t ocp = oc_padded(g), oc = size_t(g.oc), k = window(g), kp = window_padded(g);
     int32_t* corr = reinterpret_cast<int32_t*>(packed);
     const uint32_t zx = uint32_t(q.input_offset), zw = uint32_t(q.weight_offset);
     for (size_t o = 0; o < ocp; ++o)
         corr[o] = o < oc ? int32_t(uint32_t(k) * zx * zw - zx * uint32_t(sum_w[o])) : 0;
     uint8_t* dst = packed + corr_bytes(g);
     for (size_t t = 0; t < ocp; t += kTileOc)
-        for (size_t i = 0; i < k; i += 4)
+        for (size_t i = 0; i < kp; i += 4)
             for (size_t o = t; o < t + kTileOc; ++o)
-                for (size_t j = 0; j < 4; ++j) *dst++ = o < oc ? w[o * k + i + j] : 0;
+                for (size_t j = 0; j < 4; ++j) *dst++ = o < oc && i + j < k ? w[o * k + i + j] : 0;
 }
 
 void conv1x1_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* packed,
                    const uint8_t* x, uint8_t* y) {
-    const Ctx c{g.ic, g.oc, reinterpret_cast<const int32_t*>(packed), packed + corr_bytes(g), x, y, t.bias, t.multiplier,
+    const Ctx c{ptrdiff_t(window_padded(g)), g.oc, reinterpret_cast<const int32_t*>(packed), packed + corr_bytes(g), x, y, t.bias, t.multiplier,
                 uint32_t(q.weight_offset), q.output_offset, q.output_type, requant_consts(q.output_offset, q.output_type)};
     const ptrdiff_t pixels = g.n * g.oh * g.ow;
     const size_t tiles = size_t(pixels + 7) / 8;
-    const size_t macs_per_tile = 8 * size_t(g.ic) * oc_padded(g);
+    const size_t macs_per_tile = 8 * window_padded(g) * oc_padded(g);
     const size_t grain = std::max<size_t>(1, kMinMacsPerThread / std::max<size_t>(1, macs_per_tile));
     const bool s8 = q.input_type != DataType::QAsymmU8;
-    parallel_for(tiles, grain, [&](size_t b, size_t e) { s8 ? run_tiles<true>(c, pixels, b, e) : run_tiles<false>(c, pixels, b, e); });
+    parallel_for(tiles, grain, [&](size_t b, size_t e) {
+        s8 ? run_tiles<true>(g, c, t.zero_row, b, e) : run_tiles<false>(g, c, t.zero_row, b, e);
+    });
 }
 
 }  // namespace npurun::kernels::neon

@@ -92,14 +92,8 @@ template <bool S8> struct Dot {
     }
 };
 
-// Stores output channels o0..o0+7 of one pixel (fewer in the last, padded tile).
-inline void store_tile_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v0, uint32x4_t v1) {
-    const int32x4_t a0 = vreinterpretq_s32_u32(v0), a1 = vreinterpretq_s32_u32(v1);
-    if (o0 + ptrdiff_t(kTileOc) <= c.oc) {
-        vst1_u8(yp + o0, narrow_to_bytes(requantize_x4(a0, c.bias + o0, c.mult + o0, c.rq),
-                                         requantize_x4(a1, c.bias + o0 + 4, c.mult + o0 + 4, c.rq)));
-        return;
-    }
+// Output channels o0..o0+c.oc of one pixel, the last, padded tile (fewer than 8 channels).
+void store_partial_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, int32x4_t a0, int32x4_t a1) {
     int32_t acc[kTileOc];
     vst1q_s32(acc, a0);
     vst1q_s32(acc + 4, a1);
@@ -107,24 +101,29 @@ inline void store_tile_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v
         yp[o] = uint8_t(quant::requantize(int64_t(acc[o - o0]) + c.bias[o], c.mult[o], c.zo, c.out_type));
 }
 
+// Stores output channels o0..o0+7 of one pixel (fewer in the last, padded tile).
+__attribute__((always_inline)) inline void store_tile_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v0, uint32x4_t v1) {
+    const int32x4_t a0 = vreinterpretq_s32_u32(v0), a1 = vreinterpretq_s32_u32(v1);
+    if (o0 + ptrdiff_t(kTileOc) > c.oc) return store_partial_row(c, yp, o0, a0, a1);
+    vst1_u8(yp + o0, narrow_to_bytes(requantize_x4(a0, c.bias + o0, c.mult + o0, c.rq),
+                                     requantize_x4(a1, c.bias + o0 + 4, c.mult + o0 + 4, c.rq)));
+}
+
 // NP pixels (GEMM rows xp, xp + k, ...; outputs from pixel p0) x the 8 output channels of tile o0 / 8.
+// zw_sx[p]: zw times the sum of the codes of row p (pixel_sums).
 template <bool S8, int NP>
-NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, ptrdiff_t p0, ptrdiff_t o0) {
+NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, const uint32_t* zw_sx, ptrdiff_t p0, ptrdiff_t o0) {
     using D = Dot<S8>;
     const ptrdiff_t k = c.k;
     const uint8_t* wp = c.w + o0 * k;
-    const bool need_sx = c.zw != 0;
-    uint32x4_t a0[NP], a1[NP], sx[NP];
+    uint32x4_t a0[NP], a1[NP];
     #pragma GCC unroll 8
-    for (int p = 0; p < NP; ++p) a0[p] = a1[p] = sx[p] = vdupq_n_u32(0);
+    for (int p = 0; p < NP; ++p) a0[p] = a1[p] = vdupq_n_u32(0);
     ptrdiff_t i = 0;
     for (; i + 16 <= k; i += 16, wp += 128) {
         uint8x16_t xv[NP];
         #pragma GCC unroll 8
         for (int p = 0; p < NP; ++p) xv[p] = vld1q_u8(xp + p * k + i);
-        if (need_sx)
-            #pragma GCC unroll 8
-            for (int p = 0; p < NP; ++p) sx[p] = D::sum(sx[p], xv[p]);
 #define NPURUN_STEP(L)                                                                 \
     {                                                                                  \
         const uint8x16_t w0 = vld1q_u8(wp + 32 * L), w1 = vld1q_u8(wp + 32 * L + 16); \
@@ -152,7 +151,6 @@ NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, ptrdiff_t p0, ptrdiff_
                 std::memcpy(b, xp + p * k + i, 4);
                 xv[p] = vld1_u8(b);
             }
-            if (need_sx) sx[p] = D::sum(sx[p], vcombine_u8(xv[p], vdup_n_u8(0)));
         }
         const uint8x16_t w0 = vld1q_u8(wp), w1 = vld1q_u8(wp + 16);
         #pragma GCC unroll 8
@@ -171,26 +169,64 @@ NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, ptrdiff_t p0, ptrdiff_
     const uint32x4_t c0 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0)), c1 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0 + 4));
     #pragma GCC unroll 8
     for (int p = 0; p < NP; ++p) {
-        const uint32x4_t s = vdupq_n_u32(c.zw * vaddvq_u32(sx[p]));
+        const uint32x4_t s = vdupq_n_u32(zw_sx[p]);
         store_tile_row(c, c.y + (p0 + p) * c.oc, o0, vsubq_u32(vaddq_u32(a0[p], c0), s), vsubq_u32(vaddq_u32(a1[p], c1), s));
     }
 }
 
+// zw_sx[p] = zw * (sum of the k codes of row p), modulo 2^32, for the np rows at xp (all 0 when zw = 0). Rows
+// are a multiple of 4 codes; the last partial 16 are summed from a zero-extended copy.
+template <bool S8> NPURUN_DOTPROD void pixel_sums(const Ctx& c, const uint8_t* xp, ptrdiff_t np, uint32_t* zw_sx) {
+    for (ptrdiff_t p = 0; p < np; ++p) {
+        uint32x4_t sx = vdupq_n_u32(0);
+        if (c.zw != 0) {
+            const uint8_t* row = xp + p * c.k;
+            ptrdiff_t i = 0;
+            for (; i + 16 <= c.k; i += 16) sx = Dot<S8>::sum(sx, vld1q_u8(row + i));
+            if (i < c.k) {
+                uint8_t b[16] = {};
+                std::memcpy(b, row + i, size_t(c.k - i));
+                sx = Dot<S8>::sum(sx, vld1q_u8(b));
+            }
+        }
+        zw_sx[p] = c.zw * vaddvq_u32(sx);
+    }
+}
+
+// Copies n bytes from src to dst, 16 at a time while a 16-byte read stays inside the input (src_end); the
+// stores may run up to 15 bytes past dst + n (the gather buffer has that slack; later bytes overwrite them).
+inline void copy_codes(uint8_t* dst, const uint8_t* src, ptrdiff_t n, const uint8_t* src_end) {
+    ptrdiff_t j = 0;
+    for (; j < n && src_end - (src + j) >= 16; j += 16) vst1q_u8(dst + j, vld1q_u8(src + j));
+    for (; j < n; ++j) dst[j] = src[j];
+}
+
 // The GEMM rows of output pixels p0..p0+np: each window in [ky][kx][ic] order (taps outside the input read the
-// zero-point row), then zeros up to k (code 0 times weight 0: nothing in any sum).
+// zero-point row), then zeros up to k (code 0 times weight 0: nothing in any sum). A window row wholly inside
+// the input with dilation 1 is kw*ic consecutive input bytes, copied in one piece.
 void gather(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, ptrdiff_t p0, ptrdiff_t np, uint8_t* buf) {
-    const ptrdiff_t ic = g.ic, per_image = g.oh * g.ow;
+    const ptrdiff_t ic = g.ic, per_image = g.oh * g.ow, seg = g.kw * ic;
+    const uint8_t* x_end = c.x + g.n * g.ih * g.iw * ic;
     for (ptrdiff_t p = 0; p < np; ++p) {
         const ptrdiff_t pix = p0 + p, n = pix / per_image, oy = pix % per_image / g.ow, ox = pix % g.ow;
         const uint8_t* xn = c.x + n * g.ih * g.iw * ic;
+        const ptrdiff_t ix0 = g.in_x(ox, 0);
+        const bool cols_inside = g.dx == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
         uint8_t* dst = buf + p * c.k;
-        for (ptrdiff_t ky = 0; ky < g.kh; ++ky)
+        for (ptrdiff_t ky = 0; ky < g.kh; ++ky) {
+            const ptrdiff_t iy = g.in_y(oy, ky);
+            if (cols_inside && iy >= 0 && iy < g.ih) {
+                copy_codes(dst, xn + (iy * g.iw + ix0) * ic, seg, x_end);
+                dst += seg;
+                continue;
+            }
             for (ptrdiff_t kx = 0; kx < g.kw; ++kx) {
-                const ptrdiff_t iy = g.in_y(oy, ky), ix = g.in_x(ox, kx);
+                const ptrdiff_t ix = g.in_x(ox, kx);
                 const uint8_t* src = g.inside(iy, ix) ? xn + (iy * g.iw + ix) * ic : zero_row;
                 for (ptrdiff_t j = 0; j < ic; ++j) dst[j] = src[j];
                 dst += ic;
             }
+        }
         for (uint8_t* end = buf + (p + 1) * c.k; dst < end;) *dst++ = 0;
     }
 }
@@ -199,7 +235,7 @@ template <bool S8>
 void run_tiles(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, size_t begin, size_t end) {
     const ptrdiff_t pixels = g.n * g.oh * g.ow;
     const bool gathered = !direct(g);
-    alignas(16) uint8_t buf[8 * kMaxGatherK];
+    alignas(16) uint8_t buf[8 * kMaxGatherK + 16];
     for (size_t t = begin; t < end; ++t) {
         const ptrdiff_t p0 = ptrdiff_t(t) * 8, np = std::min<ptrdiff_t>(8, pixels - p0);
         const uint8_t* rows = c.x + p0 * c.k;
@@ -207,17 +243,19 @@ void run_tiles(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, siz
             gather(g, c, zero_row, p0, np, buf);
             rows = buf;
         }
+        uint32_t zw_sx[8];
+        pixel_sums<S8>(c, rows, np, zw_sx);
         for (ptrdiff_t o0 = 0; o0 < c.oc; o0 += ptrdiff_t(kTileOc)) {
             if (np == 8) {
-                tile<S8, 8>(c, rows, p0, o0);
+                tile<S8, 8>(c, rows, zw_sx, p0, o0);
                 continue;
             }
             ptrdiff_t p = 0;
             if (np >= 4) {
-                tile<S8, 4>(c, rows, p0, o0);
+                tile<S8, 4>(c, rows, zw_sx, p0, o0);
                 p = 4;
             }
-            for (; p < np; ++p) tile<S8, 1>(c, rows + p * c.k, p0 + p, o0);
+            for (; p < np; ++p) tile<S8, 1>(c, rows + p * c.k, zw_sx + p, p0 + p, o0);
         }
     }
 }

@@ -23,6 +23,12 @@ inline int16x8_t centered(const uint8_t* p, bool is_signed, int16x8_t zp) {
 }
 inline int32_t code(uint8_t b, bool is_signed) { return is_signed ? int32_t(int8_t(b)) : int32_t(b); }
 
+// Requantizes and stores channels ch..ch+7 (accumulators lo: the first 4, hi: the next 4).
+inline void store8(const QuantTables& t, const RequantConsts& rq, ptrdiff_t ch, int32x4_t lo, int32x4_t hi, uint8_t* dst) {
+    vst1_u8(dst, narrow_to_bytes(requantize_x4(lo, t.bias + ch, t.multiplier + ch, rq),
+                                 requantize_x4(hi, t.bias + ch + 4, t.multiplier + ch + 4, rq)));
+}
+
 // One output pixel by the general loop, channels ch0..c: the taps clipped to the input (padding adds 0).
 void pixel_generic(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* xn, const uint8_t* w,
                    ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t ch0, uint8_t* out) {
@@ -45,8 +51,7 @@ void pixel_generic(const ConvGeometry& g, const QuantConvParams& q, const QuantT
                 lo = vmlal_s16(lo, vget_low_s16(xv), vget_low_s16(wv));
                 hi = vmlal_s16(hi, vget_high_s16(xv), vget_high_s16(wv));
             }
-        vst1_u8(out + ch, narrow_to_bytes(requantize_x4(lo, t.bias + ch, t.multiplier + ch, rq),
-                                          requantize_x4(hi, t.bias + ch + 4, t.multiplier + ch + 4, rq)));
+        store8(t, rq, ch, lo, hi, out + ch);
     }
     for (; ch < c; ++ch) {
         int32_t a = 0;
@@ -67,8 +72,9 @@ template <bool S8> inline int16x8_t centered8(const uint8_t* p, uint8x8_t zx) {
 }
 
 // 3x3, dilation 1, one output row: 8 channels at a time with their 9 centred weight vectors held in registers
-// across the row. Rows of taps above or below the input read the zero-point row (real 0, contributes 0);
-// output columns whose taps leave the input on the left or right go through pixel_generic.
+// across the row. Taps outside the input read the zero-point row (real 0, contributes 0): whole rows of taps
+// above or below the input through the row pointers, and in the border columns (taps left or right of the
+// input) tap by tap.
 template <bool S8>
 void row_3x3(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* xn, const uint8_t* w,
              ptrdiff_t oy, uint8_t* yrow) {
@@ -86,11 +92,23 @@ void row_3x3(const ConvGeometry& g, const QuantConvParams& q, const QuantTables&
     ptrdiff_t a = 0, b = g.ow;
     while (a < b && g.in_x(a, 0) < 0) ++a;
     while (b > a && g.in_x(b - 1, 2) >= g.iw) --b;
-    for (ptrdiff_t ox = 0; ox < g.ow; ++ox)
-        if (ox < a || ox >= b) pixel_generic(g, q, t, xn, w, oy, ox, 0, yrow + ox * c);
     for (ptrdiff_t ch = 0; ch < c8; ch += 8) {
         int16x8_t wv[9];
         for (int k = 0; k < 9; ++k) wv[k] = centered(w + k * c + ch, ws, zw);
+        for (ptrdiff_t ox = 0; ox < g.ow; ++ox) {
+            if (ox == a && a < b) ox = b;  // the interior columns follow
+            if (ox >= g.ow) break;
+            int32x4_t lo = vdupq_n_s32(0), hi = vdupq_n_s32(0);
+            #pragma GCC unroll 9
+            for (int k = 0; k < 9; ++k) {
+                const ptrdiff_t ix = g.in_x(ox, k % 3);
+                const uint8_t* src = ix >= 0 && ix < g.iw ? rows[k / 3] + ix * c + ch : t.zero_row + ch;
+                const int16x8_t xv = centered8<S8>(src, zx);
+                lo = vmlal_s16(lo, vget_low_s16(xv), vget_low_s16(wv[k]));
+                hi = vmlal_high_s16(hi, xv, wv[k]);
+            }
+            store8(t, rq, ch, lo, hi, yrow + ox * c + ch);
+        }
         for (ptrdiff_t ox = a; ox < b; ++ox) {
             const ptrdiff_t off = g.in_x(ox, 0) * c + ch;
             int32x4_t lo = vdupq_n_s32(0), hi = vdupq_n_s32(0);
@@ -100,12 +118,11 @@ void row_3x3(const ConvGeometry& g, const QuantConvParams& q, const QuantTables&
                 lo = vmlal_s16(lo, vget_low_s16(xv), vget_low_s16(wv[k]));
                 hi = vmlal_high_s16(hi, xv, wv[k]);
             }
-            vst1_u8(yrow + ox * c + ch, narrow_to_bytes(requantize_x4(lo, t.bias + ch, t.multiplier + ch, rq),
-                                                        requantize_x4(hi, t.bias + ch + 4, t.multiplier + ch + 4, rq)));
+            store8(t, rq, ch, lo, hi, yrow + ox * c + ch);
         }
     }
     if (c8 < c)
-        for (ptrdiff_t ox = a; ox < b; ++ox) pixel_generic(g, q, t, xn, w, oy, ox, c8, yrow + ox * c);
+        for (ptrdiff_t ox = 0; ox < g.ow; ++ox) pixel_generic(g, q, t, xn, w, oy, ox, c8, yrow + ox * c);
 }
 
 // Whether row_3x3 applies: 3x3 taps, dilation 1, and an input zero point that is a code of the input type.

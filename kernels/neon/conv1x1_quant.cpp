@@ -8,8 +8,8 @@
 //   sum (x - zx)(w - zw) = sum xw - zw sum x - zx sum w + K zx zw   (mod 2^32),
 // exact because the true value fits in int32 (check(): K <= 33025). The per-channel part
 // corr[o] = K zx zw - zx sum_w[o] is computed once by conv1x1_pack; the per-pixel sum of the input codes is a
-// dot product with a vector of ones, skipped when zw = 0. Then the same requantize_x4 epilogue as every
-// quantized kernel (the IEEE double operations of quant::requantize).
+// dot product with a vector of ones, once per tile of 8 pixels (pixel_sums), skipped when zw = 0. Then the
+// same requantize_x4 epilogue as every quantized kernel (the IEEE double operations of quant::requantize).
 //
 // Packed weights (once, in prepare): output channels in tiles of 8 (zero-padded), and within a tile, per group of
 // 4 input channels, 32 bytes [o0 k0..k3][o1 k0..k3]...[o7 k0..k3]. One 16-byte register then holds 4 channels x
@@ -175,7 +175,8 @@ NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, const uint32_t* zw_sx,
 }
 
 // zw_sx[p] = zw * (sum of the k codes of row p), modulo 2^32, for the np rows at xp (all 0 when zw = 0). Rows
-// are a multiple of 4 codes; the last partial 16 are summed from a zero-extended copy.
+// are a multiple of 4 codes; a last partial 16 is summed from the row's last 16 codes with the first ones masked
+// off (or from a zero-extended copy in rows shorter than 16).
 template <bool S8> NPURUN_DOTPROD void pixel_sums(const Ctx& c, const uint8_t* xp, ptrdiff_t np, uint32_t* zw_sx) {
     for (ptrdiff_t p = 0; p < np; ++p) {
         uint32x4_t sx = vdupq_n_u32(0);
@@ -183,7 +184,12 @@ template <bool S8> NPURUN_DOTPROD void pixel_sums(const Ctx& c, const uint8_t* x
             const uint8_t* row = xp + p * c.k;
             ptrdiff_t i = 0;
             for (; i + 16 <= c.k; i += 16) sx = Dot<S8>::sum(sx, vld1q_u8(row + i));
-            if (i < c.k) {
+            if (i < c.k && c.k >= 16) {  // the last 16 codes, those already summed masked off
+                static const uint8_t kKeepLast[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                      255, 255, 255, 255, 255, 255, 255, 255,
+                                                      255, 255, 255, 255, 255, 255, 255, 255};
+                sx = Dot<S8>::sum(sx, vandq_u8(vld1q_u8(row + c.k - 16), vld1q_u8(kKeepLast + (c.k - i))));
+            } else if (i < c.k) {
                 uint8_t b[16] = {};
                 std::memcpy(b, row + i, size_t(c.k - i));
                 sx = Dot<S8>::sum(sx, vld1q_u8(b));

@@ -53,6 +53,10 @@ else
 fi
 whole_model mobilenet_v1_0.25_128_float "$float_model" "$data/mnv1_float_input.bin" f
 
+# --threads 1 / 2 / 4 side by side on every real model and the float MobileNet (more threads should never be
+# slower than one beyond the printed spread).
+"$here/threads-bench.sh" "$build" "$data" "$float_model" "$data/mnv1_float_input.bin"
+
 # Executed guest instructions per inference: (count(N runs) - count(1 run)) / (N - 1), so model loading,
 # one-time weight packing (Arm Compute Library's prepare() runs on the first inference) and process start
 # cancel out. Everything single-threaded (npurun --threads 1; CpuAcc via build-armnn-aarch64.sh).

@@ -28,12 +28,6 @@
 #include "kernels/neon/thread_pool.h"
 #include "core/quantization.h"
 
-#if NPURUN_NEON_NATIVE
-#define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
-#else
-#define NPURUN_DOTPROD
-#endif
-
 namespace npurun::kernels::neon {
 namespace {
 
@@ -77,12 +71,9 @@ template <bool S8> struct Dot {
         else
             return vdotq_laneq_u32(a, w, x, L);
     }
+    // The 8-code form: the same lanes L (0 or 1) of the 8 codes repeated in both halves.
     template <int L> NPURUN_DOTPROD static uint32x4_t d(uint32x4_t a, uint8x16_t w, uint8x8_t x) {
-        if constexpr (S8)
-            return vreinterpretq_u32_s32(
-                vdotq_lane_s32(vreinterpretq_s32_u32(a), vreinterpretq_s8_u8(w), vreinterpret_s8_u8(x), L));
-        else
-            return vdotq_lane_u32(a, w, x, L);
+        return q<L>(a, w, vcombine_u8(x, x));
     }
     NPURUN_DOTPROD static uint32x4_t sum(uint32x4_t a, uint8x16_t x) {
         if constexpr (S8)

@@ -25,12 +25,6 @@
 #include "kernels/neon/thread_pool.h"
 #include "core/quantization.h"
 
-#if NPURUN_NEON_NATIVE
-#define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
-#else
-#define NPURUN_DOTPROD
-#endif
-
 namespace npurun::kernels::neon {
 namespace {
 

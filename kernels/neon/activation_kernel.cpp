@@ -69,7 +69,7 @@ template <ActivationFunction F> void run_fn(const float* x, float* y, size_t cou
     const float32x4_t av = vdupq_n_f32(a), bv = vdupq_n_f32(b);
     // Blocks of 1024 elements: each block one thread; tails padded through a small buffer.
     const size_t blocks = (count + 1023) / 1024;
-    parallel_for(blocks, 1, [&](size_t begin, size_t end) {
+    parallel_for(blocks, work_grain(1024 * 8), [&](size_t begin, size_t end) {
         for (size_t blk = begin; blk < end; ++blk) {
             const size_t lo = blk * 1024, hi = lo + 1024 < count ? lo + 1024 : count;
             size_t i = lo;

@@ -32,8 +32,6 @@ namespace npurun::kernels::neon {
 namespace {
 
 constexpr size_t kTileOc = 8;
-// A thread's share of a layer must be at least this many multiply-adds, or waking it costs more than it saves.
-constexpr size_t kMinMacsPerThread = size_t(1) << 18;
 
 // Other geometries gather each tile's input windows into a buffer on the stack, rows of this many codes at most.
 constexpr size_t kMaxGatherK = 1024;
@@ -286,7 +284,7 @@ void conv1x1_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantT
     const ptrdiff_t pixels = g.n * g.oh * g.ow;
     const size_t tiles = size_t(pixels + 7) / 8;
     const size_t macs_per_tile = 8 * window_padded(g) * oc_padded(g);
-    const size_t grain = std::max<size_t>(1, kMinMacsPerThread / std::max<size_t>(1, macs_per_tile));
+    const size_t grain = work_grain(macs_per_tile);
     const bool s8 = q.input_type != DataType::QAsymmU8;
     parallel_for(tiles, grain, [&](size_t b, size_t e) {
         s8 ? run_tiles<true>(g, c, t.zero_row, b, e) : run_tiles<false>(g, c, t.zero_row, b, e);

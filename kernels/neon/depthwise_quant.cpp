@@ -140,8 +140,7 @@ void depthwise_quant(const ConvGeometry& g, const QuantConvParams& q, const Quan
                      uint8_t* y) {
     const ptrdiff_t c = g.oc;
     const bool fast = fits_3x3(g, q) && t.zero_row != nullptr, xs = q.input_type != DataType::QAsymmU8;
-    // A row costs about 9 * ow * c multiply-adds: split only into shares of at least ~64K of them.
-    const size_t grain = std::max<size_t>(1, (size_t(1) << 16) / std::max<size_t>(1, size_t(9 * g.ow * c)));
+    const size_t grain = work_grain(size_t(g.kh * g.kw * g.ow * c));
     parallel_for(size_t(g.n * g.oh), grain, [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
             const ptrdiff_t n = ptrdiff_t(r) / g.oh, oy = ptrdiff_t(r) % g.oh;

@@ -20,9 +20,16 @@ open('$img', 'wb').write(b'P6 %d %d 255\n' % (w, h) + bytes(random.randrange(256
 cell() {
     local out med p90
     out=$("$build/tools/npurun/npurun" "$1" "$2" --device cpu --threads "$3" --iterations "$iter" 2>/dev/null) || { echo "-"; return; }
-    med=$(sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' <<<"$out" | tail -1)
-    p90=$(sed -n 's/.*p90 \([0-9.]*\) ms.*/\1/p' <<<"$out" | tail -1)
-    python3 -c "print('%.3f ms (+%.0f%%)' % ($med, 100.0 * ($p90 / $med - 1.0)))"
+    # "median 7.412 ms, p90 9.406 ms" (or us): both in microseconds.
+    python3 - "$out" <<'PY'
+import re, sys
+def us(key):
+    m = re.findall(key + r' ([0-9.]+) (ms|us)', sys.argv[1])
+    v, unit = m[-1]
+    return float(v) * (1000.0 if unit == 'ms' else 1.0)
+med, p90 = us('median'), us('p90')
+print('%.1f us (+%.0f%%)' % (med, 100.0 * (p90 / med - 1.0) if med > 0 else 0.0))
+PY
 }
 row() {
     local t1 t2 t4

@@ -262,8 +262,11 @@ NpuVerdict check_elementwise(const Graph& g, const Node& n, const NpuPolicy& pol
     const Shape& b = g.info(n.inputs[1]).shape;
     const Shape& o = g.info(n.outputs[0]).shape;
     if (o.rank > 4) return NpuVerdict::no("rank " + std::to_string(o.rank) + " above 4");
-    if (a != o && !expand_pattern_ok(a, o, &why)) return NpuVerdict::no(why);
-    if (b != o && !expand_pattern_ok(b, o, &why)) return NpuVerdict::no(why);
+    // A constant operand of any broadcast is expanded at load into a shape the DPU reads
+    // (runtime/npu/constant_broadcast.h); a run-time one must be an Expand pattern.
+    const bool ca = g.tensor(n.inputs[0]).is_constant(), cb = g.tensor(n.inputs[1]).is_constant();
+    if (a != o && !ca && !expand_pattern_ok(a, o, &why)) return NpuVerdict::no(why);
+    if (b != o && !cb && !expand_pattern_ok(b, o, &why)) return NpuVerdict::no(why);
     for (uint32_t i = 0; i < o.rank; ++i)
         if (o[i] > L::kCubeMaxDim) return NpuVerdict::no("dimension " + std::to_string(o[i]) + " above 8192");
     return NpuVerdict::yes(d);

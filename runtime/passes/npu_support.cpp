@@ -388,6 +388,12 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             const auto f = n.attr<ActivationAttrs>().function;
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
+            if (f == ActivationFunction::HardSwish) {  // fp16: DPU BS stage + EW multiply (runtime/npu/ops/activation_op.cpp)
+                std::string why;
+                NpuDomain d;
+                if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+                return NpuVerdict::yes(d);
+            }
             return NpuVerdict::no(std::string("activation ") + to_string(f) + " has no NPU lowering (DPU LUT not programmed)");
         }
         case OpKind::Input:

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -166,13 +167,15 @@ TEST(MobilenetV3Style, Fp16OnTheSimulatorMatchesTheCpu) {
     const std::string table = explain(g, p);
     std::printf("%s", table.substr(table.rfind(" layers on the NPU") - 12).c_str());
 
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session cpu(model, co);
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
-    so.fp16 = true;
-    Session sim(model, so);
+    const auto session = [&model](DeviceKind device) {
+        SessionOptions o;
+        o.device = device;
+        o.fp16 = device == DeviceKind::Sim;  // --fp16 (the CPU path computes float32 either way)
+        return std::make_unique<Session>(model, o);
+    };
+    auto cpu_session = session(DeviceKind::Cpu), sim_session = session(DeviceKind::Sim);
+    Session& cpu = *cpu_session;
+    Session& sim = *sim_session;
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> d(-1.0f, 1.0f);
     TensorBinding& in = cpu.input(0);

@@ -46,25 +46,27 @@ Refusal prepare_hard_swish(const Graph& g, const Node& node, NpuDomain d, HardSw
     return {};
 }
 
+// y = x * hard_sigmoid(x) over the whole map: one task, the input read twice (MRDMA and ERDMA).
+DpuFlyingTask hard_swish_task(const FeatureGeometry& g, const OpAddresses& a) {
+    DpuFlyingTask t;
+    t.int8 = false;
+    t.c = g.c, t.h = g.h, t.w = g.w;
+    t.src = a.input, t.dst = a.output;
+    t.src_plane = t.dst_plane = t.h * t.w;
+    t.bs_add_en = true, t.bs_add = fp32_bits(3.0f);
+    t.bs_mul_en = true, t.bs_mul = fp32_to_fp16(1.0f / 6.0f);
+    t.bs_relu = true, t.bs_relux = true, t.bs_relux_bits = fp32_bits(1.0f);
+    t.operand = DpuFlyingTask::Operand::PerPixel;
+    t.ew_addr = a.input, t.ew_plane = t.h * t.w;
+    t.ew_mul = true;
+    return t;
+}
+
 class HardSwishOp : public NpuOp {
 public:
-    HardSwishOp(const Node& node, const HardSwishLayer& L) : layer_(L) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-    }
+    HardSwishOp(TensorId in, TensorId out, const HardSwishLayer& L) : layer_(L) { input = in, output = out; }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        DpuFlyingTask t;
-        t.int8 = false;
-        t.c = layer_.g.c, t.h = layer_.g.h, t.w = layer_.g.w;
-        t.src = a.input, t.dst = a.output;
-        t.src_plane = t.dst_plane = t.h * t.w;
-        t.bs_add_en = true, t.bs_add = fp32_bits(3.0f);
-        t.bs_mul_en = true, t.bs_mul = fp32_to_fp16(1.0f / 6.0f);
-        t.bs_relu = true, t.bs_relux = true, t.bs_relux_bits = fp32_bits(1.0f);
-        t.operand = DpuFlyingTask::Operand::PerPixel;
-        t.ew_addr = a.input, t.ew_plane = t.h * t.w;
-        t.ew_mul = true;
-        emit_dpu_flying_task(lanes[0], t);
+        emit_dpu_flying_task(lanes[0], hard_swish_task(layer_.g, a));
         return 1;
     }
 
@@ -72,21 +74,20 @@ private:
     HardSwishLayer layer_;
 };
 
-Refusal check(const Graph& g, const Node& node, NpuDomain d) {
-    HardSwishLayer L;
-    return prepare_hard_swish(g, node, d, &L);
-}
-
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
-    if (f.activation != nullptr) return Refusal::because("fused activation");
     HardSwishLayer L;
-    if (Refusal r = prepare_hard_swish(g, *f.node, d, &L); r.refused()) return r;
-    *out = std::make_unique<HardSwishOp>(*f.node, L);
-    return {};
+    Refusal r = f.activation != nullptr ? Refusal::because("fused activation") : prepare_hard_swish(g, *f.node, d, &L);
+    if (!r.refused()) *out = std::make_unique<HardSwishOp>(f.node->inputs[0], f.node->outputs[0], L);
+    return r;
 }
 
 }  // namespace
 
-const NpuOpUnit kActivation{OpKind::Activation, check, prepare};
+const NpuOpUnit kActivation{OpKind::Activation,
+                            [](const Graph& g, const Node& node, NpuDomain d) {
+                                HardSwishLayer L;
+                                return prepare_hard_swish(g, node, d, &L);
+                            },
+                            prepare};
 
 }  // namespace npurun::npu::ops

@@ -286,9 +286,11 @@ NpuVerdict check_pooling(const Graph& g, const Node& n, const NpuPolicy& policy)
         return NpuVerdict::no(std::string(name) + " input dimension above 8192");
     const bool global = a.stride_x == 0 && a.stride_y == 0;
     if (global || (a.pool_height == in.h && a.pool_width == in.w && a.pad_left + a.pad_right + a.pad_top + a.pad_bottom == 0)) {
-        if (in.h > L::kGlobalPoolMaxPlane || in.w > L::kGlobalPoolMaxPlane)
+        // Above the plane limit: two pooling passes (L::global_pool_split), when the plane factors.
+        if (L::global_pool_split(in.h) == 0 || L::global_pool_split(in.w) == 0)
             return NpuVerdict::no(std::string("Global") + name + " over " + dims2(in.h, in.w) + " exceeds " +
-                                  dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane));
+                                  dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane) +
+                                  " and does not split into two passes of windows <= 7 (a side prime above 7 or above 49)");
         return NpuVerdict::yes(d);
     }
     if (a.rounding == OutputShapeRounding::Ceiling) return NpuVerdict::no(std::string(name) + " ceil rounding is not supported (floor only)");

@@ -8,7 +8,8 @@
 //   BatchMatMul            output elements x the contracted length of its first input
 // Every other layer (element-wise, pooling, activations, layout moves...) counts 0: their work is a few
 // operations per element, not multiply-accumulates. The NPU share is the MACs of layers placed on the NPU
-// (Npu or Fused) over the MACs of all layers; a model with no MACs reports 0%.
+// (Npu or Fused) over the MACs of all layers; a model with no MACs reports
+// "0.0% (the model has no MAC layers)".
 #pragma once
 
 #include <cstdint>

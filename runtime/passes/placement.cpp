@@ -198,8 +198,9 @@ std::string npu_mac_share_line(const Graph& g, const Placement& p) {
         all += m < room ? m : room;
         if (p.nodes[i].device != Placed::Cpu) on_npu += m < UINT64_MAX - on_npu ? m : UINT64_MAX - on_npu;
     }
-    char line[64];
-    std::snprintf(line, sizeof line, "NPU share of MACs: %.1f%%\n", all ? 100.0 * double(on_npu) / double(all) : 0.0);
+    char line[80];
+    std::snprintf(line, sizeof line, "NPU share of MACs: %.1f%%%s\n", all ? 100.0 * double(on_npu) / double(all) : 0.0,
+                  all ? "" : " (the model has no MAC layers)");
     return line;
 }
 

@@ -118,6 +118,10 @@ TEST(LayerMacs, DepthwiseFullyConnectedAndMatMul) {
     EXPECT_EQ(layer_macs(n.g, n.g.nodes[mm]), 2u * 5 * 3 * 7);
     PlacementOptions cpu_only;
     EXPECT_EQ(npu_mac_share_line(n.g, place(n.g, cpu_only)), "NPU share of MACs: 0.0%\n");
+    Net none;  // no MAC layer at all
+    TensorId a0 = none.value({1, 4, 4, 4}), a1 = none.value({1, 4, 4, 4});
+    none.add(OpKind::Activation, {a0}, {a1}, ActivationAttrs{ActivationFunction::ReLu, 0, 0});
+    EXPECT_EQ(npu_mac_share_line(none.g, place(none.g, cpu_only)), "NPU share of MACs: 0.0% (the model has no MAC layers)\n");
 }
 
 TEST(Placement, ActivationFeedingTwoConsumersIsNotFused) {

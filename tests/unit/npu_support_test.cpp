@@ -116,9 +116,12 @@ TEST(NpuSupport, PoolingLimitsOfSeed003) {
 
 TEST(NpuSupport, GlobalPoolingPlaneLimit) {
     EXPECT_TRUE(pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 7).supported());
-    auto v = pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 8);
+    // Above 7x7: two pooling passes when the plane factors into windows <= 7 (8 = 4 x 2), else refused.
+    EXPECT_TRUE(pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 8).supported());
+    auto v = pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 11);
     EXPECT_FALSE(v.supported());
-    EXPECT_NE(v.reason().find("GlobalAveragePool over 8x8 exceeds 7x7"), std::string::npos) << v.reason();
+    EXPECT_NE(v.reason().find("GlobalAveragePool over 11x11 exceeds 7x7 and does not split into two passes"), std::string::npos)
+        << v.reason();
 }
 
 TEST(NpuSupport, ElementwiseBroadcastPatterns) {

@@ -13,5 +13,6 @@ extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary,
 extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
 extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
+extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone HardSwish (fp16), one DPU flying task
 
 }  // namespace npurun::npu::ops

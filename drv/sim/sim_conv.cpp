@@ -9,29 +9,6 @@ namespace npudrv::sim::detail {
 namespace rc = npudrv::regcmd;
 namespace f = npudrv::regcmd::f;
 
-namespace {
-
-// Byte offset of weight (k, c, ky, kx) in the weight buffer. Regular conv (reference §6.2): kernels in
-// groups of KG (16 for 16-bit, 32 for int8), channels in groups of 32, order [k/KG][c/32][ky][kx][k%KG][c%32];
-// a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 = kernels*kw*kh*Ca*bpe exactly).
-// Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64 bytes of channels per group,
-// i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16 depthwise order down.
-size_t weight_index(uint32_t k, uint32_t c, uint32_t ky, uint32_t kx, uint32_t K, uint32_t C, uint32_t kh, uint32_t kw,
-                    uint32_t kg_size) {
-    const size_t taps = size_t{kh} * kw;
-    const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, K - kg * kg_size);
-    const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, C - cg * 32);
-    return size_t{kg} * kg_size * taps * C + size_t{cg} * 32 * taps * ksz + (size_t{ky} * kw + kx) * ksz * csz +
-           size_t{kin} * csz + cin;
-}
-
-size_t dw_weight_index(uint32_t c, uint32_t ky, uint32_t kx, uint32_t C, uint32_t kh, uint32_t kw, uint32_t group) {
-    const size_t taps = size_t{kh} * kw;
-    const uint32_t cg = c / group, cin = c % group, csz = std::min(group, C - cg * group);
-    return size_t{cg} * group * taps + (size_t{ky} * kw + kx) * csz + cin;
-}
-
-}  // namespace
 
 // Fetches a task's feature map from memory: NC1HWC2 with the programmed line / plane strides.
 void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t W, uint32_t prec, std::vector<float>* in_f,
@@ -64,7 +41,7 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
 }
 
 // What the CORE computes from: the task's geometry, its fetched input (float or integer, per the pipeline),
-// the padding value and the weight bytes.
+// the padding value and the weight bytes. Decoded once per task from the registers (run_cna_core).
 struct MacTask {
     uint32_t C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy;
     int pl, pt;
@@ -75,84 +52,144 @@ struct MacTask {
     float pad_f;
     int64_t pad_i;
     const std::vector<uint8_t>& wbytes;
+    uint32_t clip_truncate;  // CORE CLIP_TRUNCATE (integer pipelines)
 };
+
+namespace {
+
+// The task's input with its padding materialised: one [hp][wp] plane per channel covering every position a
+// kernel window reads (padded positions hold the pad value), so the MAC loops need no bounds checks.
+template <typename T>
+struct PaddedInput {
+    uint32_t hp = 0, wp = 0;
+    std::vector<T> v;
+    const T* row(uint32_t c, uint32_t y) const { return v.data() + (size_t{c} * hp + y) * wp; }
+};
+
+template <typename T, typename S>
+PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
+    PaddedInput<T> p;
+    const auto pt = static_cast<uint32_t>(m.pt), pl = static_cast<uint32_t>(m.pl);
+    p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.kh);
+    p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.kw);
+    p.v.assign(size_t{m.C} * p.hp * p.wp, pad);
+    for (uint32_t c = 0; c < m.C; ++c)
+        for (uint32_t y = 0; y < m.H; ++y) {
+            const S* src = in.data() + (size_t{c} * m.H + y) * m.W;
+            T* dst = p.v.data() + (size_t{c} * p.hp + y + pt) * p.wp + pl;
+            for (uint32_t x = 0; x < m.W; ++x) dst[x] = static_cast<T>(src[x]);
+        }
+    return p;
+}
+
+// Weights decoded from the CBUF byte order into dense [k][c][ky][kx] (depthwise: [c][ky][kx]). Regular conv
+// (reference §6.2): kernels in groups of KG (16 for 16-bit, 32 for int8), channels in groups of 32, order
+// [k/KG][c/32][ky][kx][k%KG][c%32]; a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 =
+// kernels*kw*kh*Ca*bpe exactly). Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64
+// bytes of channels per group, i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16
+// depthwise order down.
+template <typename T, typename Load>
+std::vector<T> decode_weights(const MacTask& m, Load load) {
+    const size_t taps = size_t{m.kh} * m.kw;
+    std::vector<T> w;
+    if (m.dw) {
+        const uint32_t group = 64 / m.bpe;
+        w.resize(size_t{m.C} * taps);
+        for (uint32_t c = 0; c < m.C; ++c) {
+            const uint32_t cg = c / group, cin = c % group, csz = std::min(group, m.C - cg * group);
+            for (size_t tap = 0; tap < taps; ++tap) w[c * taps + tap] = load((size_t{cg} * group * taps + tap * csz + cin) * m.bpe);
+        }
+        return w;
+    }
+    const uint32_t kg_size = (m.bpe == 1) ? 32 : 16;
+    w.resize(size_t{m.K} * m.C * taps);
+    for (uint32_t k = 0; k < m.K; ++k) {
+        const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, m.K - kg * kg_size);
+        for (uint32_t c = 0; c < m.C; ++c) {
+            const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, m.C - cg * 32);
+            const size_t base = size_t{kg} * kg_size * taps * m.C + size_t{cg} * 32 * taps * ksz + size_t{kin} * csz + cin;
+            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{k} * m.C + c) * taps + tap] = load((base + tap * ksz * csz) * m.bpe);
+        }
+    }
+    return w;
+}
+
+// acc[i] += p[i*sx] * w over one output row (the contiguous case separate so it vectorises).
+template <typename Acc, typename In>
+inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, uint32_t n, uint32_t sx) {
+    if (sx == 1) {
+        for (uint32_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i] * w);
+    } else {
+        for (uint32_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[size_t{i} * sx] * w);
+    }
+}
+
+// The MACs: out[k][oy][ox] (Co x Ho x Wo, zeroed by the caller), each output summed in the order c, ky, kx
+// (the float pipeline's fp32 accumulation order; integer sums are exact). Depthwise: channel k reads input k.
+template <typename Acc, typename In>
+void mac_all(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    const uint32_t cin = m.dw ? 1 : m.C;
+    for (uint32_t k = 0; k < m.Co; ++k)
+        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+            Acc* acc = out + (size_t{k} * m.Ho + oy) * m.Wo;
+            for (uint32_t ci = 0; ci < cin; ++ci) {
+                const uint32_t c = m.dw ? k : ci;
+                const In* wk = w.data() + (size_t{m.dw ? 0 : k} * cin + c) * m.kh * m.kw;
+                for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                    const In* row = in.row(c, oy * m.sy + ky);
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(acc, row + kx, wk[ky * m.kw + kx], m.Wo, m.sx);
+                }
+            }
+        }
+}
+
+// Input values under each kernel window (padding included): per channel for depthwise, else summed over
+// the channels (ConvResult::window_sums).
+void window_sums(const MacTask& m, const PaddedInput<int32_t>& in, std::vector<int64_t>& sums) {
+    sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
+    for (uint32_t c = 0; c < m.C; ++c)
+        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+            int64_t* s = sums.data() + ((m.dw ? size_t{c} * m.Ho : 0) + oy) * m.Wo;
+            for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                const int32_t* row = in.row(c, oy * m.sy + ky);
+                for (uint32_t kx = 0; kx < m.kw; ++kx)
+                    for (uint32_t ox = 0; ox < m.Wo; ++ox) s[ox] += row[kx + size_t{ox} * m.sx];
+            }
+        }
+}
+
+}  // namespace
 
 // CORE: the MACs of one task (and, int8, the input window sums the DPU's weight-offset term needs).
 ConvResult run_core(TaskExec& t, const MacTask& m) {
-    const uint32_t C = m.C, H = m.H, W = m.W, K = m.K, Co = m.Co, Coa = m.Coa, Ho = m.Ho, Wo = m.Wo, kh = m.kh, kw = m.kw;
-    const uint32_t sx = m.sx, sy = m.sy, bpe = m.bpe, prec = m.prec;
-    const int pl = m.pl, pt = m.pt;
-    const bool fl = m.fl, dw = m.dw;
-    const std::vector<float>& in_f = m.in_f;
-    const std::vector<int64_t>& in_i = m.in_i;
-    const float pad_f = m.pad_f;
-    const int64_t pad_i = m.pad_i;
-    const std::vector<uint8_t>& wbytes = m.wbytes;
     ConvResult r;
-    r.acc.resize(Coa, Ho, Wo, fl);
-    r.per_channel_sums = dw;
-    if (!fl) r.window_sums.assign(size_t{Ho} * Wo * (dw ? C : 1), 0);
-    auto in_at_f = [&](uint32_t c, int y, int x) -> float {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_f;
-        return in_f[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    auto in_at_i = [&](uint32_t c, int y, int x) -> int64_t {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_i;
-        return in_i[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    const uint32_t kg_size = (bpe == 1) ? 32 : 16;
-    const uint32_t dw_group = 64 / bpe;
-    auto weight_f = [&](size_t idx) { return load_float(&wbytes[idx * bpe], prec); };
-    auto weight_i = [&](size_t idx) { return load_int(&wbytes[idx * bpe], prec); };
-    for (uint32_t oy = 0; oy < Ho; ++oy) {
-        for (uint32_t ox = 0; ox < Wo; ++ox) {
-            const int iy0 = static_cast<int>(oy * sy) - pt, ix0 = static_cast<int>(ox * sx) - pl;
-            if (!fl) {
-                int64_t s = 0;
-                for (uint32_t c = 0; c < C; ++c) {
-                    int64_t sc = 0;
-                    for (uint32_t ky = 0; ky < kh; ++ky)
-                        for (uint32_t kx = 0; kx < kw; ++kx) sc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
-                    if (dw) r.window_sums[(size_t{c} * Ho + oy) * Wo + ox] = sc;
-                    s += sc;
-                }
-                if (!dw) r.window_sums[size_t{oy} * Wo + ox] = s;
-            }
-            for (uint32_t k = 0; k < Co; ++k) {
-                const size_t oi = r.acc.index(k, oy, ox);
-                if (fl) {
-                    float acc = 0.0f;  // fp16 products accumulated in fp32, order c, ky, kx
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_f(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_f(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_f(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_f(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    r.acc.f[oi] = acc;
-                } else {
-                    int64_t acc = 0;  // int8 x int8 products, int32 accumulator (checked below)
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_i(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_i(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_i(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    if (acc < INT32_MIN || acc > INT32_MAX) t.invalid("int32 accumulator overflow");
-                    r.acc.i[oi] = arith::round_shift(acc, t.get(f::CORE_CLIP_TRUNCATE));
-                }
-            }
+    r.acc.resize(m.Coa, m.Ho, m.Wo, m.fl);
+    r.per_channel_sums = m.dw;
+    const size_t n = size_t{m.Co} * m.Ho * m.Wo;
+    if (m.fl) {
+        // fp16 products accumulated in fp32, order c, ky, kx; channels past Co stay 0.
+        const PaddedInput<float> in = pad_input<float>(m, m.in_f, m.pad_f);
+        const std::vector<float> w = decode_weights<float>(m, [&](size_t off) { return load_float(&m.wbytes[off], m.prec); });
+        mac_all<float, float>(m, in, w, r.acc.f.data());
+        return r;
+    }
+    const PaddedInput<int32_t> in = pad_input<int32_t>(m, m.in_i, static_cast<int32_t>(m.pad_i));
+    const std::vector<int32_t> w =
+        decode_weights<int32_t>(m, [&](size_t off) { return static_cast<int32_t>(load_int(&m.wbytes[off], m.prec)); });
+    window_sums(m, in, r.window_sums);
+    // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
+    // longer sums run in int64 and are checked against the hardware's int32 accumulator.
+    const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
+    if (products < (uint64_t{1} << 17)) {
+        std::vector<int32_t> acc(n, 0);
+        mac_all<int32_t, int32_t>(m, in, w, acc.data());
+        for (size_t i = 0; i < n; ++i) r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
+    } else {
+        std::vector<int64_t> acc(n, 0);
+        mac_all<int64_t, int32_t>(m, in, w, acc.data());
+        for (size_t i = 0; i < n; ++i) {
+            if (acc[i] < INT32_MIN || acc[i] > INT32_MAX) t.invalid("int32 accumulator overflow");
+            r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
         }
     }
     return r;
@@ -317,7 +354,7 @@ ConvResult run_cna_core(TaskExec& t) {
 
     // ---- CORE: MACs ----
     ConvResult r = run_core(t, MacTask{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, pl, pt, bpe, prec, fl, dw,
-                                       in_f, in_i, pad_f, pad_i, wbytes});
+                                       in_f, in_i, pad_f, pad_i, wbytes, t.get(f::CORE_CLIP_TRUNCATE)});
     t.counters().macs += uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C);
     return r;
 }

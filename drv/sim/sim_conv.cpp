@@ -82,7 +82,7 @@ PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
     return p;
 }
 
-// Weights decoded from the CBUF byte order into dense [k][c][ky][kx] (depthwise: [c][ky][kx]). Regular conv
+// Weights decoded from the CBUF byte order into dense [c][ky][kx][k] (depthwise: [c][ky][kx]). Regular conv
 // (reference §6.2): kernels in groups of KG (16 for 16-bit, 32 for int8), channels in groups of 32, order
 // [k/KG][c/32][ky][kx][k%KG][c%32]; a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 =
 // kernels*kw*kh*Ca*bpe exactly). Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64
@@ -108,50 +108,79 @@ std::vector<T> decode_weights(const MacTask& m, Load load) {
         for (uint32_t c = 0; c < m.C; ++c) {
             const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, m.C - cg * 32);
             const size_t base = size_t{kg} * kg_size * taps * m.C + size_t{cg} * 32 * taps * ksz + size_t{kin} * csz + cin;
-            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{k} * m.C + c) * taps + tap] = load((base + tap * ksz * csz) * m.bpe);
+            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{c} * taps + tap) * m.K + k] = load((base + tap * ksz * csz) * m.bpe);
         }
     }
     return w;
 }
 
+// acc[i] += v * w[i], i < n (vectorised: drv/meson.build's cost-model flag).
+template <typename Acc, typename In>
+inline void axpy(Acc* __restrict acc, In v, const In* __restrict w, size_t n) {
+    for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(v * w[i]);
+}
+
 // acc[i] += p[i*sx] * w over one output row (the contiguous case separate so it vectorises).
 template <typename Acc, typename In>
-inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, uint32_t n, uint32_t sx) {
+inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n, size_t sx) {
     if (sx == 1) {
-        for (uint32_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i] * w);
+        for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i] * w);
     } else {
-        for (uint32_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[size_t{i} * sx] * w);
+        for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i * sx] * w);
     }
 }
 
-// The MACs: out[k][oy][ox] (Co x Ho x Wo, zeroed by the caller), each output summed in the order c, ky, kx
-// (the float pipeline's fp32 accumulation order; integer sums are exact). Depthwise: channel k reads input k.
+// The MACs: out[k][oy][ox] (Co x Ho x Wo), each output summed in the order c, ky, kx (the float pipeline's
+// fp32 accumulation order; integer sums are exact). Direct conv: per output pixel, all kernels at once
+// (weights [c][ky][kx][k], the kernel loop innermost so it vectorises).
 template <typename Acc, typename In>
-void mac_all(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
-    const uint32_t cin = m.dw ? 1 : m.C;
-    for (uint32_t k = 0; k < m.Co; ++k)
-        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
-            Acc* acc = out + (size_t{k} * m.Ho + oy) * m.Wo;
-            for (uint32_t ci = 0; ci < cin; ++ci) {
-                const uint32_t c = m.dw ? k : ci;
-                const In* wk = w.data() + (size_t{m.dw ? 0 : k} * cin + c) * m.kh * m.kw;
+void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw;
+    std::vector<Acc> acc(m.K);
+    for (uint32_t oy = 0; oy < m.Ho; ++oy)
+        for (uint32_t ox = 0; ox < m.Wo; ++ox) {
+            std::fill(acc.begin(), acc.end(), Acc{0});
+            Acc* __restrict a = acc.data();
+            for (uint32_t c = 0; c < m.C; ++c)
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                    const In* row = in.row(c, oy * m.sy + ky);
-                    for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(acc, row + kx, wk[ky * m.kw + kx], m.Wo, m.sx);
+                    const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) {
+                        const In v = row[kx];
+                        axpy(a, v, w.data() + ((size_t{c} * taps) + ky * m.kw + kx) * m.K, m.K);
+                    }
                 }
+            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + size_t{oy} * m.Wo + ox] = a[k];
+        }
+}
+
+// Depthwise: channel c reads input c only; one output row at a time, order ky, kx.
+template <typename Acc, typename In>
+void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    for (uint32_t c = 0; c < m.C; ++c)
+        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+            Acc* acc = out + (size_t{c} * m.Ho + oy) * m.Wo;
+            const In* wc = w.data() + size_t{c} * m.kh * m.kw;
+            for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                const In* row = in.row(c, oy * m.sy + ky);
+                for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(acc, row + kx, wc[ky * m.kw + kx], m.Wo, m.sx);
             }
         }
 }
 
+template <typename Acc, typename In>
+void mac_all(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    if (m.dw) mac_depthwise(m, in, w, out); else mac_direct(m, in, w, out);
+}
+
 // Input values under each kernel window (padding included): per channel for depthwise, else summed over
 // the channels (ConvResult::window_sums).
-void window_sums(const MacTask& m, const PaddedInput<int32_t>& in, std::vector<int64_t>& sums) {
+void window_sums(const MacTask& m, const PaddedInput<int16_t>& in, std::vector<int64_t>& sums) {
     sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
     for (uint32_t c = 0; c < m.C; ++c)
         for (uint32_t oy = 0; oy < m.Ho; ++oy) {
             int64_t* s = sums.data() + ((m.dw ? size_t{c} * m.Ho : 0) + oy) * m.Wo;
             for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                const int32_t* row = in.row(c, oy * m.sy + ky);
+                const int16_t* row = in.row(c, oy * m.sy + ky);
                 for (uint32_t kx = 0; kx < m.kw; ++kx)
                     for (uint32_t ox = 0; ox < m.Wo; ++ox) s[ox] += row[kx + size_t{ox} * m.sx];
             }
@@ -173,20 +202,21 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
         mac_all<float, float>(m, in, w, r.acc.f.data());
         return r;
     }
-    const PaddedInput<int32_t> in = pad_input<int32_t>(m, m.in_i, static_cast<int32_t>(m.pad_i));
-    const std::vector<int32_t> w =
-        decode_weights<int32_t>(m, [&](size_t off) { return static_cast<int32_t>(load_int(&m.wbytes[off], m.prec)); });
+    // int8 data and weights held as int16 (exact), products in int32.
+    const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
+    const std::vector<int16_t> w =
+        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(load_int(&m.wbytes[off], m.prec)); });
     window_sums(m, in, r.window_sums);
     // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
     if (products < (uint64_t{1} << 17)) {
         std::vector<int32_t> acc(n, 0);
-        mac_all<int32_t, int32_t>(m, in, w, acc.data());
+        mac_all<int32_t, int16_t>(m, in, w, acc.data());
         for (size_t i = 0; i < n; ++i) r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
     } else {
         std::vector<int64_t> acc(n, 0);
-        mac_all<int64_t, int32_t>(m, in, w, acc.data());
+        mac_all<int64_t, int16_t>(m, in, w, acc.data());
         for (size_t i = 0; i < n; ++i) {
             if (acc[i] < INT32_MIN || acc[i] > INT32_MAX) t.invalid("int32 accumulator overflow");
             r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);

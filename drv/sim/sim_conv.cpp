@@ -28,15 +28,18 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
         const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
         t.counters().dma_read_bytes -= plane_span;
         t.counters().dma_read_bytes += uint64_t{H} * W * 16;  // bytes actually transferred
-        for (uint32_t y = 0; y < H; ++y) {
-            for (uint32_t x = 0; x < W; ++x) {
-                const uint8_t* atom = base + y * row_pitch + uint64_t{x} * 16;
-                for (uint32_t e = 0; e < c2; ++e) {
-                    const size_t idx = (size_t{p * c2 + e} * H + y) * W + x;
-                    if (fl) (*in_f)[idx] = load_float(atom + e * bpe, prec); else (*in_i)[idx] = load_int(atom + e * bpe, prec);
+        for (uint32_t e = 0; e < c2; ++e)
+            for (uint32_t y = 0; y < H; ++y) {
+                const uint8_t* src = base + y * row_pitch + e * bpe;
+                const size_t row = (size_t{p * c2 + e} * H + y) * W;
+                if (fl) {
+                    for (size_t x = 0; x < W; ++x) (*in_f)[row + x] = load_float(src + x * 16, prec);
+                } else if (prec == kInt8) {
+                    for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = static_cast<int8_t>(src[x * 16]);
+                } else {
+                    for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = load_int(src + x * 16, prec);
                 }
             }
-        }
     }
 }
 
@@ -87,9 +90,10 @@ PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
 // [k/KG][c/32][ky][kx][k%KG][c%32]; a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 =
 // kernels*kw*kh*Ca*bpe exactly). Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64
 // bytes of channels per group, i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16
-// depthwise order down.
+// depthwise order down. `ones` appends a kernel of all 1 to a direct conv's weights (column K): its
+// "output" is the input window sum the weight-offset stage needs.
 template <typename T, typename Load>
-std::vector<T> decode_weights(const MacTask& m, Load load) {
+std::vector<T> decode_weights(const MacTask& m, Load load, bool ones = false) {
     const size_t taps = size_t{m.kh} * m.kw;
     std::vector<T> w;
     if (m.dw) {
@@ -102,13 +106,14 @@ std::vector<T> decode_weights(const MacTask& m, Load load) {
         return w;
     }
     const uint32_t kg_size = (m.bpe == 1) ? 32 : 16;
-    w.resize(size_t{m.K} * m.C * taps);
+    const size_t ks = m.K + (ones ? 1 : 0);
+    w.assign(ks * m.C * taps, T{1});
     for (uint32_t k = 0; k < m.K; ++k) {
         const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, m.K - kg * kg_size);
         for (uint32_t c = 0; c < m.C; ++c) {
             const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, m.C - cg * 32);
             const size_t base = size_t{kg} * kg_size * taps * m.C + size_t{cg} * 32 * taps * ksz + size_t{kin} * csz + cin;
-            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{c} * taps + tap) * m.K + k] = load((base + tap * ksz * csz) * m.bpe);
+            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{c} * taps + tap) * ks + k] = load((base + tap * ksz * csz) * m.bpe);
         }
     }
     return w;
@@ -132,11 +137,12 @@ inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n,
 
 // The MACs: out[k][oy][ox] (Co x Ho x Wo), each output summed in the order c, ky, kx (the float pipeline's
 // fp32 accumulation order; integer sums are exact). Direct conv: per output pixel, all kernels at once
-// (weights [c][ky][kx][k], the kernel loop innermost so it vectorises).
+// (weights [c][ky][kx][ks], the kernel loop innermost so it vectorises); with a ones column (ks = K+1) its
+// sum goes to sums[oy][ox].
 template <typename Acc, typename In>
-void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
-    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw;
-    std::vector<Acc> acc(m.K);
+void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
+    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, ks = w.size() / (taps * m.C);
+    std::vector<Acc> acc(ks);
     for (uint32_t oy = 0; oy < m.Ho; ++oy)
         for (uint32_t ox = 0; ox < m.Wo; ++ox) {
             std::fill(acc.begin(), acc.end(), Acc{0});
@@ -144,12 +150,12 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
             for (uint32_t c = 0; c < m.C; ++c)
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
                     const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
-                    for (uint32_t kx = 0; kx < m.kw; ++kx) {
-                        const In v = row[kx];
-                        axpy(a, v, w.data() + ((size_t{c} * taps) + ky * m.kw + kx) * m.K, m.K);
-                    }
+                    const In* wr = w.data() + (size_t{c} * taps + size_t{ky} * m.kw) * ks;
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) axpy(a, row[kx], wr + kx * ks, ks);
                 }
-            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + size_t{oy} * m.Wo + ox] = a[k];
+            const size_t pix = size_t{oy} * m.Wo + ox;
+            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = a[k];
+            if (sums != nullptr) sums[pix] = static_cast<int64_t>(a[m.K]);
         }
 }
 
@@ -167,24 +173,20 @@ void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vecto
         }
 }
 
-template <typename Acc, typename In>
-void mac_all(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
-    if (m.dw) mac_depthwise(m, in, w, out); else mac_direct(m, in, w, out);
-}
-
-// Input values under each kernel window (padding included): per channel for depthwise, else summed over
-// the channels (ConvResult::window_sums).
-void window_sums(const MacTask& m, const PaddedInput<int16_t>& in, std::vector<int64_t>& sums) {
+// Integer pipeline: the MACs into acc (Co x Ho x Wo, zeroed) and the input window sums (ConvResult::window_sums:
+// per channel for depthwise, else over all channels; padding included) — a depthwise pass with all-ones
+// weights, or the direct conv's ones column.
+template <typename Acc>
+void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector<int16_t>& w, Acc* acc, std::vector<int64_t>& sums) {
     sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
-    for (uint32_t c = 0; c < m.C; ++c)
-        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
-            int64_t* s = sums.data() + ((m.dw ? size_t{c} * m.Ho : 0) + oy) * m.Wo;
-            for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                const int16_t* row = in.row(c, oy * m.sy + ky);
-                for (uint32_t kx = 0; kx < m.kw; ++kx)
-                    for (uint32_t ox = 0; ox < m.Wo; ++ox) s[ox] += row[kx + size_t{ox} * m.sx];
-            }
-        }
+    if (!m.dw) {
+        mac_direct(m, in, w, acc, sums.data());
+        return;
+    }
+    mac_depthwise(m, in, w, acc);
+    std::vector<int32_t> s(sums.size(), 0);
+    mac_depthwise(m, in, std::vector<int16_t>(w.size(), 1), s.data());
+    std::copy(s.begin(), s.end(), sums.begin());
 }
 
 }  // namespace
@@ -199,24 +201,23 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
         // fp16 products accumulated in fp32, order c, ky, kx; channels past Co stay 0.
         const PaddedInput<float> in = pad_input<float>(m, m.in_f, m.pad_f);
         const std::vector<float> w = decode_weights<float>(m, [&](size_t off) { return load_float(&m.wbytes[off], m.prec); });
-        mac_all<float, float>(m, in, w, r.acc.f.data());
+        if (m.dw) mac_depthwise(m, in, w, r.acc.f.data()); else mac_direct(m, in, w, r.acc.f.data(), nullptr);
         return r;
     }
     // int8 data and weights held as int16 (exact), products in int32.
     const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
     const std::vector<int16_t> w =
-        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(load_int(&m.wbytes[off], m.prec)); });
-    window_sums(m, in, r.window_sums);
+        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(load_int(&m.wbytes[off], m.prec)); }, true);
     // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
     if (products < (uint64_t{1} << 17)) {
         std::vector<int32_t> acc(n, 0);
-        mac_all<int32_t, int16_t>(m, in, w, acc.data());
+        mac_int(m, in, w, acc.data(), r.window_sums);
         for (size_t i = 0; i < n; ++i) r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
     } else {
         std::vector<int64_t> acc(n, 0);
-        mac_all<int64_t, int16_t>(m, in, w, acc.data());
+        mac_int(m, in, w, acc.data(), r.window_sums);
         for (size_t i = 0; i < n; ++i) {
             if (acc[i] < INT32_MIN || acc[i] > INT32_MAX) t.invalid("int32 accumulator overflow");
             r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);

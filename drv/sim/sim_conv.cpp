@@ -125,6 +125,25 @@ inline void axpy(Acc* __restrict acc, In v, const In* __restrict w, size_t n) {
     for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(v * w[i]);
 }
 
+// Four taps at once: acc[i] = (((acc[i] + v0*w0[i]) + v1*w1[i]) + v2*w2[i]) + v3*w3[i], the same additions in
+// the same order as four axpy calls, with the accumulator kept in a register (wj = w + j*ks).
+template <typename Acc, typename In>
+inline void axpy4(Acc* __restrict acc, const In* v, const In* __restrict w, size_t ks) {
+    const In v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
+    const In* __restrict w0 = w;
+    const In* __restrict w1 = w + ks;
+    const In* __restrict w2 = w + 2 * ks;
+    const In* __restrict w3 = w + 3 * ks;
+    for (size_t i = 0; i < ks; ++i) {
+        Acc a = acc[i];
+        a += static_cast<Acc>(v0 * w0[i]);
+        a += static_cast<Acc>(v1 * w1[i]);
+        a += static_cast<Acc>(v2 * w2[i]);
+        a += static_cast<Acc>(v3 * w3[i]);
+        acc[i] = a;
+    }
+}
+
 // acc[i] += p[i*sx] * w over one output row (the contiguous case separate so it vectorises).
 template <typename Acc, typename In>
 inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n, size_t sx) {
@@ -141,21 +160,23 @@ inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n,
 // sum goes to sums[oy][ox].
 template <typename Acc, typename In>
 void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
-    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, ks = w.size() / (taps * m.C);
+    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, n = taps * m.C, ks = w.size() / n;
     std::vector<Acc> acc(ks);
+    std::vector<In> v(n);  // the pixel's input values in tap order (c, ky, kx)
     for (uint32_t oy = 0; oy < m.Ho; ++oy)
         for (uint32_t ox = 0; ox < m.Wo; ++ox) {
-            std::fill(acc.begin(), acc.end(), Acc{0});
-            Acc* __restrict a = acc.data();
-            for (uint32_t c = 0; c < m.C; ++c)
+            for (uint32_t c = 0, t = 0; c < m.C; ++c)
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
                     const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
-                    const In* wr = w.data() + (size_t{c} * taps + size_t{ky} * m.kw) * ks;
-                    for (uint32_t kx = 0; kx < m.kw; ++kx) axpy(a, row[kx], wr + kx * ks, ks);
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) v[t++] = row[kx];
                 }
+            std::fill(acc.begin(), acc.end(), Acc{0});
+            size_t t = 0;
+            for (; t + 4 <= n; t += 4) axpy4(acc.data(), &v[t], w.data() + t * ks, ks);
+            for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
             const size_t pix = size_t{oy} * m.Wo + ox;
-            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = a[k];
-            if (sums != nullptr) sums[pix] = static_cast<int64_t>(a[m.K]);
+            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = acc[k];
+            if (sums != nullptr) sums[pix] = static_cast<int64_t>(acc[m.K]);
         }
 }
 

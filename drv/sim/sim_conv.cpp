@@ -125,21 +125,29 @@ inline void axpy(Acc* __restrict acc, In v, const In* __restrict w, size_t n) {
     for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(v * w[i]);
 }
 
-// Four taps at once: acc[i] = (((acc[i] + v0*w0[i]) + v1*w1[i]) + v2*w2[i]) + v3*w3[i], the same additions in
-// the same order as four axpy calls, with the accumulator kept in a register (wj = w + j*ks).
+// Eight taps at once: acc[i] = ((acc[i] + v0*w0[i]) + v1*w1[i]) + ... + v7*w7[i], the same additions in the
+// same order as eight axpy calls, with the accumulator kept in a register (wj = w + j*ks).
 template <typename Acc, typename In>
-inline void axpy4(Acc* __restrict acc, const In* v, const In* __restrict w, size_t ks) {
-    const In v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
+inline void axpy8(Acc* __restrict acc, const In* v, const In* __restrict w, size_t ks) {
+    const In v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3], v4 = v[4], v5 = v[5], v6 = v[6], v7 = v[7];
     const In* __restrict w0 = w;
     const In* __restrict w1 = w + ks;
     const In* __restrict w2 = w + 2 * ks;
     const In* __restrict w3 = w + 3 * ks;
+    const In* __restrict w4 = w + 4 * ks;
+    const In* __restrict w5 = w + 5 * ks;
+    const In* __restrict w6 = w + 6 * ks;
+    const In* __restrict w7 = w + 7 * ks;
     for (size_t i = 0; i < ks; ++i) {
         Acc a = acc[i];
         a += static_cast<Acc>(v0 * w0[i]);
         a += static_cast<Acc>(v1 * w1[i]);
         a += static_cast<Acc>(v2 * w2[i]);
         a += static_cast<Acc>(v3 * w3[i]);
+        a += static_cast<Acc>(v4 * w4[i]);
+        a += static_cast<Acc>(v5 * w5[i]);
+        a += static_cast<Acc>(v6 * w6[i]);
+        a += static_cast<Acc>(v7 * w7[i]);
         acc[i] = a;
     }
 }
@@ -172,7 +180,7 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
                 }
             std::fill(acc.begin(), acc.end(), Acc{0});
             size_t t = 0;
-            for (; t + 4 <= n; t += 4) axpy4(acc.data(), &v[t], w.data() + t * ks, ks);
+            for (; t + 8 <= n; t += 8) axpy8(acc.data(), &v[t], w.data() + t * ks, ks);
             for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
             const size_t pix = size_t{oy} * m.Wo + ox;
             for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = acc[k];
@@ -180,17 +188,25 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
         }
 }
 
-// Depthwise: channel c reads input c only; one output row at a time, order ky, kx.
+// Depthwise: channel c reads input c only; one output row at a time, order ky, kx. A strided row is
+// computed at every input column (contiguous, so it vectorises) and then subsampled: each kept output
+// sees exactly the products and additions of the strided loop.
 template <typename Acc, typename In>
 void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    const size_t span = (size_t{m.Wo} - 1) * m.sx + 1;
+    std::vector<Acc> full(m.sx == 1 ? 0 : span);
     for (uint32_t c = 0; c < m.C; ++c)
         for (uint32_t oy = 0; oy < m.Ho; ++oy) {
             Acc* acc = out + (size_t{c} * m.Ho + oy) * m.Wo;
+            Acc* row_acc = m.sx == 1 ? acc : full.data();
+            if (m.sx != 1) std::fill(full.begin(), full.end(), Acc{0});
             const In* wc = w.data() + size_t{c} * m.kh * m.kw;
             for (uint32_t ky = 0; ky < m.kh; ++ky) {
                 const In* row = in.row(c, oy * m.sy + ky);
-                for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(acc, row + kx, wc[ky * m.kw + kx], m.Wo, m.sx);
+                for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(row_acc, row + kx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
             }
+            if (m.sx != 1)
+                for (uint32_t ox = 0; ox < m.Wo; ++ox) acc[ox] = full[size_t{ox} * m.sx];
         }
 }
 
@@ -228,7 +244,7 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
     // int8 data and weights held as int16 (exact), products in int32.
     const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
     const std::vector<int16_t> w =
-        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(load_int(&m.wbytes[off], m.prec)); }, true);
+        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); }, true);
     // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;

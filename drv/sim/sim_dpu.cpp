@@ -71,25 +71,42 @@ struct BsBnConfig {
     uint32_t algo, shift, alu_reg, mul_reg, relux_reg;
 };
 
-BsBnConfig decode_bs_bn(TaskExec& t, const StageRegs& s, bool is_float, const ChannelOperands* stream) {
-    const uint32_t cfg = t.raw(s.cfg);
-    auto fld = [&](const char* fname) { return rc::find_field(s.cfg, fname)->extract(cfg); };
+// The field definitions of one stage, looked up by name once per process (BS and BN differ by prefix only).
+struct BsBnFields {
+    const rc::FieldDef *bypass, *alu_bypass, *mul_bypass, *relu_bypass, *relux, *prelu, *algo, *alu_src;
+    const rc::FieldDef *mul_src, *shift, *truncate_src, *mul_operand;
+};
+
+BsBnFields find_bs_bn_fields(const StageRegs& s) {
     const std::string p = s.name;
+    auto cf = [&](const char* n) { return rc::find_field(s.cfg, p + n); };
+    auto mf = [&](const char* n) { return rc::find_field(s.mul_cfg, p + n); };
+    return BsBnFields{cf("_BYPASS"), cf("_ALU_BYPASS"), cf("_MUL_BYPASS"), cf("_RELU_BYPASS"), cf("_RELUX_EN"),
+                      cf("_MUL_PRELU"), cf("_ALU_ALGO"), cf("_ALU_SRC"), mf("_MUL_SRC"), mf("_MUL_SHIFT_VALUE"),
+                      mf("_TRUNCATE_SRC"), mf("_MUL_OPERAND")};
+}
+
+BsBnConfig decode_bs_bn(TaskExec& t, const StageRegs& s, bool is_float, const ChannelOperands* stream) {
+    static const BsBnFields bs_fields = find_bs_bn_fields(
+        StageRegs{"BS", rc::regs::DPU_BS_CFG::offset, rc::regs::DPU_BS_ALU_CFG::offset, rc::regs::DPU_BS_MUL_CFG::offset, 0});
+    static const BsBnFields bn_fields = find_bs_bn_fields(
+        StageRegs{"BN", rc::regs::DPU_BN_CFG::offset, rc::regs::DPU_BN_ALU_CFG::offset, rc::regs::DPU_BN_MUL_CFG::offset, 0});
+    const BsBnFields& fd = s.cfg == rc::regs::DPU_BS_CFG::offset ? bs_fields : bn_fields;
+    const std::string p = s.name;
+    const uint32_t cfg = t.raw(s.cfg), mulcfg = t.raw(s.mul_cfg);
     BsBnConfig c{};
-    c.bypass = fld((p + "_BYPASS").c_str());
+    c.bypass = fd.bypass->extract(cfg);
     if (c.bypass) return c;
-    c.alu_bypass = fld((p + "_ALU_BYPASS").c_str());
-    c.mul_bypass = fld((p + "_MUL_BYPASS").c_str());
-    c.relu_bypass = fld((p + "_RELU_BYPASS").c_str());
-    c.relux = fld((p + "_RELUX_EN").c_str());
-    c.prelu = fld((p + "_MUL_PRELU").c_str());
-    c.algo = fld((p + "_ALU_ALGO").c_str());
-    c.alu_mem = fld((p + "_ALU_SRC").c_str());
-    const uint32_t mulcfg = t.raw(s.mul_cfg);
-    auto mfld = [&](const char* fname) { return rc::find_field(s.mul_cfg, fname)->extract(mulcfg); };
-    c.mul_mem = mfld((p + "_MUL_SRC").c_str());
-    c.shift = mfld((p + "_MUL_SHIFT_VALUE").c_str());
-    if (mfld((p + "_TRUNCATE_SRC").c_str())) t.unmodelled(p + "_MUL_CFG.TRUNCATE_SRC");
+    c.alu_bypass = fd.alu_bypass->extract(cfg);
+    c.mul_bypass = fd.mul_bypass->extract(cfg);
+    c.relu_bypass = fd.relu_bypass->extract(cfg);
+    c.relux = fd.relux->extract(cfg);
+    c.prelu = fd.prelu->extract(cfg);
+    c.algo = fd.algo->extract(cfg);
+    c.alu_mem = fd.alu_src->extract(cfg);
+    c.mul_mem = fd.mul_src->extract(mulcfg);
+    c.shift = fd.shift->extract(mulcfg);
+    if (fd.truncate_src->extract(mulcfg)) t.unmodelled(p + "_MUL_CFG.TRUNCATE_SRC");
     if (!c.alu_bypass && c.algo != 0 && c.algo != 1 && c.algo != 2 && c.algo != 4) t.unmodelled(p + " ALU algorithm " + std::to_string(c.algo));
     if ((c.alu_mem && !c.alu_bypass) || (c.mul_mem && !c.mul_bypass)) {
         if (stream == nullptr) t.invalid(p + " operand from memory but DPU_RDMA is not enabled");
@@ -98,7 +115,7 @@ BsBnConfig decode_bs_bn(TaskExec& t, const StageRegs& s, bool is_float, const Ch
     }
     if (is_float && c.shift != 0) t.unmodelled(p + " multiplier shift on a float pipeline");
     c.alu_reg = t.raw(s.alu_cfg);
-    c.mul_reg = mfld((p + "_MUL_OPERAND").c_str());
+    c.mul_reg = fd.mul_operand->extract(mulcfg);
     c.relux_reg = t.raw(s.relux);
     return c;
 }
@@ -278,14 +295,10 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
     }
     const uint32_t dst = t.get(f::DPU_DST_BASE);
     const size_t plane = size_t{H} * W;
-    // Integer pipeline: the output converter and saturation, channel plane by plane (registers read once).
-    std::vector<int64_t> conv_i;
-    if (!fl) {
-        const uint32_t cvt_type = t.get(f::DPU_OUT_CVT_TYPE);
-        const int64_t lo = int_min(out_prec), hi = int_max(out_prec);
-        conv_i.resize(size_t{Ch} * plane);
-        for (size_t i = 0; i < conv_i.size(); ++i) conv_i[i] = arith::saturate(arith::out_convert(x.i[i], cvt_type, scale, shift, offset), lo, hi);
-    }
+    // Integer pipeline: the output converter and saturation per channel plane (registers read once).
+    const uint32_t cvt_type = fl ? 0 : t.get(f::DPU_OUT_CVT_TYPE);
+    const int64_t lo = int_min(out_prec), hi = int_max(out_prec);
+    std::vector<int64_t> conv_i(fl ? 0 : plane);
     for (uint32_t p = 0; p < planes; ++p) {
         uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
         for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
@@ -294,12 +307,18 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
             if (fl) {
                 const float* src = x.f.data() + c * plane;
                 for (size_t i = 0; i < plane; ++i) store_float(q + i * 16, out_prec, src[i]);
-            } else if (out_prec == kInt8) {
-                const int64_t* src = conv_i.data() + c * plane;
-                for (size_t i = 0; i < plane; ++i) q[i * 16] = static_cast<uint8_t>(static_cast<int8_t>(src[i]));
+                continue;
+            }
+            const int64_t* src = x.i.data() + c * plane;
+            if (cvt_type == 0) {
+                for (size_t i = 0; i < plane; ++i) conv_i[i] = arith::saturate(arith::out_convert(src[i], 0, scale, shift, offset), lo, hi);
             } else {
-                const int64_t* src = conv_i.data() + c * plane;
-                for (size_t i = 0; i < plane; ++i) store_int(q + i * 16, out_prec, src[i]);
+                for (size_t i = 0; i < plane; ++i) conv_i[i] = arith::saturate(arith::out_convert(src[i], 1, scale, shift, offset), lo, hi);
+            }
+            if (out_prec == kInt8) {
+                for (size_t i = 0; i < plane; ++i) q[i * 16] = static_cast<uint8_t>(static_cast<int8_t>(conv_i[i]));
+            } else {
+                for (size_t i = 0; i < plane; ++i) store_int(q + i * 16, out_prec, conv_i[i]);
             }
         }
     }

@@ -90,10 +90,9 @@ PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
 // [k/KG][c/32][ky][kx][k%KG][c%32]; a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 =
 // kernels*kw*kh*Ca*bpe exactly). Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64
 // bytes of channels per group, i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16
-// depthwise order down. `ones` appends a kernel of all 1 to a direct conv's weights (column K): its
-// "output" is the input window sum the weight-offset stage needs.
+// depthwise order down.
 template <typename T, typename Load>
-std::vector<T> decode_weights(const MacTask& m, Load load, bool ones = false) {
+std::vector<T> decode_weights(const MacTask& m, Load load) {
     const size_t taps = size_t{m.kh} * m.kw;
     std::vector<T> w;
     if (m.dw) {
@@ -106,8 +105,8 @@ std::vector<T> decode_weights(const MacTask& m, Load load, bool ones = false) {
         return w;
     }
     const uint32_t kg_size = (m.bpe == 1) ? 32 : 16;
-    const size_t ks = m.K + (ones ? 1 : 0);
-    w.assign(ks * m.C * taps, T{1});
+    const size_t ks = m.K;
+    w.assign(ks * m.C * taps, T{0});
     for (uint32_t k = 0; k < m.K; ++k) {
         const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, m.K - kg * kg_size);
         for (uint32_t c = 0; c < m.C; ++c) {
@@ -164,27 +163,30 @@ inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n,
 
 // The MACs: out[k][oy][ox] (Co x Ho x Wo), each output summed in the order c, ky, kx (the float pipeline's
 // fp32 accumulation order; integer sums are exact). Direct conv: per output pixel, all kernels at once
-// (weights [c][ky][kx][ks], the kernel loop innermost so it vectorises); with a ones column (ks = K+1) its
-// sum goes to sums[oy][ox].
+// (weights [c][ky][kx][k], the kernel loop innermost so it vectorises); integer pipelines also put the sum
+// of the pixel's input taps (padding included) in sums[oy][ox].
 template <typename Acc, typename In>
 void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
-    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, n = taps * m.C, ks = w.size() / n;
+    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, n = taps * m.C, ks = m.K;
     std::vector<Acc> acc(ks);
     std::vector<In> v(n);  // the pixel's input values in tap order (c, ky, kx)
     for (uint32_t oy = 0; oy < m.Ho; ++oy)
         for (uint32_t ox = 0; ox < m.Wo; ++ox) {
+            int64_t window = 0;
             for (uint32_t c = 0, t = 0; c < m.C; ++c)
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
                     const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
                     for (uint32_t kx = 0; kx < m.kw; ++kx) v[t++] = row[kx];
                 }
+            if (sums != nullptr)
+                for (size_t t = 0; t < n; ++t) window += static_cast<int64_t>(v[t]);
             std::fill(acc.begin(), acc.end(), Acc{0});
             size_t t = 0;
             for (; t + 8 <= n; t += 8) axpy8(acc.data(), &v[t], w.data() + t * ks, ks);
             for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
             const size_t pix = size_t{oy} * m.Wo + ox;
             for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = acc[k];
-            if (sums != nullptr) sums[pix] = static_cast<int64_t>(acc[m.K]);
+            if (sums != nullptr) sums[pix] = window;
         }
 }
 
@@ -212,7 +214,7 @@ void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vecto
 
 // Integer pipeline: the MACs into acc (Co x Ho x Wo, zeroed) and the input window sums (ConvResult::window_sums:
 // per channel for depthwise, else over all channels; padding included) — a depthwise pass with all-ones
-// weights, or the direct conv's ones column.
+// weights, or the direct conv's per-pixel tap sum.
 template <typename Acc>
 void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector<int16_t>& w, Acc* acc, std::vector<int64_t>& sums) {
     sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
@@ -244,7 +246,7 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
     // int8 data and weights held as int16 (exact), products in int32.
     const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
     const std::vector<int16_t> w =
-        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); }, true);
+        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); });
     // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;

@@ -16,6 +16,7 @@
 #include "include/npurun/npurun.hpp"
 #include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
+#include "tools/npu-bench/sim_cpu_ratio.h"
 
 using namespace npurun;
 using Clock = std::chrono::steady_clock;
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
                     double(after.syncs_from_device - before.syncs_from_device) / per, double(after.hw_tasks - before.hw_tasks) / per);
         std::printf("inference (sim)  %.2f ms wall per run over %u runs (functional simulator speed, not the NPU's)\n",
                     ms(t3, t4) / per, iterations);
+        const npubench::SimCpuTimes sc = npubench::measure_sim_cpu(model, session, iterations);
+        std::printf("sim/cpu time  %.2f\n", sc.ratio());
+        std::printf("  (median per inference over %u alternating runs: sim %.2f ms, cpu %.2f ms)\n", iterations, sc.sim_ms, sc.cpu_ms);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "npu-bench: error: %s\n", e.what());
         return 1;

@@ -25,24 +25,9 @@ constexpr uint32_t kH = 5, kW = 6, kC = 40;  // 40 channels: 3 int8 / 5 fp16 cha
 
 // Model inputs bound in order (npu_graphs.h io() binds only one).
 void bind(Graph& g, const std::vector<TensorId>& ins, TensorId out) {
-    for (size_t i = 0; i < ins.size(); ++i) {
-        Node a;
-        a.op = OpKind::Input;
-        a.name = "input" + std::to_string(i);
-        a.outputs = {ins[i]};
-        a.attrs = BindingAttrs{int32_t(i)};
-        g.nodes.insert(g.nodes.begin() + long(i), a);
-        g.inputs.push_back({a.name, int32_t(i), ins[i]});
-    }
+    for (size_t i = 0; i < ins.size(); ++i) add_input_binding(g, "input" + std::to_string(i), int32_t(i), ins[i], i);
     for (uint32_t i = 0; i < g.nodes.size(); ++i) g.nodes[i].source_index = i;
-    Node b;
-    b.op = OpKind::Output;
-    b.name = "output";
-    b.inputs = {out};
-    b.attrs = BindingAttrs{0};
-    b.source_index = uint32_t(g.nodes.size());
-    g.nodes.push_back(b);
-    g.outputs.push_back({"output", 0, out});
+    add_output_binding(g, "output", 0, out);
 }
 
 struct Result {
@@ -55,13 +40,9 @@ struct Result {
 // Runs on the CPU and the simulated NPU with the same random inputs; float input i > 0 takes values of
 // magnitude in [0.5, 2] when away_from_zero (a divisor).
 Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_from_zero = false) {
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session cpu(model, co);
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
+    Session cpu(model, cpu_options());
+    SessionOptions so = sim_options(fp16);
     so.profile = true;
-    so.fp16 = fp16;
     Session sim(model, so);
     std::mt19937 rng(11);
     for (size_t i = 0; i < cpu.num_inputs(); ++i) {

@@ -9,6 +9,7 @@ namespace {
 const NpuOpUnit* const kUnits[] = {
     &ops::kConvolution, &ops::kDepthwise, &ops::kFullyConnected, &ops::kPooling,
     &ops::kElementwise, &ops::kPad,       &ops::kReshape,        &ops::kConcat,
+    &ops::kGather,
 };
 }  // namespace
 

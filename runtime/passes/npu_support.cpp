@@ -402,7 +402,13 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
         case OpKind::Output:
         case OpKind::Constant:
             return NpuVerdict::no("not a computation");
-        case OpKind::Gather:
+        case OpKind::Gather: {
+            // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
+            std::string why;
+            NpuDomain d;
+            if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+            return NpuVerdict::yes(d);
+        }
         case OpKind::Lstm:
         case OpKind::ElementwiseUnary:
             return NpuVerdict::no(std::string(to_string(n.op)) +

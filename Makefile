@@ -103,7 +103,7 @@ test-aarch64: cross
 # instruction counts need the board build of npurun (only that binary is built here) and the arm64 Arm NN.
 bench: build $(CROSS_BUILD)/build.ninja
 	@$(DEPS) bench test cross
-	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-bench tools/bench/make-float-mobilenet
+	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-bench tools/bench/make-float-mobilenet tools/bench/make-mobilenet-v2
 	ninja -C $(CROSS_BUILD) -j2 tools/npurun/npurun
 	tools/bench/build-armnn-aarch64.sh $(ARMNN_SYSROOT) $(ARMNN_CROSS)
 	tools/bench/run-bench.sh $(BUILD) $(CROSS_BUILD) $(SYSROOT) $(ARMNN_SYSROOT) $(ARMNN_CROSS)

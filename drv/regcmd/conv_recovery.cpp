@@ -107,7 +107,7 @@ CapturedFacts gather_facts(const std::vector<DecodedTask>& tasks) {
         }
         if (!line) line = s.known(f::CNA_LINE_STRIDE);
         if (!surf) surf = s.known(f::CNA_SURF_STRIDE);
-        if (!dst_stride) dst_stride = s.known(reg("DPU_DST_SURF_STRIDE"));
+        if (!dst_stride) dst_stride = s.known(regs::DPU_DST_SURF_STRIDE::offset);
         if (!w || !h || !c || !wo || !ho || !co) continue;  // too little of this task was captured
         t.w = *w;
         t.h = *h;

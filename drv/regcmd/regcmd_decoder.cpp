@@ -38,7 +38,7 @@ DecodedWrite decode_entry(uint64_t q) {
     }
     if (w.target == kTargetOpEnBroadcast && w.offset == kOpEnOffset) {
         w.kind = EntryKind::OpEnable;
-        w.reg = find_register(reg("GLOBAL_OPERATION_ENABLE"));
+        w.reg = find_register(regs::GLOBAL_OPERATION_ENABLE::offset);
         return w;
     }
     if (w.target == kTargetPreOpEnMarker) {
@@ -67,7 +67,7 @@ std::string format_write(const DecodedWrite& w) {
         case EntryKind::OpEnable: {
             os << "op_en broadcast = " << hex(w.value, 2) << " {";
             bool first = true;
-            for (const FieldDef& fd : fields_of(reg("GLOBAL_OPERATION_ENABLE"))) {
+            for (const FieldDef& fd : fields_of(regs::GLOBAL_OPERATION_ENABLE::offset)) {
                 if (fd.extract(w.value)) {
                     os << (first ? "" : " ") << fd.name;
                     first = false;
@@ -112,8 +112,8 @@ DecodedTask decode_task(const std::vector<std::optional<uint64_t>>& entries, con
         ++t.entries_known;
         DecodedWrite w = decode_entry(*e);
         if (w.kind == EntryKind::Register || w.kind == EntryKind::UnknownOffset) t.state.set(w.offset, w.value);
-        if (w.kind == EntryKind::Register && w.offset == reg("PC_BASE_ADDRESS")) t.next_addr = w.value & f::PC_SOURCE_ADDR.mask();
-        if (w.kind == EntryKind::Register && w.offset == reg("PC_REGISTER_AMOUNTS")) t.next_amount = f::PC_DATA_AMOUNT.get(w.value);
+        if (w.kind == EntryKind::Register && w.offset == regs::PC_BASE_ADDRESS::offset) t.next_addr = w.value & f::PC_SOURCE_ADDR.mask();
+        if (w.kind == EntryKind::Register && w.offset == regs::PC_REGISTER_AMOUNTS::offset) t.next_amount = f::PC_DATA_AMOUNT.get(w.value);
         if (w.kind == EntryKind::OpEnable) t.op_en = w.value;
         t.writes.push_back(w);
     }
@@ -202,7 +202,7 @@ std::string conv_description(const RegisterState& s, uint32_t op_en) {
     if (s.get(f::CNA_DATA_REUSE)) os << " (data reuse)";
     if (s.get(f::CNA_WEIGHT_REUSE)) os << " (weight reuse)";
     if (op_en & kEnDpuRdma) os << ", DPU_RDMA operands";
-    if (!s.get(f::DPU_EW_BYPASS) && s.written(reg("DPU_EW_CFG"))) os << ", EW stage";
+    if (!s.get(f::DPU_EW_BYPASS) && s.written(regs::DPU_EW_CFG::offset)) os << ", EW stage";
     os << ", in@" << hex(s.get(f::CNA_FEATURE_ADDR)) << " w@" << hex(s.get(f::CNA_DCOMP_ADDR)) << " out@"
        << hex(s.get(f::DPU_DST_BASE));
     return os.str();
@@ -246,7 +246,7 @@ std::string dpu_flying_description(const RegisterState& s) {
 
 std::string ppu_description(const RegisterState& s) {
     std::ostringstream os;
-    if (!s.written(reg("PPU_OPERATION_MODE_CFG"))) return "pooling (PPU registers not captured)";
+    if (!s.written(regs::PPU_OPERATION_MODE_CFG::offset)) return "pooling (PPU registers not captured)";
     static const char* methods[] = {"avg", "max", "min", "?"};
     os << "pool " << methods[s.get(f::PPU_METHOD) & 3] << " " << (s.get(f::PPU_KERNEL_W) + 1) << "x"
        << (s.get(f::PPU_KERNEL_H) + 1) << " s" << (s.get(f::PPU_STRIDE_W) + 1);
@@ -261,7 +261,7 @@ std::string ppu_description(const RegisterState& s) {
        << (s.get(f::PPU_IN_WIDTH) + 1) << " " << precision_name(s.get(f::PPU_PROC_PRECISION)) << ", out "
        << (s.get(f::PPU_OUT_CHANNEL) + 1) << "x" << (s.get(f::PPU_OUT_HEIGHT) + 1) << "x" << (s.get(f::PPU_OUT_WIDTH) + 1)
        << (s.get(f::PPU_FLYING_MODE) ? ", from memory" : ", from DPU") << ", in@" << hex(s.get(f::PRDMA_SRC_BASE))
-       << " out@" << hex(s.get(reg("PPU_DST_BASE_ADDR")));
+       << " out@" << hex(s.get(regs::PPU_DST_BASE_ADDR::offset));
     return os.str();
 }
 

@@ -109,13 +109,13 @@ RegcmdBuffer RegcmdWriter::finish(uint64_t base_addr) const {
         if (i + 1 < tasks_.size()) {
             const uint64_t next = base_addr + starts[i + 1] * 8;
             if (next > 0xFFFFFFFFull) throw RegcmdError("regcmd address above 4 GiB");
-            out.qwords[p++] = make_entry(block_target(Block::PC), static_cast<uint32_t>(next), reg("PC_BASE_ADDRESS"));
+            out.qwords[p++] = make_entry(block_target(Block::PC), static_cast<uint32_t>(next), regs::PC_BASE_ADDRESS::offset);
             out.qwords[p++] = make_entry(block_target(Block::PC),
                                          fetch_amount(static_cast<uint32_t>(tasks_[i + 1].body.size())),
-                                         reg("PC_REGISTER_AMOUNTS"));
+                                         regs::PC_REGISTER_AMOUNTS::offset);
         } else {
             out.qwords[p++] = 0;  // "no next task": raw zero, as the vendor writes it
-            out.qwords[p++] = make_entry(block_target(Block::PC), 0, reg("PC_REGISTER_AMOUNTS"));
+            out.qwords[p++] = make_entry(block_target(Block::PC), 0, regs::PC_REGISTER_AMOUNTS::offset);
         }
         out.qwords[p++] = make_entry(kTargetPreOpEnMarker, 0, 0);
         out.qwords[p++] = make_entry(kTargetOpEnBroadcast, op_en, kOpEnOffset);

@@ -47,6 +47,7 @@ void TaskExec::check_block(uint16_t first, uint16_t last, const std::vector<regc
         const auto o = static_cast<uint16_t>(off);
         if (!regs_.written(o)) continue;
         const uint32_t v = regs_.get(o);
+        if (v == 0) continue;  // no field set
         for (const regcmd::FieldDef& fd : regcmd::fields_of(o)) {
             if (fd.extract(v) == 0) continue;
             bool ok = false;

@@ -9,29 +9,6 @@ namespace npudrv::sim::detail {
 namespace rc = npudrv::regcmd;
 namespace f = npudrv::regcmd::f;
 
-namespace {
-
-// Byte offset of weight (k, c, ky, kx) in the weight buffer. Regular conv (reference §6.2): kernels in
-// groups of KG (16 for 16-bit, 32 for int8), channels in groups of 32, order [k/KG][c/32][ky][kx][k%KG][c%32];
-// a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 = kernels*kw*kh*Ca*bpe exactly).
-// Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64 bytes of channels per group,
-// i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16 depthwise order down.
-size_t weight_index(uint32_t k, uint32_t c, uint32_t ky, uint32_t kx, uint32_t K, uint32_t C, uint32_t kh, uint32_t kw,
-                    uint32_t kg_size) {
-    const size_t taps = size_t{kh} * kw;
-    const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, K - kg * kg_size);
-    const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, C - cg * 32);
-    return size_t{kg} * kg_size * taps * C + size_t{cg} * 32 * taps * ksz + (size_t{ky} * kw + kx) * ksz * csz +
-           size_t{kin} * csz + cin;
-}
-
-size_t dw_weight_index(uint32_t c, uint32_t ky, uint32_t kx, uint32_t C, uint32_t kh, uint32_t kw, uint32_t group) {
-    const size_t taps = size_t{kh} * kw;
-    const uint32_t cg = c / group, cin = c % group, csz = std::min(group, C - cg * group);
-    return size_t{cg} * group * taps + (size_t{ky} * kw + kx) * csz + cin;
-}
-
-}  // namespace
 
 // Fetches a task's feature map from memory: NC1HWC2 with the programmed line / plane strides.
 void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t W, uint32_t prec, std::vector<float>* in_f,
@@ -51,20 +28,23 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
         const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
         t.counters().dma_read_bytes -= plane_span;
         t.counters().dma_read_bytes += uint64_t{H} * W * 16;  // bytes actually transferred
-        for (uint32_t y = 0; y < H; ++y) {
-            for (uint32_t x = 0; x < W; ++x) {
-                const uint8_t* atom = base + y * row_pitch + uint64_t{x} * 16;
-                for (uint32_t e = 0; e < c2; ++e) {
-                    const size_t idx = (size_t{p * c2 + e} * H + y) * W + x;
-                    if (fl) (*in_f)[idx] = load_float(atom + e * bpe, prec); else (*in_i)[idx] = load_int(atom + e * bpe, prec);
+        for (uint32_t e = 0; e < c2; ++e)
+            for (uint32_t y = 0; y < H; ++y) {
+                const uint8_t* src = base + y * row_pitch + e * bpe;
+                const size_t row = (size_t{p * c2 + e} * H + y) * W;
+                if (fl) {
+                    for (size_t x = 0; x < W; ++x) (*in_f)[row + x] = load_float(src + x * 16, prec);
+                } else if (prec == kInt8) {
+                    for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = static_cast<int8_t>(src[x * 16]);
+                } else {
+                    for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = load_int(src + x * 16, prec);
                 }
             }
-        }
     }
 }
 
 // What the CORE computes from: the task's geometry, its fetched input (float or integer, per the pipeline),
-// the padding value and the weight bytes.
+// the padding value and the weight bytes. Decoded once per task from the registers (run_cna_core).
 struct MacTask {
     uint32_t C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy;
     int pl, pt;
@@ -75,84 +55,211 @@ struct MacTask {
     float pad_f;
     int64_t pad_i;
     const std::vector<uint8_t>& wbytes;
+    uint32_t clip_truncate;  // CORE CLIP_TRUNCATE (integer pipelines)
 };
+
+namespace {
+
+// The task's input with its padding materialised: one [hp][wp] plane per channel covering every position a
+// kernel window reads (padded positions hold the pad value), so the MAC loops need no bounds checks.
+template <typename T>
+struct PaddedInput {
+    uint32_t hp = 0, wp = 0;
+    std::vector<T> v;
+    const T* row(uint32_t c, uint32_t y) const { return v.data() + (size_t{c} * hp + y) * wp; }
+};
+
+template <typename T, typename S>
+PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
+    PaddedInput<T> p;
+    const auto pt = static_cast<uint32_t>(m.pt), pl = static_cast<uint32_t>(m.pl);
+    p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.kh);
+    p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.kw);
+    p.v.assign(size_t{m.C} * p.hp * p.wp, pad);
+    for (uint32_t c = 0; c < m.C; ++c)
+        for (uint32_t y = 0; y < m.H; ++y) {
+            const S* src = in.data() + (size_t{c} * m.H + y) * m.W;
+            T* dst = p.v.data() + (size_t{c} * p.hp + y + pt) * p.wp + pl;
+            for (uint32_t x = 0; x < m.W; ++x) dst[x] = static_cast<T>(src[x]);
+        }
+    return p;
+}
+
+// Weights decoded from the CBUF byte order into dense [c][ky][kx][k] (depthwise: [c][ky][kx]). Regular conv
+// (reference §6.2): kernels in groups of KG (16 for 16-bit, 32 for int8), channels in groups of 32, order
+// [k/KG][c/32][ky][kx][k%KG][c%32]; a partial last kernel/channel group is stored densely (WEIGHT_SIZE0 =
+// kernels*kw*kh*Ca*bpe exactly). Depthwise (Mesa int8: [c/64][ky][kx][c%64]): CHOICE for 16-bit types: 64
+// bytes of channels per group, i.e. 32 fp16 channels, [c/32][ky][kx][c%32] — no RK3588 capture pins the fp16
+// depthwise order down.
+template <typename T, typename Load>
+std::vector<T> decode_weights(const MacTask& m, Load load) {
+    const size_t taps = size_t{m.kh} * m.kw;
+    std::vector<T> w;
+    if (m.dw) {
+        const uint32_t group = 64 / m.bpe;
+        w.resize(size_t{m.C} * taps);
+        for (uint32_t c = 0; c < m.C; ++c) {
+            const uint32_t cg = c / group, cin = c % group, csz = std::min(group, m.C - cg * group);
+            for (size_t tap = 0; tap < taps; ++tap) w[c * taps + tap] = load((size_t{cg} * group * taps + tap * csz + cin) * m.bpe);
+        }
+        return w;
+    }
+    const uint32_t kg_size = (m.bpe == 1) ? 32 : 16;
+    const size_t ks = m.K;
+    w.assign(ks * m.C * taps, T{0});
+    for (uint32_t k = 0; k < m.K; ++k) {
+        const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, m.K - kg * kg_size);
+        for (uint32_t c = 0; c < m.C; ++c) {
+            const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, m.C - cg * 32);
+            const size_t base = size_t{kg} * kg_size * taps * m.C + size_t{cg} * 32 * taps * ksz + size_t{kin} * csz + cin;
+            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{c} * taps + tap) * ks + k] = load((base + tap * ksz * csz) * m.bpe);
+        }
+    }
+    return w;
+}
+
+// acc[i] += v * w[i], i < n (vectorised: drv/meson.build's cost-model flag).
+template <typename Acc, typename In>
+inline void axpy(Acc* __restrict acc, In v, const In* __restrict w, size_t n) {
+    for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(v * w[i]);
+}
+
+// Eight taps at once: acc[i] = ((acc[i] + v0*w0[i]) + v1*w1[i]) + ... + v7*w7[i], the same additions in the
+// same order as eight axpy calls, with the accumulator kept in a register (wj = w + j*ks).
+template <typename Acc, typename In>
+inline void axpy8(Acc* __restrict acc, const In* v, const In* __restrict w, size_t ks) {
+    const In v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3], v4 = v[4], v5 = v[5], v6 = v[6], v7 = v[7];
+    const In* __restrict w0 = w;
+    const In* __restrict w1 = w + ks;
+    const In* __restrict w2 = w + 2 * ks;
+    const In* __restrict w3 = w + 3 * ks;
+    const In* __restrict w4 = w + 4 * ks;
+    const In* __restrict w5 = w + 5 * ks;
+    const In* __restrict w6 = w + 6 * ks;
+    const In* __restrict w7 = w + 7 * ks;
+    for (size_t i = 0; i < ks; ++i) {
+        Acc a = acc[i];
+        a += static_cast<Acc>(v0 * w0[i]);
+        a += static_cast<Acc>(v1 * w1[i]);
+        a += static_cast<Acc>(v2 * w2[i]);
+        a += static_cast<Acc>(v3 * w3[i]);
+        a += static_cast<Acc>(v4 * w4[i]);
+        a += static_cast<Acc>(v5 * w5[i]);
+        a += static_cast<Acc>(v6 * w6[i]);
+        a += static_cast<Acc>(v7 * w7[i]);
+        acc[i] = a;
+    }
+}
+
+// acc[i] += p[i*sx] * w over one output row (the contiguous case separate so it vectorises).
+template <typename Acc, typename In>
+inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n, size_t sx) {
+    if (sx == 1) {
+        for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i] * w);
+    } else {
+        for (size_t i = 0; i < n; ++i) acc[i] += static_cast<Acc>(p[i * sx] * w);
+    }
+}
+
+// The MACs: out[k][oy][ox] (Co x Ho x Wo), each output summed in the order c, ky, kx (the float pipeline's
+// fp32 accumulation order; integer sums are exact). Direct conv: per output pixel, all kernels at once
+// (weights [c][ky][kx][k], the kernel loop innermost so it vectorises); integer pipelines also put the sum
+// of the pixel's input taps (padding included) in sums[oy][ox].
+template <typename Acc, typename In>
+void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
+    const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, n = taps * m.C, ks = m.K;
+    std::vector<Acc> acc(ks);
+    std::vector<In> v(n);  // the pixel's input values in tap order (c, ky, kx)
+    for (uint32_t oy = 0; oy < m.Ho; ++oy)
+        for (uint32_t ox = 0; ox < m.Wo; ++ox) {
+            int64_t window = 0;
+            for (uint32_t c = 0, t = 0; c < m.C; ++c)
+                for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                    const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) v[t++] = row[kx];
+                }
+            if (sums != nullptr)
+                for (size_t t = 0; t < n; ++t) window += static_cast<int64_t>(v[t]);
+            std::fill(acc.begin(), acc.end(), Acc{0});
+            size_t t = 0;
+            for (; t + 8 <= n; t += 8) axpy8(acc.data(), &v[t], w.data() + t * ks, ks);
+            for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
+            const size_t pix = size_t{oy} * m.Wo + ox;
+            for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = acc[k];
+            if (sums != nullptr) sums[pix] = window;
+        }
+}
+
+// Depthwise: channel c reads input c only; one output row at a time, order ky, kx. A strided row is
+// computed at every input column (contiguous, so it vectorises) and then subsampled: each kept output
+// sees exactly the products and additions of the strided loop.
+template <typename Acc, typename In>
+void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out) {
+    const size_t span = (size_t{m.Wo} - 1) * m.sx + 1;
+    std::vector<Acc> full(m.sx == 1 ? 0 : span);
+    for (uint32_t c = 0; c < m.C; ++c)
+        for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+            Acc* acc = out + (size_t{c} * m.Ho + oy) * m.Wo;
+            Acc* row_acc = m.sx == 1 ? acc : full.data();
+            if (m.sx != 1) std::fill(full.begin(), full.end(), Acc{0});
+            const In* wc = w.data() + size_t{c} * m.kh * m.kw;
+            for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                const In* row = in.row(c, oy * m.sy + ky);
+                for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(row_acc, row + kx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
+            }
+            if (m.sx != 1)
+                for (uint32_t ox = 0; ox < m.Wo; ++ox) acc[ox] = full[size_t{ox} * m.sx];
+        }
+}
+
+// Integer pipeline: the MACs into acc (Co x Ho x Wo, zeroed) and the input window sums (ConvResult::window_sums:
+// per channel for depthwise, else over all channels; padding included) — a depthwise pass with all-ones
+// weights, or the direct conv's per-pixel tap sum.
+template <typename Acc>
+void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector<int16_t>& w, Acc* acc, std::vector<int64_t>& sums) {
+    sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
+    if (!m.dw) {
+        mac_direct(m, in, w, acc, sums.data());
+        return;
+    }
+    mac_depthwise(m, in, w, acc);
+    std::vector<int32_t> s(sums.size(), 0);
+    mac_depthwise(m, in, std::vector<int16_t>(w.size(), 1), s.data());
+    std::copy(s.begin(), s.end(), sums.begin());
+}
+
+}  // namespace
 
 // CORE: the MACs of one task (and, int8, the input window sums the DPU's weight-offset term needs).
 ConvResult run_core(TaskExec& t, const MacTask& m) {
-    const uint32_t C = m.C, H = m.H, W = m.W, K = m.K, Co = m.Co, Coa = m.Coa, Ho = m.Ho, Wo = m.Wo, kh = m.kh, kw = m.kw;
-    const uint32_t sx = m.sx, sy = m.sy, bpe = m.bpe, prec = m.prec;
-    const int pl = m.pl, pt = m.pt;
-    const bool fl = m.fl, dw = m.dw;
-    const std::vector<float>& in_f = m.in_f;
-    const std::vector<int64_t>& in_i = m.in_i;
-    const float pad_f = m.pad_f;
-    const int64_t pad_i = m.pad_i;
-    const std::vector<uint8_t>& wbytes = m.wbytes;
     ConvResult r;
-    r.acc.resize(Coa, Ho, Wo, fl);
-    r.per_channel_sums = dw;
-    if (!fl) r.window_sums.assign(size_t{Ho} * Wo * (dw ? C : 1), 0);
-    auto in_at_f = [&](uint32_t c, int y, int x) -> float {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_f;
-        return in_f[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    auto in_at_i = [&](uint32_t c, int y, int x) -> int64_t {
-        if (y < 0 || x < 0 || y >= static_cast<int>(H) || x >= static_cast<int>(W)) return pad_i;
-        return in_i[(size_t{c} * H + static_cast<uint32_t>(y)) * W + static_cast<uint32_t>(x)];
-    };
-    const uint32_t kg_size = (bpe == 1) ? 32 : 16;
-    const uint32_t dw_group = 64 / bpe;
-    auto weight_f = [&](size_t idx) { return load_float(&wbytes[idx * bpe], prec); };
-    auto weight_i = [&](size_t idx) { return load_int(&wbytes[idx * bpe], prec); };
-    for (uint32_t oy = 0; oy < Ho; ++oy) {
-        for (uint32_t ox = 0; ox < Wo; ++ox) {
-            const int iy0 = static_cast<int>(oy * sy) - pt, ix0 = static_cast<int>(ox * sx) - pl;
-            if (!fl) {
-                int64_t s = 0;
-                for (uint32_t c = 0; c < C; ++c) {
-                    int64_t sc = 0;
-                    for (uint32_t ky = 0; ky < kh; ++ky)
-                        for (uint32_t kx = 0; kx < kw; ++kx) sc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx));
-                    if (dw) r.window_sums[(size_t{c} * Ho + oy) * Wo + ox] = sc;
-                    s += sc;
-                }
-                if (!dw) r.window_sums[size_t{oy} * Wo + ox] = s;
-            }
-            for (uint32_t k = 0; k < Co; ++k) {
-                const size_t oi = r.acc.index(k, oy, ox);
-                if (fl) {
-                    float acc = 0.0f;  // fp16 products accumulated in fp32, order c, ky, kx
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_f(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_f(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_f(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_f(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    r.acc.f[oi] = acc;
-                } else {
-                    int64_t acc = 0;  // int8 x int8 products, int32 accumulator (checked below)
-                    if (dw) {
-                        for (uint32_t ky = 0; ky < kh; ++ky)
-                            for (uint32_t kx = 0; kx < kw; ++kx)
-                                acc += in_at_i(k, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                       weight_i(dw_weight_index(k, ky, kx, C, kh, kw, dw_group));
-                    } else {
-                        for (uint32_t c = 0; c < C; ++c)
-                            for (uint32_t ky = 0; ky < kh; ++ky)
-                                for (uint32_t kx = 0; kx < kw; ++kx)
-                                    acc += in_at_i(c, iy0 + static_cast<int>(ky), ix0 + static_cast<int>(kx)) *
-                                           weight_i(weight_index(k, c, ky, kx, K, C, kh, kw, kg_size));
-                    }
-                    if (acc < INT32_MIN || acc > INT32_MAX) t.invalid("int32 accumulator overflow");
-                    r.acc.i[oi] = arith::round_shift(acc, t.get(f::CORE_CLIP_TRUNCATE));
-                }
-            }
+    r.acc.resize(m.Coa, m.Ho, m.Wo, m.fl);
+    r.per_channel_sums = m.dw;
+    const size_t n = size_t{m.Co} * m.Ho * m.Wo;
+    if (m.fl) {
+        // fp16 products accumulated in fp32, order c, ky, kx; channels past Co stay 0.
+        const PaddedInput<float> in = pad_input<float>(m, m.in_f, m.pad_f);
+        const std::vector<float> w = decode_weights<float>(m, [&](size_t off) { return load_float(&m.wbytes[off], m.prec); });
+        if (m.dw) mac_depthwise(m, in, w, r.acc.f.data()); else mac_direct(m, in, w, r.acc.f.data(), nullptr);
+        return r;
+    }
+    // int8 data and weights held as int16 (exact), products in int32.
+    const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
+    const std::vector<int16_t> w =
+        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); });
+    // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
+    // longer sums run in int64 and are checked against the hardware's int32 accumulator.
+    const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
+    if (products < (uint64_t{1} << 17)) {
+        std::vector<int32_t> acc(n, 0);
+        mac_int(m, in, w, acc.data(), r.window_sums);
+        for (size_t i = 0; i < n; ++i) r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
+    } else {
+        std::vector<int64_t> acc(n, 0);
+        mac_int(m, in, w, acc.data(), r.window_sums);
+        for (size_t i = 0; i < n; ++i) {
+            if (acc[i] < INT32_MIN || acc[i] > INT32_MAX) t.invalid("int32 accumulator overflow");
+            r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
         }
     }
     return r;
@@ -317,7 +424,7 @@ ConvResult run_cna_core(TaskExec& t) {
 
     // ---- CORE: MACs ----
     ConvResult r = run_core(t, MacTask{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, pl, pt, bpe, prec, fl, dw,
-                                       in_f, in_i, pad_f, pad_i, wbytes});
+                                       in_f, in_i, pad_f, pad_i, wbytes, t.get(f::CORE_CLIP_TRUNCATE)});
     t.counters().macs += uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C);
     return r;
 }

@@ -65,57 +65,98 @@ struct StageRegs {
     uint16_t cfg, alu_cfg, mul_cfg, relux;
 };
 
-void run_bs_bn(TaskExec& t, const StageRegs& s, Cube& x, const ChannelOperands* stream) {
-    const uint32_t cfg = t.raw(s.cfg);
-    auto fld = [&](const char* fname) { return rc::find_field(s.cfg, fname)->extract(cfg); };
+// A BS or BN stage's registers, decoded once per task.
+struct BsBnConfig {
+    bool bypass, alu_bypass, mul_bypass, relu_bypass, relux, prelu, alu_mem, mul_mem;
+    uint32_t algo, shift, alu_reg, mul_reg, relux_reg;
+};
+
+// The field definitions of one stage, looked up by name once per process (BS and BN differ by prefix only).
+struct BsBnFields {
+    const rc::FieldDef *bypass, *alu_bypass, *mul_bypass, *relu_bypass, *relux, *prelu, *algo, *alu_src;
+    const rc::FieldDef *mul_src, *shift, *truncate_src, *mul_operand;
+};
+
+BsBnFields find_bs_bn_fields(const StageRegs& s) {
     const std::string p = s.name;
-    if (fld((p + "_BYPASS").c_str())) return;
-    const bool alu_bypass = fld((p + "_ALU_BYPASS").c_str()), mul_bypass = fld((p + "_MUL_BYPASS").c_str());
-    const bool relu_bypass = fld((p + "_RELU_BYPASS").c_str()), relux = fld((p + "_RELUX_EN").c_str());
-    const bool prelu = fld((p + "_MUL_PRELU").c_str());
-    const uint32_t algo = fld((p + "_ALU_ALGO").c_str());
-    const bool alu_mem = fld((p + "_ALU_SRC").c_str());
-    const uint32_t mulcfg = t.raw(s.mul_cfg);
-    auto mfld = [&](const char* fname) { return rc::find_field(s.mul_cfg, fname)->extract(mulcfg); };
-    const bool mul_mem = mfld((p + "_MUL_SRC").c_str());
-    const uint32_t shift = mfld((p + "_MUL_SHIFT_VALUE").c_str());
-    if (mfld((p + "_TRUNCATE_SRC").c_str())) t.unmodelled(p + "_MUL_CFG.TRUNCATE_SRC");
-    if (!alu_bypass && algo != 0 && algo != 1 && algo != 2 && algo != 4) t.unmodelled(p + " ALU algorithm " + std::to_string(algo));
-    if ((alu_mem && !alu_bypass) || (mul_mem && !mul_bypass)) {
+    auto cf = [&](const char* n) { return rc::find_field(s.cfg, p + n); };
+    auto mf = [&](const char* n) { return rc::find_field(s.mul_cfg, p + n); };
+    return BsBnFields{cf("_BYPASS"), cf("_ALU_BYPASS"), cf("_MUL_BYPASS"), cf("_RELU_BYPASS"), cf("_RELUX_EN"),
+                      cf("_MUL_PRELU"), cf("_ALU_ALGO"), cf("_ALU_SRC"), mf("_MUL_SRC"), mf("_MUL_SHIFT_VALUE"),
+                      mf("_TRUNCATE_SRC"), mf("_MUL_OPERAND")};
+}
+
+BsBnConfig decode_bs_bn(TaskExec& t, const StageRegs& s, bool is_float, const ChannelOperands* stream) {
+    static const BsBnFields bs_fields = find_bs_bn_fields(
+        StageRegs{"BS", rc::regs::DPU_BS_CFG::offset, rc::regs::DPU_BS_ALU_CFG::offset, rc::regs::DPU_BS_MUL_CFG::offset, 0});
+    static const BsBnFields bn_fields = find_bs_bn_fields(
+        StageRegs{"BN", rc::regs::DPU_BN_CFG::offset, rc::regs::DPU_BN_ALU_CFG::offset, rc::regs::DPU_BN_MUL_CFG::offset, 0});
+    const BsBnFields& fd = s.cfg == rc::regs::DPU_BS_CFG::offset ? bs_fields : bn_fields;
+    const std::string p = s.name;
+    const uint32_t cfg = t.raw(s.cfg), mulcfg = t.raw(s.mul_cfg);
+    BsBnConfig c{};
+    c.bypass = fd.bypass->extract(cfg);
+    if (c.bypass) return c;
+    c.alu_bypass = fd.alu_bypass->extract(cfg);
+    c.mul_bypass = fd.mul_bypass->extract(cfg);
+    c.relu_bypass = fd.relu_bypass->extract(cfg);
+    c.relux = fd.relux->extract(cfg);
+    c.prelu = fd.prelu->extract(cfg);
+    c.algo = fd.algo->extract(cfg);
+    c.alu_mem = fd.alu_src->extract(cfg);
+    c.mul_mem = fd.mul_src->extract(mulcfg);
+    c.shift = fd.shift->extract(mulcfg);
+    if (fd.truncate_src->extract(mulcfg)) t.unmodelled(p + "_MUL_CFG.TRUNCATE_SRC");
+    if (!c.alu_bypass && c.algo != 0 && c.algo != 1 && c.algo != 2 && c.algo != 4) t.unmodelled(p + " ALU algorithm " + std::to_string(c.algo));
+    if ((c.alu_mem && !c.alu_bypass) || (c.mul_mem && !c.mul_bypass)) {
         if (stream == nullptr) t.invalid(p + " operand from memory but DPU_RDMA is not enabled");
-        if (alu_mem && !alu_bypass && !stream->has_alu) t.invalid(p + " ALU operand from memory but the stream carries none");
-        if (mul_mem && !mul_bypass && !stream->has_mul) t.invalid(p + " MUL operand from memory but the stream carries none");
+        if (c.alu_mem && !c.alu_bypass && !stream->has_alu) t.invalid(p + " ALU operand from memory but the stream carries none");
+        if (c.mul_mem && !c.mul_bypass && !stream->has_mul) t.invalid(p + " MUL operand from memory but the stream carries none");
     }
-    if (x.is_float && shift != 0) t.unmodelled(p + " multiplier shift on a float pipeline");
-    const uint32_t alu_reg = t.raw(s.alu_cfg), mul_reg = mfld((p + "_MUL_OPERAND").c_str());
-    const uint32_t relux_reg = t.raw(s.relux);
+    if (is_float && c.shift != 0) t.unmodelled(p + " multiplier shift on a float pipeline");
+    c.alu_reg = t.raw(s.alu_cfg);
+    c.mul_reg = fd.mul_operand->extract(mulcfg);
+    c.relux_reg = t.raw(s.relux);
+    return c;
+}
+
+// One stage on one channel plane: ALU, multiplier (PReLU: negative values only), ReLU, ReLU-X, each a pass
+// over the plane (every element goes through the same steps in the same order as one fused loop).
+template <typename T, typename Mul>
+void bs_bn_plane(const BsBnConfig& c, T* v, size_t n, T op, T relux_cmp, Mul mul) {
+    if (!c.alu_bypass) {
+        if (c.algo == 2) for (size_t i = 0; i < n; ++i) v[i] = v[i] + op;
+        else if (c.algo == 4) for (size_t i = 0; i < n; ++i) v[i] = v[i] - op;
+        else if (c.algo == 0) for (size_t i = 0; i < n; ++i) v[i] = std::max(v[i], op);
+        else for (size_t i = 0; i < n; ++i) v[i] = std::min(v[i], op);
+    }
+    if (!c.mul_bypass) {
+        if (c.prelu) {
+            for (size_t i = 0; i < n; ++i)
+                if (v[i] < 0) v[i] = mul(v[i]);
+        } else {
+            for (size_t i = 0; i < n; ++i) v[i] = mul(v[i]);
+        }
+    }
+    if (!c.relu_bypass) for (size_t i = 0; i < n; ++i) v[i] = std::max(v[i], T{0});
+    if (c.relux) for (size_t i = 0; i < n; ++i) v[i] = std::min(v[i], relux_cmp);
+}
+
+void run_bs_bn(TaskExec& t, const StageRegs& s, Cube& x, const ChannelOperands* stream) {
+    const BsBnConfig cfg = decode_bs_bn(t, s, x.is_float, stream);
+    if (cfg.bypass) return;
+    const size_t plane = size_t{x.h} * x.w;
     for (uint32_t c = 0; c < x.c; ++c) {
-        for (uint32_t i = 0; i < x.h * x.w; ++i) {
-            const size_t idx = size_t{c} * x.h * x.w + i;
-            if (x.is_float) {
-                float v = x.f[idx];
-                if (!alu_bypass) {
-                    const float op = alu_mem ? stream->alu_f[c] : bits_to_float(alu_reg);
-                    v = algo == 2 ? v + op : algo == 4 ? v - op : algo == 0 ? std::max(v, op) : std::min(v, op);
-                }
-                if (!mul_bypass && (!prelu || v < 0)) v *= mul_mem ? stream->mul_f[c] : fp16_bits_to_float(mul_reg);
-                if (!relu_bypass) v = std::max(v, 0.0f);
-                if (relux) v = std::min(v, bits_to_float(relux_reg));
-                x.f[idx] = v;
-            } else {
-                int64_t v = x.i[idx];
-                if (!alu_bypass) {
-                    const int64_t op = alu_mem ? stream->alu_i[c] : static_cast<int32_t>(alu_reg);
-                    v = algo == 2 ? v + op : algo == 4 ? v - op : algo == 0 ? std::max(v, op) : std::min(v, op);
-                }
-                if (!mul_bypass && (!prelu || v < 0)) {
-                    const int64_t m = mul_mem ? stream->mul_i[c] : static_cast<int16_t>(mul_reg);
-                    v = arith::round_shift(v * m, shift);
-                }
-                if (!relu_bypass) v = std::max<int64_t>(v, 0);
-                if (relux) v = std::min<int64_t>(v, static_cast<int32_t>(relux_reg));
-                x.i[idx] = v;
-            }
+        if (x.is_float) {
+            const float op = cfg.alu_bypass ? 0.0f : cfg.alu_mem ? stream->alu_f[c] : bits_to_float(cfg.alu_reg);
+            const float m = cfg.mul_bypass ? 0.0f : cfg.mul_mem ? stream->mul_f[c] : fp16_bits_to_float(cfg.mul_reg);
+            bs_bn_plane<float>(cfg, x.f.data() + c * plane, plane, op, bits_to_float(cfg.relux_reg), [m](float v) { return v * m; });
+        } else {
+            const int64_t op = cfg.alu_bypass ? 0 : cfg.alu_mem ? stream->alu_i[c] : static_cast<int32_t>(cfg.alu_reg);
+            const int64_t m = cfg.mul_bypass ? 0 : cfg.mul_mem ? stream->mul_i[c] : static_cast<int16_t>(cfg.mul_reg);
+            const uint32_t shift = cfg.shift;
+            bs_bn_plane<int64_t>(cfg, x.i.data() + c * plane, plane, op, static_cast<int32_t>(cfg.relux_reg),
+                                 [m, shift](int64_t v) { return arith::round_shift(v * m, shift); });
         }
     }
 }
@@ -253,21 +294,33 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
         }
     }
     const uint32_t dst = t.get(f::DPU_DST_BASE);
+    const size_t plane = size_t{H} * W;
+    // Integer pipeline: the output converter and saturation per channel plane (registers read once).
+    const uint32_t cvt_type = fl ? 0 : t.get(f::DPU_OUT_CVT_TYPE);
+    const int64_t lo = int_min(out_prec), hi = int_max(out_prec);
+    std::vector<int64_t> conv_i(fl ? 0 : plane);
     for (uint32_t p = 0; p < planes; ++p) {
         uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
-        for (uint32_t y = 0; y < H; ++y)
-            for (uint32_t xx = 0; xx < W; ++xx)
-                for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
-                    const uint32_t c = p * oc2 + e;
-                    uint8_t* q = base + (uint64_t{y} * W + xx) * 16 + e * obpe;
-                    const size_t idx = x.index(c, y, xx);
-                    if (fl) {
-                        store_float(q, out_prec, x.f[idx]);
-                    } else {
-                        const int64_t v = arith::out_convert(x.i[idx], t.get(f::DPU_OUT_CVT_TYPE), scale, shift, offset);
-                        store_int(q, out_prec, arith::saturate(v, int_min(out_prec), int_max(out_prec)));
-                    }
-                }
+        for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
+            const size_t c = size_t{p} * oc2 + e;
+            uint8_t* q = base + e * obpe;
+            if (fl) {
+                const float* src = x.f.data() + c * plane;
+                for (size_t i = 0; i < plane; ++i) store_float(q + i * 16, out_prec, src[i]);
+                continue;
+            }
+            const int64_t* src = x.i.data() + c * plane;
+            if (cvt_type == 0) {
+                for (size_t i = 0; i < plane; ++i) conv_i[i] = arith::saturate(arith::out_convert(src[i], 0, scale, shift, offset), lo, hi);
+            } else {
+                for (size_t i = 0; i < plane; ++i) conv_i[i] = arith::saturate(arith::out_convert(src[i], 1, scale, shift, offset), lo, hi);
+            }
+            if (out_prec == kInt8) {
+                for (size_t i = 0; i < plane; ++i) q[i * 16] = static_cast<uint8_t>(static_cast<int8_t>(conv_i[i]));
+            } else {
+                for (size_t i = 0; i < plane; ++i) store_int(q + i * 16, out_prec, conv_i[i]);
+            }
+        }
     }
 }
 

@@ -53,14 +53,7 @@ std::vector<TensorInfo> infer_detection_post_process(const Node& node, const Gra
 
 // Merge (a, b): same shape and type; see kernels/ref/control_flow.cpp for the semantics npurun defines.
 std::vector<TensorInfo> infer_merge(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, graph, 0);
-    const TensorInfo& b = input(node, graph, 1);
-    expect_dtype(node, a, "input 0", kNumericTypes);
-    expect_same_dtype(node, b, "input 1", a, "input 0");
-    expect_valid_quantization(node, a, "input 0");
-    expect_valid_quantization(node, b, "input 1");
+    const auto [a, b] = same_typed_inputs(node, graph, kNumericTypes);
     if (a.shape != b.shape) bad(node, "inputs " + a.shape.str() + " and " + b.shape.str() + " differ in shape");
     return {output_like(node, graph, 0, a.shape, a.dtype)};
 }
@@ -71,10 +64,8 @@ std::vector<TensorInfo> infer_switch(const Node& node, const Graph& graph) {
     expect_outputs(node, 2);
     const TensorInfo& x = input(node, graph, 0);
     const TensorInfo& p = input(node, graph, 1);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
-    expect_dtype(node, p, "predicate", {DataType::Boolean, DataType::Signed32, DataType::Float32, DataType::QAsymmU8});
-    expect_valid_quantization(node, p, "predicate");
+    expect_typed(node, x, "input", kNumericTypes);
+    expect_typed(node, p, "predicate", {DataType::Boolean, DataType::Signed32, DataType::Float32, DataType::QAsymmU8});
     if (p.shape != x.shape && p.shape.num_elements() != 1)
         bad(node, "predicate " + p.shape.str() + " must have the input's shape " + x.shape.str() + " or one element");
     return {output_like(node, graph, 0, x.shape, x.dtype), output_like(node, graph, 1, x.shape, x.dtype)};

@@ -13,8 +13,7 @@ namespace {
 void check_weights_and_bias(const Node& node, const Graph& g, const TensorInfo& x, const TensorInfo& w,
                             uint32_t out_channels, uint32_t weight_channel_axis, bool bias_enabled,
                             bool s16_weights = false) {
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    expect_typed(node, x, "input", kNumericTypes);
     expect_valid_quantization(node, w, "weights");
     if (is_float(x.dtype)) {
         expect_same_dtype(node, w, "weights", x, "the input");
@@ -68,31 +67,43 @@ DenseConvWeights dense_conv_weights(const Node& node, const TensorInfo& w, DataL
     return {w.shape[0], nhwc ? w.shape[1] : w.shape[2], nhwc ? w.shape[2] : w.shape[3]};
 }
 
+// The output of a 2-D convolution-like layer: the input's batch, `channels`, conv_out_size per spatial axis.
+template <class A>
+TensorInfo conv2d_output(const Node& node, const Graph& g, const TensorInfo& x, const ImageDims& in, const A& a,
+                         uint32_t channels, uint32_t kh, uint32_t kw) {
+    ImageDims out;
+    out.n = in.n;
+    out.c = channels;
+    out.h = conv_out_size(node, in.h, a.pad_top, a.pad_bottom, kh, a.stride_y, a.dilation_y, "height");
+    out.w = conv_out_size(node, in.w, a.pad_left, a.pad_right, kw, a.stride_x, a.dilation_x, "width");
+    return output_like(node, g, 0, image_shape(out, a.layout), x.dtype);
+}
+
+// Input (0) and weights (1) of a layer of 2 or 3 inputs (bias optional) and one output.
+struct ConvOperands {
+    const TensorInfo& x;
+    const TensorInfo& w;
+};
+ConvOperands conv_operands(const Node& node, const Graph& g) {
+    expect_inputs(node, 2, 3);
+    expect_outputs(node, 1);
+    return {input(node, g, 0), input(node, g, 1)};
+}
+
 }  // namespace
 
 std::vector<TensorInfo> infer_convolution2d(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<Convolution2dAttrs>(node);
-    expect_inputs(node, 2, 3);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& w = input(node, graph, 1);
+    const auto [x, w] = conv_operands(node, graph);
     const ImageDims in = image_dims(node, x, a.layout, "input");
     const auto [o, kh, kw] = dense_conv_weights(node, w, a.layout, in.c);
     check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled);
-    ImageDims out;
-    out.n = in.n;
-    out.c = o;
-    out.h = conv_out_size(node, in.h, a.pad_top, a.pad_bottom, kh, a.stride_y, a.dilation_y, "height");
-    out.w = conv_out_size(node, in.w, a.pad_left, a.pad_right, kw, a.stride_x, a.dilation_x, "width");
-    return {output_like(node, graph, 0, image_shape(out, a.layout), x.dtype)};
+    return {conv2d_output(node, graph, x, in, a, o, kh, kw)};
 }
 
 std::vector<TensorInfo> infer_depthwise_convolution2d(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<DepthwiseConvolution2dAttrs>(node);
-    expect_inputs(node, 2, 3);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& w = input(node, graph, 1);
+    const auto [x, w] = conv_operands(node, graph);
     const ImageDims in = image_dims(node, x, a.layout, "input");
     expect_rank(node, w, "weights", 4);
     // [1, H, W, I*M] in every layout.
@@ -102,21 +113,13 @@ std::vector<TensorInfo> infer_depthwise_convolution2d(const Node& node, const Gr
         bad(node, "depthwise weights have " + std::to_string(channels) +
                       " channels, not a non-zero multiple of the input's " + std::to_string(in.c));
     check_weights_and_bias(node, graph, x, w, channels, 3, a.bias_enabled);
-    ImageDims out;
-    out.n = in.n;
-    out.c = channels;
-    out.h = conv_out_size(node, in.h, a.pad_top, a.pad_bottom, w.shape[1], a.stride_y, a.dilation_y, "height");
-    out.w = conv_out_size(node, in.w, a.pad_left, a.pad_right, w.shape[2], a.stride_x, a.dilation_x, "width");
-    return {output_like(node, graph, 0, image_shape(out, a.layout), x.dtype)};
+    return {conv2d_output(node, graph, x, in, a, channels, w.shape[1], w.shape[2])};
 }
 
 // Arm NN: output [input.dims[0], O]; the remaining input dimensions are flattened into the K dimension.
 std::vector<TensorInfo> infer_fully_connected(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<FullyConnectedAttrs>(node);
-    expect_inputs(node, 2, 3);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& w = input(node, graph, 1);
+    const auto [x, w] = conv_operands(node, graph);
     if (x.shape.rank < 2) bad(node, "input has rank " + std::to_string(x.shape.rank) + ", expected at least 2");
     expect_rank(node, w, "weights", 2);
     const uint32_t k = a.transpose_weights ? w.shape[1] : w.shape[0];
@@ -165,10 +168,7 @@ std::vector<TensorInfo> infer_convolution3d(const Node& node, const Graph& graph
 // TransposeConvolution2d: out = (in - 1) * stride + kernel - (padLow + padHigh) per spatial axis.
 std::vector<TensorInfo> infer_transpose_convolution2d(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<TransposeConvolution2dAttrs>(node);
-    expect_inputs(node, 2, 3);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& w = input(node, graph, 1);
+    const auto [x, w] = conv_operands(node, graph);
     const ImageDims in = image_dims(node, x, a.layout, "input");
     const auto [o, kh, kw] = dense_conv_weights(node, w, a.layout, in.c);
     check_weights_and_bias(node, graph, x, w, o, 0, a.bias_enabled, /*s16_weights=*/true);
@@ -195,14 +195,7 @@ std::vector<TensorInfo> infer_transpose_convolution2d(const Node& node, const Gr
 // layouts of the same family (channels first or last) so that the output has one well-defined layout.
 std::vector<TensorInfo> infer_batch_matmul(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<BatchMatMulAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& y = input(node, graph, 1);
-    expect_dtype(node, x, "input X", kNumericTypes);
-    expect_same_dtype(node, y, "input Y", x, "input X");
-    expect_valid_quantization(node, x, "input X");
-    expect_valid_quantization(node, y, "input Y");
+    const auto [x, y] = same_typed_inputs(node, graph, kNumericTypes, "input X", "input Y");
     auto last = [](DataLayout l) { return l == DataLayout::NHWC || l == DataLayout::NDHWC; };
     if (last(a.layout_x) != last(a.layout_y)) bad(node, "X and Y use layouts of different families");
     const uint32_t min_rank = last(a.layout_x) ? 3 : 2;

@@ -8,11 +8,7 @@ namespace npurun::ops {
 namespace {
 
 std::vector<TensorInfo> same_as_input(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     return {output_like(node, graph, 0, x.shape, x.dtype)};
 }
 
@@ -37,14 +33,7 @@ std::vector<TensorInfo> infer_softmax(const Node& node, const Graph& graph) {
 // NumPy broadcasting: shapes are right-aligned, each dimension pair must be equal or contain a 1.
 std::vector<TensorInfo> infer_elementwise_binary(const Node& node, const Graph& graph) {
     (void)attrs_of<ElementwiseBinaryAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, graph, 0);
-    const TensorInfo& b = input(node, graph, 1);
-    expect_dtype(node, a, "input 0", kNumericTypes);
-    expect_same_dtype(node, b, "input 1", a, "input 0");
-    expect_valid_quantization(node, a, "input 0");
-    expect_valid_quantization(node, b, "input 1");
+    const auto [a, b] = same_typed_inputs(node, graph, kNumericTypes);
     const Shape out = broadcast_shape(node, a.shape, b.shape);
     return {output_like(node, graph, 0, out, a.dtype)};
 }
@@ -60,11 +49,7 @@ std::vector<TensorInfo> infer_elementwise_unary(const Node& node, const Graph& g
 }
 
 std::vector<TensorInfo> infer_quantize(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     const TensorInfo& y = declared_output(node, graph, 0);
     expect_dtype(node, y, "output", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16});
     if (y.quant.per_axis()) bad(node, "per-axis quantized output is not supported");
@@ -72,11 +57,7 @@ std::vector<TensorInfo> infer_quantize(const Node& node, const Graph& graph) {
 }
 
 std::vector<TensorInfo> infer_dequantize(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16});
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, {DataType::QAsymmU8, DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16});
     const TensorInfo& y = declared_output(node, graph, 0);
     expect_dtype(node, y, "output", {DataType::Float32, DataType::Float16});
     return {output_like(node, graph, 0, x.shape, y.dtype)};
@@ -84,11 +65,7 @@ std::vector<TensorInfo> infer_dequantize(const Node& node, const Graph& graph) {
 
 std::vector<TensorInfo> infer_batch_normalization(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<BatchNormalizationAttrs>(node);
-    expect_inputs(node, 5, 5);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 5, 5, kNumericTypes);
     const ImageDims d = image_dims(node, x, a.layout, "input");
     static const char* const names[] = {"", "mean", "variance", "beta", "gamma"};
     for (size_t i = 1; i < 5; ++i) {
@@ -116,14 +93,7 @@ const std::initializer_list<DataType> kComparableTypes = {DataType::Float32,  Da
 // Comparison: NumPy broadcast of two same-typed inputs, Boolean output (1/0 per element).
 std::vector<TensorInfo> infer_comparison(const Node& node, const Graph& graph) {
     (void)attrs_of<ComparisonAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, graph, 0);
-    const TensorInfo& b = input(node, graph, 1);
-    expect_dtype(node, a, "input 0", kComparableTypes);
-    expect_same_dtype(node, b, "input 1", a, "input 0");
-    expect_valid_quantization(node, a, "input 0");
-    expect_valid_quantization(node, b, "input 1");
+    const auto [a, b] = same_typed_inputs(node, graph, kComparableTypes);
     return {output_like(node, graph, 0, broadcast_shape(node, a.shape, b.shape), DataType::Boolean)};
 }
 

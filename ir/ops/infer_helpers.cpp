@@ -71,6 +71,33 @@ void expect_valid_quantization(const Node& node, const TensorInfo& t, const char
     }
 }
 
+void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::initializer_list<DataType> allowed) {
+    expect_dtype(node, t, what, allowed);
+    expect_valid_quantization(node, t, what);
+}
+
+const TensorInfo& typed_input(const Node& node, const Graph& g, size_t min_inputs, size_t max_inputs,
+                              std::initializer_list<DataType> allowed) {
+    expect_inputs(node, min_inputs, max_inputs);
+    expect_outputs(node, 1);
+    const TensorInfo& x = input(node, g, 0);
+    expect_typed(node, x, "input", allowed);
+    return x;
+}
+
+InputPair same_typed_inputs(const Node& node, const Graph& g, std::initializer_list<DataType> allowed,
+                            const char* what_a, const char* what_b) {
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& a = input(node, g, 0);
+    const TensorInfo& b = input(node, g, 1);
+    expect_dtype(node, a, what_a, allowed);
+    expect_same_dtype(node, b, what_b, a, what_a);
+    expect_valid_quantization(node, a, what_a);
+    expect_valid_quantization(node, b, what_b);
+    return {a, b};
+}
+
 uint32_t add_u32(const Node& node, uint32_t a, uint32_t b, const char* what) {
     uint32_t r;
     if (!checked_add(a, b, &r)) bad(node, std::string(what) + " overflows");

@@ -37,6 +37,20 @@ void expect_valid_quantization(const Node& node, const TensorInfo& t, const char
 // The numeric element types most kernels compute on (float and quantized).
 extern const std::initializer_list<DataType> kNumericTypes;
 
+// expect_dtype, then expect_valid_quantization: a typed operand.
+void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::initializer_list<DataType> allowed);
+// A layer of min..max inputs and one output whose input 0 is typed (expect_typed as "input"); returns input 0.
+const TensorInfo& typed_input(const Node& node, const Graph& g, size_t min_inputs, size_t max_inputs,
+                              std::initializer_list<DataType> allowed);
+// A layer of two inputs and one output whose inputs have one type of `allowed` and valid quantization
+// (named `what_a`, `what_b` in messages).
+struct InputPair {
+    const TensorInfo& a;
+    const TensorInfo& b;
+};
+InputPair same_typed_inputs(const Node& node, const Graph& g, std::initializer_list<DataType> allowed,
+                            const char* what_a = "input 0", const char* what_b = "input 1");
+
 // Overflow-checked uint32 arithmetic on attribute values.
 uint32_t add_u32(const Node& node, uint32_t a, uint32_t b, const char* what);
 uint32_t mul_u32(const Node& node, uint32_t a, uint32_t b, const char* what);

@@ -9,11 +9,7 @@ namespace npurun::ops {
 namespace {
 
 const TensorInfo& numeric_input(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     return x;
 }
 

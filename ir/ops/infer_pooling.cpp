@@ -27,11 +27,7 @@ uint32_t pool_out_size(const Node& node, uint32_t in, uint32_t pad_lo, uint32_t 
 
 std::vector<TensorInfo> infer_pooling2d(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<Pooling2dAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     const ImageDims in = image_dims(node, x, a.layout, "input");
     ImageDims out = in;
     if (a.stride_x == 0 && a.stride_y == 0) {
@@ -51,11 +47,7 @@ namespace npurun::ops {
 // Pooling3d: Pooling2d's rule per spatial axis (depth, height, width); strides all 0 mean global pooling.
 std::vector<TensorInfo> infer_pooling3d(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<Pooling3dAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     if (a.layout != DataLayout::NDHWC && a.layout != DataLayout::NCDHW)
         bad(node, std::string("data layout ") + to_string(a.layout) + " is not valid here (NDHWC or NCDHW)");
     expect_rank(node, x, "input", 5);

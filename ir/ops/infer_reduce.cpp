@@ -7,11 +7,7 @@ namespace npurun::ops {
 
 std::vector<TensorInfo> infer_mean(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<ReduceAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", kNumericTypes);
-    expect_valid_quantization(node, x, "input");
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kNumericTypes);
     if (x.shape.rank == 0) bad(node, "input is a scalar");
     std::vector<bool> reduced(x.shape.rank, a.axes.empty());
     for (uint32_t axis : a.axes) {
@@ -35,12 +31,8 @@ std::vector<TensorInfo> infer_reduce(const Node& node, const Graph& graph) { ret
 // the axis is removed from the shape (a rank-1 input gives [1]).
 std::vector<TensorInfo> infer_arg_min_max(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<ArgMinMaxAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16, DataType::QAsymmU8, DataType::QAsymmS8,
+    const TensorInfo& x = typed_input(node, graph, 1, 1, {DataType::Float32, DataType::Float16, DataType::QAsymmU8, DataType::QAsymmS8,
                                     DataType::QSymmS8, DataType::QSymmS16, DataType::Signed32});
-    expect_valid_quantization(node, x, "input");
     if (x.shape.rank == 0) bad(node, "input is a scalar");
     const uint32_t axis = normalize_axis(node, a.axis, x.shape.rank, "axis");
     if (x.shape[axis] == 0) bad(node, "the reduced dimension is empty");

@@ -115,13 +115,13 @@ template <int TAPS> void run_rows(const Ctx& c, size_t begin, size_t end) {
 
 void conv2d_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y, const float* zero_row) {
     const Ctx c{g, x, w, bias, y, zero_row};
-    const size_t rows = size_t(g.n * g.oh);
+    const size_t rows = size_t(g.n * g.oh), grain = work_grain(size_t(g.ow * g.oc * g.kh * g.kw * g.ic));
     if (g.kh == 1 && g.kw == 1)
-        parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<1>(c, b, e); });
+        parallel_for(rows, grain, [&](size_t b, size_t e) { run_rows<1>(c, b, e); });
     else if (g.kh == 3 && g.kw == 3)
-        parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<9>(c, b, e); });
+        parallel_for(rows, grain, [&](size_t b, size_t e) { run_rows<9>(c, b, e); });
     else
-        parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<0>(c, b, e); });
+        parallel_for(rows, grain, [&](size_t b, size_t e) { run_rows<0>(c, b, e); });
 }
 
 }  // namespace npurun::kernels::neon

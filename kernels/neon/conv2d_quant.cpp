@@ -25,12 +25,6 @@
 #include "kernels/neon/thread_pool.h"
 #include "core/quantization.h"
 
-#if NPURUN_NEON_NATIVE
-#define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
-#else
-#define NPURUN_DOTPROD
-#endif
-
 namespace npurun::kernels::neon {
 namespace {
 
@@ -246,11 +240,11 @@ void conv2d_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTa
     const Ctx c{g, q, x, w, y, t, q.input_type != DataType::QAsymmU8, q.weight_type != DataType::QAsymmU8,
                 requant_consts(q.output_offset, q.output_type)};
     const bool dot = conv2d_quant_uses_dotprod(q);
-    const size_t rows = size_t(g.n * g.oh);
+    const size_t rows = size_t(g.n * g.oh), grain = work_grain(size_t(g.ow * g.oc * g.kh * g.kw * g.ic));
     if (dot)
-        parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<true>(c, b, e); });
+        parallel_for(rows, grain, [&](size_t b, size_t e) { run_rows<true>(c, b, e); });
     else
-        parallel_for(rows, 1, [&](size_t b, size_t e) { run_rows<false>(c, b, e); });
+        parallel_for(rows, grain, [&](size_t b, size_t e) { run_rows<false>(c, b, e); });
 }
 
 }  // namespace npurun::kernels::neon

@@ -27,10 +27,12 @@ struct ConvState {
     size_t tables_offset;     // from the start of the state
     size_t weights_offset;    // 0: the weights operand is used as given (or packed per run into scratch)
     size_t oc, ic;            // table sizes
+    size_t gemm_offset;       // 0: none; else the 1x1 GEMM kernel's packed weights (conv1x1_quant.h)
 
     QuantTables tables() { return carve_quant_tables(at(tables_offset), oc, ic, with_conv_rows); }
     const float* zero_row_f32() { return static_cast<const float*>(at(tables_offset)); }
     uint8_t* packed_weights() { return weights_offset ? static_cast<uint8_t*>(at(weights_offset)) : nullptr; }
+    uint8_t* gemm_weights() { return gemm_offset ? static_cast<uint8_t*>(at(gemm_offset)) : nullptr; }
     bool with_conv_rows;
 
 private:

@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "kernels/neon/conv2d.h"
+#include "kernels/neon/conv1x1_quant.h"
 #include "kernels/neon/conv2d_quant.h"
+#include "kernels/neon/cpu_features.h"
 #include "kernels/neon/conv_state.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -68,8 +70,13 @@ std::string check(const KernelNode& n) {
 // Prepared state (conv_state.h): the header, the tables (quantized: multipliers, bias terms, sum_w and the
 // zero-point row; float: a row of zeros), and for NCHW with constant weights the [O,H,W,I] copy of them.
 struct StateLayout {
-    size_t tables, weights, total;
+    size_t tables, weights, gemm, total;
 };
+
+// Constant-weight quantized 1x1 layers also keep the weights packed for the dot-product GEMM (conv1x1_quant.h).
+bool packs_gemm(const KernelNode& n, const ConvGeometry& g) {
+    return quantized(n) && weights_constant(n) && conv1x1_quant_fits(g, quant_params(n, has_bias(n)));
+}
 StateLayout state_layout(const KernelNode& n) {
     const ConvGeometry geo = geometry(n);
     StateLayout l{};
@@ -78,6 +85,10 @@ StateLayout state_layout(const KernelNode& n) {
                                           : round_up64(size_t(geo.ic) * sizeof(float));
     l.weights = is_nchw(n) && weights_constant(n) ? l.tables + tables : 0;
     l.total = l.tables + tables + (l.weights ? round_up64(in_info(n, 1).num_bytes()) : 0);
+    if (packs_gemm(n, geo)) {
+        l.gemm = l.total;
+        l.total += round_up64(conv1x1_packed_bytes(geo));
+    }
     return l;
 }
 
@@ -94,6 +105,7 @@ void prepare(const PrepareArgs& a) {
     s->with_conv_rows = s->quantized;
     s->tables_offset = l.tables;
     s->weights_offset = l.weights;
+    s->gemm_offset = l.gemm;
     const bool bias = has_bias(n);
     const void* w = n.constant(1);
     if (w != nullptr && is_nchw(n)) {  // [O,I,H,W] -> [O,H,W,I], once
@@ -113,6 +125,7 @@ void prepare(const PrepareArgs& a) {
     fill_zero_row(s->q, s->ic, t.zero_row);
     if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, s->oc, t.bias);
     if (s->weights_ready) fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
+    if (s->gemm_offset) conv1x1_pack(s->g, s->q, static_cast<const uint8_t*>(w), t.sum_w, s->gemm_weights());
 }
 
 // Scratch, NCHW only: [x as NHWC][run-time weights as OHWI][y as NHWC], each 64-byte aligned. The copies
@@ -148,7 +161,10 @@ void run(const KernelArgs& a) {
         if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
         if (!s->weights_ready && conv2d_quant_uses_dotprod(s->q))
             fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
-        conv2d_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), static_cast<const uint8_t*>(w), static_cast<uint8_t*>(y));
+        if (s->gemm_offset && use_dotprod())
+            conv1x1_quant(s->g, s->q, t, s->gemm_weights(), static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y));
+        else
+            conv2d_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), static_cast<const uint8_t*>(w), static_cast<uint8_t*>(y));
     } else {
         conv2d_f32(s->g, static_cast<const float*>(x), static_cast<const float*>(w), bias ? in_ptr<float>(a, 2) : nullptr,
                    static_cast<float*>(y), s->zero_row_f32());

@@ -14,7 +14,7 @@ namespace npurun::kernels::neon {
 
 void depthwise_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y) {
     const ptrdiff_t c = g.oc, c4 = c & ~ptrdiff_t(3);
-    parallel_for(size_t(g.n * g.oh), 1, [&](size_t begin, size_t end) {
+    parallel_for(size_t(g.n * g.oh), work_grain(size_t(g.ow * c * g.kh * g.kw)), [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
             const ptrdiff_t n = ptrdiff_t(r) / g.oh, oy = ptrdiff_t(r) % g.oh;
             const float* xn = x + n * g.ih * g.iw * c;

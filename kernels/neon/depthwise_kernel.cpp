@@ -97,10 +97,11 @@ std::string check(const KernelNode& n) {
 bool has_bias(const KernelNode& n) { return n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2); }
 
 // Prepared state (conv_state.h): the header (geometry, quantization) and, quantized, the multiplier and bias
-// tables.
+// tables and a row (input width x channels) of input zero-point codes.
 size_t state_bytes(const KernelNode& n) {
     const size_t oc = size_t(geometry(n).oc);
-    return conv_state_header_bytes() + (element_size(n) == 1 ? quant_tables_bytes(oc, 0, false) : 0);
+    return conv_state_header_bytes() +
+           (element_size(n) == 1 ? quant_tables_bytes(oc, depthwise_quant_zero_row_bytes(geometry(n)), true) : 0);
 }
 
 void prepare(const PrepareArgs& a) {
@@ -115,8 +116,11 @@ void prepare(const PrepareArgs& a) {
     s->weights_ready = true;  // used as stored: [1, KH, KW, C*M] is already the kernel's layout
     if (!s->quantized) return;
     s->q = quant_params(n, bias);
+    s->ic = depthwise_quant_zero_row_bytes(s->g);
+    s->with_conv_rows = true;  // the zero-point row of the 3x3 path (sum_w unused)
     const QuantTables t = s->tables();
     fill_multipliers(s->q, s->oc, t.multiplier);
+    fill_zero_row(s->q, s->ic, t.zero_row);
     if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, s->oc, t.bias);
 }
 

@@ -67,7 +67,7 @@ void block_io(const float* x, const float* w, const float* bias, float* y, size_
 void fully_connected_f32(const float* x, const float* w, const float* bias, float* y, size_t batch, size_t in,
                          size_t out, bool weights_oi) {
     const size_t blocks = (out + 3) / 4;
-    parallel_for(blocks, 1, [&](size_t b, size_t e) {
+    parallel_for(blocks, work_grain(4 * batch * in), [&](size_t b, size_t e) {
         for (size_t blk = b; blk < e; ++blk) {
             const size_t o0 = blk * 4, no = out - o0 < 4 ? out - o0 : 4;
             if (weights_oi) block_oi(x, w, bias, y, batch, in, out, o0, no);

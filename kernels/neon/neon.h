@@ -20,6 +20,13 @@
 #include <cmath>
 #endif
 
+// Functions using the ARMv8.2 dot-product instructions (called only when cpu_features.h says they are in use).
+#if NPURUN_NEON_NATIVE
+#define NPURUN_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
+#else
+#define NPURUN_DOTPROD
+#endif
+
 namespace npurun::kernels::neon {
 
 inline float32x4_t div_f32x4(float32x4_t a, float32x4_t b) {

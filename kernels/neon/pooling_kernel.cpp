@@ -50,7 +50,8 @@ void pool_nhwc(const KernelArgs& args, const Shape& xs, const Shape& ys, const f
     const bool is_max = a.algorithm == PoolingAlgorithm::Max;
     const bool exclude = a.padding_method == PaddingMethod::Exclude;
     const float lowest = std::numeric_limits<float>::lowest();
-    parallel_for(size_t(ys[0]) * size_t(oh), 1, [&](size_t begin, size_t end) {
+    const size_t window = std::min<size_t>(size_t(a.pool_width) * a.pool_height, size_t(1) << 20);
+    parallel_for(size_t(ys[0]) * size_t(oh), work_grain(size_t(ow * c) * window), [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
             const ptrdiff_t n = ptrdiff_t(r) / oh, oy = ptrdiff_t(r) % oh;
             const float* xn = x + n * ih * iw * c;

@@ -60,7 +60,7 @@ void run_quantize(const KernelArgs& args) {
     const int32x4_t offset = vdupq_n_s32(off), lo_v = vdupq_n_s32(lo), hi_v = vdupq_n_s32(hi);
     const bool is_unsigned = yi.dtype == DataType::QAsymmU8;
     uint8_t* y = out_ptr<uint8_t>(args);
-    parallel_for((count + 1023) / 1024, 1, [&](size_t begin, size_t end) {
+    parallel_for((count + 1023) / 1024, work_grain(1024 * 4), [&](size_t begin, size_t end) {
         for (size_t blk = begin; blk < end; ++blk) {
             const size_t b = blk * 1024, e = b + 1024 < count ? b + 1024 : count;
             size_t i = b;
@@ -84,7 +84,7 @@ void run_dequantize(const KernelArgs& args) {
     const bool is_unsigned = xi.dtype == DataType::QAsymmU8;
     const uint8_t* x = in_ptr<uint8_t>(args, 0);
     float* y = out_ptr<float>(args);
-    parallel_for((count + 1023) / 1024, 1, [&](size_t begin, size_t end) {
+    parallel_for((count + 1023) / 1024, work_grain(1024 * 4), [&](size_t begin, size_t end) {
         for (size_t blk = begin; blk < end; ++blk) {
             const size_t b = blk * 1024, e = b + 1024 < count ? b + 1024 : count;
             size_t i = b;

@@ -29,6 +29,13 @@ using RangeFn = void (*)(void* ctx, size_t begin, size_t end);
 // items, so tiny kernels are not spread across threads.
 void parallel_for_raw(size_t count, size_t grain, RangeFn fn, void* ctx);
 
+// Splitting by work size: a thread's share must hold at least kMinWorkPerThread units of work (multiply-adds or
+// element operations), or waking it costs more than it saves. work_grain(w) is the grain for items of w units.
+constexpr size_t kMinWorkPerThread = size_t(1) << 17;
+constexpr size_t work_grain(size_t work_per_item) {
+    return work_per_item >= kMinWorkPerThread ? 1 : kMinWorkPerThread / (work_per_item ? work_per_item : 1);
+}
+
 template <class F> void parallel_for(size_t count, size_t grain, F&& f) {
     parallel_for_raw(count, grain,
                      [](void* ctx, size_t b, size_t e) { (*static_cast<F*>(ctx))(b, e); },

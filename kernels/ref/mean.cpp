@@ -12,9 +12,7 @@ void run(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
     const Shape& s = xi.shape;
     const Strides st(s);
-    bool reduced[kMaxRank] = {};
-    for (uint32_t d = 0; d < s.rank; ++d) reduced[d] = at.axes.empty();
-    for (uint32_t ax : at.axes) reduced[ax] = true;
+    const ReducedAxes reduced(at.axes, s.rank);
     // Kept and reduced dimensions, each in input order.
     uint32_t kept_dims[kMaxRank], red_dims[kMaxRank];
     uint32_t nk = 0, nr = 0;

@@ -15,9 +15,7 @@ void run_reduce(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
     const Shape& s = xi.shape;
     const Strides st(s);
-    bool reduced[kMaxRank] = {};
-    for (uint32_t d = 0; d < s.rank; ++d) reduced[d] = at.axes.empty();
-    for (uint32_t ax : at.axes) reduced[ax] = true;
+    const ReducedAxes reduced(at.axes, s.rank);
     Shape kept, red;
     size_t kept_stride[kMaxRank], red_stride[kMaxRank];
     for (uint32_t d = 0; d < s.rank; ++d) {

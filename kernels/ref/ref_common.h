@@ -88,6 +88,16 @@ private:
 };
 
 // "" for any element type (data-movement kernels copy elements).
+// The reduced axes of a Reduce/Mean layer, as a mask over the input's dimensions (no axes = all of them).
+struct ReducedAxes {
+    bool reduced[kMaxRank] = {};
+    ReducedAxes(const std::vector<uint32_t>& axes, uint32_t rank) {
+        for (uint32_t d = 0; d < rank; ++d) reduced[d] = axes.empty();
+        for (uint32_t ax : axes) reduced[ax] = true;
+    }
+    bool operator[](uint32_t d) const { return reduced[d]; }
+};
+
 inline std::string check_any(const KernelNode&) { return {}; }
 
 }  // namespace npurun::kernels::ref

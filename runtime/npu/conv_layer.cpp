@@ -1,7 +1,9 @@
 #include "runtime/npu/conv_layer.h"
+#include "runtime/npu/requant_per_channel.h"
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <cstdlib>
 #include <cmath>
 #include <cstring>
@@ -268,6 +270,15 @@ Refusal check_int8_constants(const Graph& g, const Node& node, const Node* act, 
     const double mref = L->per_channel ? mmax : m[0];
     std::string why;
     if (!out_convert_constants(mref, &L->out_scale, &L->out_shift, &why)) return Refusal::because(why);
+    PerChannelRequant pcr;
+    double relux_unit = static_cast<double>(o.y->quant.scale()) * mref;  // real value of one RELUX_CMP unit
+    if (L->per_channel && per_channel_requant(m, &pcr)) {
+        L->bn_exponent = true;
+        L->bs_mul_shift = pcr.bs_shift;
+        L->out_scale = pcr.out_scale;
+        L->out_shift = pcr.out_shift;
+        relux_unit = static_cast<double>(o.y->quant.scale()) / std::ldexp(1.0, static_cast<int>(pcr.frac_bits));
+    }
     L->use_bs = true;
     L->bs_data_use = L->per_channel ? 5 : 1;
     if (Refusal r = check_bias_range(node, o, *L, p); r.refused()) return r;
@@ -283,7 +294,7 @@ Refusal check_int8_constants(const Graph& g, const Node& node, const Node* act, 
         L->relux = true;
     }
     if (L->relux) {
-        const double u = std::round(relux_real / (static_cast<double>(o.y->quant.scale()) * mref));
+        const double u = std::round(relux_real / relux_unit);
         L->relux_bits = static_cast<uint32_t>(static_cast<int32_t>(std::min(u, 2147483647.0)));
     }
     return {};
@@ -375,13 +386,17 @@ void write_conv_bs_stream(const Graph& g, const Node& node, const Node* act, con
     double mmax = 0.0;
     const std::vector<double> m = multipliers(o, L.k, &mmax);
     const size_t per = L.per_channel ? 6 : 4;
+    PerChannelRequant pcr;
+    if (L.bn_exponent && !per_channel_requant(m, &pcr)) throw std::logic_error("per-channel requantization changed since the check");
+    uint8_t* bn = dst + size_t{L.coa} * per;  // the BN stream follows the BS stream
     for (uint32_t c = 0; c < L.k; ++c) {
         const int32_t b32 = static_cast<int32_t>(corrected_bias(o, L, widx, p, c));  // range checked by the check
         std::memcpy(dst + c * per, &b32, 4);
         if (L.per_channel) {
-            const auto mc = static_cast<int16_t>(std::lround(m[c] / mmax * 16384.0));
+            const auto mc = L.bn_exponent ? pcr.bs_mul[c] : static_cast<int16_t>(std::lround(m[c] / mmax * 16384.0));
             std::memcpy(dst + c * per + 4, &mc, 2);
         }
+        if (L.bn_exponent) std::memcpy(bn + size_t{c} * 2, &pcr.bn_mul[c], 2);
     }
 }
 

@@ -44,14 +44,15 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     w.write(DPU_DATA_CUBE_NOTCH_ADDR{});
     w.write({DPU_DATA_CUBE_CHANNEL::ORIG_CHANNEL(t.c - 1), DPU_DATA_CUBE_CHANNEL::CHANNEL(t.c - 1)});
 
-    // BS: register operands only (ALU add, then MUL with shift 0).
-    const bool bs = t.bs_add_en || t.bs_mul_en;
-    w.write({DPU_BS_CFG::BS_ALU_ALGO(t.bs_add_en ? 2u : 0u), DPU_BS_CFG::BS_RELU_BYPASS(1),
+    // BS: register operands only (ALU add, then MUL with shift 0), then ReLU / ReLU-X.
+    const bool bs = t.bs_add_en || t.bs_mul_en || t.bs_relu || t.bs_relux;
+    w.write({DPU_BS_CFG::BS_ALU_ALGO(t.bs_add_en ? 2u : 0u), DPU_BS_CFG::BS_RELUX_EN(t.bs_relux ? 1u : 0u),
+             DPU_BS_CFG::BS_RELU_BYPASS(t.bs_relu ? 0u : 1u),
              DPU_BS_CFG::BS_MUL_BYPASS(t.bs_mul_en ? 0u : 1u), DPU_BS_CFG::BS_ALU_BYPASS(t.bs_add_en ? 0u : 1u),
              DPU_BS_CFG::BS_BYPASS(bs ? 0u : 1u)});
     w.write({DPU_BS_ALU_CFG::BS_ALU_OPERAND(t.bs_add_en ? t.bs_add : 0u)});
     w.write({DPU_BS_MUL_CFG::BS_MUL_OPERAND(t.bs_mul_en ? (t.bs_mul & DPU_BS_MUL_CFG::BS_MUL_OPERAND.max_value()) : 0u)});
-    w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(0u)});
+    w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(t.bs_relux ? t.bs_relux_bits : 0u)});
     w.write({DPU_BS_OW_CFG::SIZE_E_2(1), DPU_BS_OW_CFG::SIZE_E_1(1), DPU_BS_OW_CFG::SIZE_E_0(1),
              DPU_BS_OW_CFG::OD_BYPASS(1)});
     w.write(DPU_BS_OW_OP{});

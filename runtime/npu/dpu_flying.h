@@ -23,6 +23,9 @@ struct DpuFlyingTask {
     // signed 16-bit multiplier with shift 0. fp16: bs_add fp32 bits, bs_mul fp16 bits.
     bool bs_add_en = false, bs_mul_en = false;
     uint32_t bs_add = 0, bs_mul = 0;
+    // Then the BS ReLU (max 0) and ReLU-X (min bs_relux_bits: int32, or fp32 bits), before the EW stage.
+    bool bs_relu = false, bs_relux = false;
+    uint32_t bs_relux_bits = 0;
 
     // EW stage: the second operand from memory (ERDMA), per pixel (a cube like the task's, plane pitch
     // ew_plane atoms) or per channel (one value per channel: a 1x1 NC1HWC2 map, i.e. c contiguous elements).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/npu/constant_broadcast.h"
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/passes/npu_limits.h"
@@ -89,6 +90,15 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
         }
         L.negate_main = L.op == BinaryOp::Sub;
     }
+    // A constant operand broadcast in a way the DPU cannot read is expanded once here (constant_broadcast.h).
+    TensorInfo expanded_info;
+    std::vector<uint8_t> expanded;
+    const void* operand_data = g.tensor(node.inputs[oi]).data;
+    if (constant[oi] && constant_needs_expansion(*in[oi], os)) {
+        if (!expand_constant(g.tensor(node.inputs[oi]), os, &expanded_info, &expanded, why)) return Refusal::because(why_text);
+        in[oi] = &expanded_info;
+        operand_data = expanded.data();
+    }
     if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return Refusal::because(why_text);
 
     FeatureGeometry gy, gm, ge;
@@ -111,7 +121,7 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
             return Refusal::because("constant operand has per-axis quantization");
         }
         L.operand_constant.assign(ge.alloc_bytes(), 0);
-        pack_feature(t.info, t.data, ge, L.operand_constant.data());
+        pack_feature(*in[oi], operand_data, ge, L.operand_constant.data());
     }
 
     double act_hi = INFINITY;

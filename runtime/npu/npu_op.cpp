@@ -9,6 +9,8 @@ namespace {
 const NpuOpUnit* const kUnits[] = {
     &ops::kConvolution, &ops::kDepthwise, &ops::kFullyConnected, &ops::kPooling,
     &ops::kElementwise, &ops::kPad,       &ops::kReshape,        &ops::kConcat,
+    &ops::kActivation,
+    &ops::kGather,
 };
 }  // namespace
 

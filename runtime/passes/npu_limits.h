@@ -55,6 +55,15 @@ static_assert(kPoolMaxKernel <= detail::R::PPU_POOLING_KERNEL_CFG::KERNEL_WIDTH.
               "seed 003's pooling limits fit the PPU fields");
 constexpr uint32_t kPoolMaxDim = 8192;           // channel/height/width in (0, 8192]
 constexpr uint32_t kGlobalPoolMaxPlane = 7;      // GlobalMax/AveragePool: height and width in [1, 7]
+// A global pool over n > kGlobalPoolMaxPlane rows (or columns) runs as two passes: a k-window of stride k
+// (k <= kPoolMaxKernel) down to n / k <= kGlobalPoolMaxPlane, then the global pool over those. The largest
+// such k dividing n, or 0 when none (n prime above 7, or above 49); n within the limit needs no split (1).
+constexpr uint32_t global_pool_split(uint32_t n) {
+    if (n <= kGlobalPoolMaxPlane) return 1;
+    for (uint32_t k = kPoolMaxKernel; k >= 2; --k)
+        if (n % k == 0 && n / k <= kGlobalPoolMaxPlane) return k;
+    return 0;
+}
 
 // --- element-wise broadcasting: seed 003 Expand patterns ---
 constexpr uint32_t kExpandMaxDim = 8192;

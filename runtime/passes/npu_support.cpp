@@ -262,8 +262,11 @@ NpuVerdict check_elementwise(const Graph& g, const Node& n, const NpuPolicy& pol
     const Shape& b = g.info(n.inputs[1]).shape;
     const Shape& o = g.info(n.outputs[0]).shape;
     if (o.rank > 4) return NpuVerdict::no("rank " + std::to_string(o.rank) + " above 4");
-    if (a != o && !expand_pattern_ok(a, o, &why)) return NpuVerdict::no(why);
-    if (b != o && !expand_pattern_ok(b, o, &why)) return NpuVerdict::no(why);
+    // A constant operand of any broadcast is expanded at load into a shape the DPU reads
+    // (runtime/npu/constant_broadcast.h); a run-time one must be an Expand pattern.
+    const bool ca = g.tensor(n.inputs[0]).is_constant(), cb = g.tensor(n.inputs[1]).is_constant();
+    if (a != o && !ca && !expand_pattern_ok(a, o, &why)) return NpuVerdict::no(why);
+    if (b != o && !cb && !expand_pattern_ok(b, o, &why)) return NpuVerdict::no(why);
     for (uint32_t i = 0; i < o.rank; ++i)
         if (o[i] > L::kCubeMaxDim) return NpuVerdict::no("dimension " + std::to_string(o[i]) + " above 8192");
     return NpuVerdict::yes(d);
@@ -283,9 +286,11 @@ NpuVerdict check_pooling(const Graph& g, const Node& n, const NpuPolicy& policy)
         return NpuVerdict::no(std::string(name) + " input dimension above 8192");
     const bool global = a.stride_x == 0 && a.stride_y == 0;
     if (global || (a.pool_height == in.h && a.pool_width == in.w && a.pad_left + a.pad_right + a.pad_top + a.pad_bottom == 0)) {
-        if (in.h > L::kGlobalPoolMaxPlane || in.w > L::kGlobalPoolMaxPlane)
+        // Above the plane limit: two pooling passes (L::global_pool_split), when the plane factors.
+        if (L::global_pool_split(in.h) == 0 || L::global_pool_split(in.w) == 0)
             return NpuVerdict::no(std::string("Global") + name + " over " + dims2(in.h, in.w) + " exceeds " +
-                                  dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane));
+                                  dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane) +
+                                  " and does not split into two passes of windows <= 7 (a side prime above 7 or above 49)");
         return NpuVerdict::yes(d);
     }
     if (a.rounding == OutputShapeRounding::Ceiling) return NpuVerdict::no(std::string(name) + " ceil rounding is not supported (floor only)");
@@ -385,13 +390,25 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             const auto f = n.attr<ActivationAttrs>().function;
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
+            if (f == ActivationFunction::HardSwish) {  // fp16: DPU BS stage + EW multiply (runtime/npu/ops/activation_op.cpp)
+                std::string why;
+                NpuDomain d;
+                if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+                return NpuVerdict::yes(d);
+            }
             return NpuVerdict::no(std::string("activation ") + to_string(f) + " has no NPU lowering (DPU LUT not programmed)");
         }
         case OpKind::Input:
         case OpKind::Output:
         case OpKind::Constant:
             return NpuVerdict::no("not a computation");
-        case OpKind::Gather:
+        case OpKind::Gather: {
+            // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
+            std::string why;
+            NpuDomain d;
+            if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+            return NpuVerdict::yes(d);
+        }
         case OpKind::Lstm:
         case OpKind::ElementwiseUnary:
             return NpuVerdict::no(std::string(to_string(n.op)) +

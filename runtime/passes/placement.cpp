@@ -1,8 +1,10 @@
 #include "runtime/passes/placement.h"
 
+#include "runtime/passes/layer_macs.h"
 #include "runtime/passes/pad_folding.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <set>
 
@@ -187,6 +189,21 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
     return p;
 }
 
+// "NPU share of MACs: X%": the MACs (runtime/passes/layer_macs.h) of layers placed on the NPU over all layers'.
+std::string npu_mac_share_line(const Graph& g, const Placement& p) {
+    uint64_t on_npu = 0, all = 0;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        const uint64_t m = layer_macs(g, g.nodes[i]);
+        const uint64_t room = UINT64_MAX - all;  // saturate: a share, not an exact count, is printed
+        all += m < room ? m : room;
+        if (p.nodes[i].device != Placed::Cpu) on_npu += m < UINT64_MAX - on_npu ? m : UINT64_MAX - on_npu;
+    }
+    char line[80];
+    std::snprintf(line, sizeof line, "NPU share of MACs: %.1f%%%s\n", all ? 100.0 * double(on_npu) / double(all) : 0.0,
+                  all ? "" : " (the model has no MAC layers)");
+    return line;
+}
+
 std::string explain(const Graph& g, const Placement& p) {
     std::string out;
     char line[512];
@@ -212,6 +229,7 @@ std::string explain(const Graph& g, const Placement& p) {
     }
     std::snprintf(line, sizeof line, "%zu of %zu layers on the NPU in %zu segment(s)\n", npu, total, p.segments.size());
     out += line;
+    out += npu_mac_share_line(g, p);
     return out;
 }
 

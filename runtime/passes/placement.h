@@ -51,4 +51,7 @@ Placement place(const Graph& graph, const PlacementOptions& options);
 // The `npurun --explain` table: one line per node: index, name, op, device, reason.
 std::string explain(const Graph& graph, const Placement& placement);
 
+// The last line of explain(): "NPU share of MACs: X%" (one decimal; runtime/passes/layer_macs.h defines MACs).
+std::string npu_mac_share_line(const Graph& graph, const Placement& placement);
+
 }  // namespace npurun

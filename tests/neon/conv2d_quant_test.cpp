@@ -29,6 +29,12 @@ const QCase kConv[] = {
     {6, 6, 24, 7, 3, 1, 1, DataType::QAsymmU8, DataType::QSymmS8, true, true},     // u8 x s8: widening only
     {4, 4, 64, 20, 1, 1, 0, DataType::QAsymmU8, DataType::QAsymmU8, false, true},
     {3, 3, 5, 3, 5, 1, 2, DataType::QAsymmS8, DataType::QSymmS8, false, false},    // window mostly padding
+    // The packed 1x1 GEMM (conv1x1_quant) and the 3x3 depthwise rows: large enough that 2..4 threads split them.
+    {32, 32, 64, 64, 1, 1, 0, DataType::QAsymmU8, DataType::QAsymmU8, false, true},
+    {20, 20, 48, 8, 3, 1, 1, DataType::QAsymmU8, DataType::QAsymmU8, false, true},
+    {5, 3, 8, 19, 1, 1, 0, DataType::QAsymmS8, DataType::QAsymmS8, false, true},   // 8-code K tail, 15 pixels, 3 channels over
+    {15, 15, 20, 8, 3, 2, 1, DataType::QAsymmU8, DataType::QAsymmU8, false, true}, // stride 2, 4 channels over 8
+    {6, 7, 12, 9, 1, 1, 0, DataType::QAsymmS8, DataType::QSymmS8, true, false},    // 4-code K tail, zw = 0
 };
 
 

@@ -13,6 +13,7 @@
 #include "drv/sim/npu_simulator.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
+#include "tests/npu/conv_rig.h"
 
 namespace rc = npudrv::regcmd;
 using npurun::NpuDomain;
@@ -20,35 +21,10 @@ using npurun::npu::ConvLayer;
 
 namespace {
 
-struct Rig {
-    npudrv::sim::NpuSimulator* sim = nullptr;
-    npudrv::Device dev;
-    static Rig make() {
-        auto s = std::make_unique<npudrv::sim::NpuSimulator>();
-        auto* raw = s.get();
-        return Rig{raw, npudrv::open_sim_device(npudrv::DriverKind::Rknpu, std::move(s))};
-    }
-};
+using npurun::npu_test::Rig;
 
-// An int8 3x3 pad-1 conv 16x12x16 -> 16 channels, weights/inputs deterministic.
-ConvLayer small_layer() {
-    ConvLayer L;
-    L.domain = NpuDomain::Int8;
-    L.c = 16, L.h = 12, L.w = 16, L.k = 16, L.ho = 12, L.wo = 16;
-    L.kh = L.kw = 3, L.pad_left = L.pad_top = 1;
-    L.ca = 16, L.coa = 16;
-    L.out_scale = 16384, L.out_shift = 20;  // 2^-6
-    L.use_bs = true;
-    L.bs_data_use = 1;
-    return L;
-}
-
-// The layer's weights (a fixed pattern); its BS stream is all zero biases.
-std::vector<uint8_t> test_weights(const ConvLayer& L) {
-    std::vector<uint8_t> w(L.weight_bytes());
-    for (size_t i = 0; i < w.size(); ++i) w[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
-    return w;
-}
+// An int8 3x3 pad-1 conv 16x12x16 -> 16 channels, weights/inputs deterministic; its BS stream is all zero biases.
+ConvLayer small_layer() { return npurun::npu_test::small_int8_conv(16); }
 
 // Runs `layer` with `tiling` through the driver; returns the output bytes (16 channels x 12 x 16).
 std::vector<uint8_t> run_layer(const ConvLayer& L, const npurun::npu::ConvTiling& t, uint32_t entries_delta = 0,
@@ -61,7 +37,7 @@ std::vector<uint8_t> run_layer(const ConvLayer& L, const npurun::npu::ConvTiling
     std::mt19937 rng(3);
     uint8_t* ip = in.map();
     for (uint32_t i = 0; i < L.h * L.w * 16; ++i) ip[i] = uint8_t(rng());
-    const std::vector<uint8_t> weights = test_weights(L);
+    const std::vector<uint8_t> weights = npurun::npu_test::pattern_weights(L);
     std::memcpy(cst.map(), weights.data(), weights.size());  // the zero BS stream at 3072: the buffer is zeroed
     rc::RegcmdWriter w;
     npurun::npu::ConvAddresses a{uint32_t(in.dma_addr()), uint32_t(out.dma_addr()), uint32_t(cst.dma_addr()),

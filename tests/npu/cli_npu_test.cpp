@@ -63,7 +63,7 @@ TEST_F(NpuCli, ExplainListsEveryLayerWithDeviceAndReason) {
     // Every convolution (with its fused ReLU6), the average pool and the final [1,1,1,1001] -> [1,1001]
     // Reshape (a view of the last convolution's buffer) on the NPU in one segment; softmax on the CPU,
     // with its reason.
-    EXPECT_NE(r.out.find("57 of 58 layers on the NPU in 1 segment(s)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("57 of 58 layers on the NPU in 1 segment(s)\nNPU share of MACs: 100.0%\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Softmax is not an NPU operation"), std::string::npos) << r.out;
 }
 

@@ -48,16 +48,9 @@ TEST(Mobilenet, EveryConvolutionOnTheNpuAndTop1AsOnTheCpu) {
     for (uint32_t seed : {1u, 2u}) {
         const npu_test::Compared r = npu_test::compare_cpu_sim(model, false, seed);
         // Top-1 of both runs.
-        SessionOptions co;
-        co.device = DeviceKind::Cpu;
-        Session cpu(model, co);
-        SessionOptions so;
-        so.device = DeviceKind::Sim;
-        Session sim(model, so);
-        npu_test::fill_input(cpu, seed);
-        std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
-        cpu.run();
-        sim.run();
+        npu_test::CpuSimRun run(model, npu_test::sim_options(), seed);
+        Session& cpu = run.cpu;
+        Session& sim = run.sim;
         const auto* a = static_cast<const uint8_t*>(cpu.output(0).data);
         const auto* b = static_cast<const uint8_t*>(sim.output(0).data);
         const size_t n = cpu.output(0).info.shape.num_elements();

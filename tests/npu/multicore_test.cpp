@@ -15,6 +15,7 @@
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/npu_backend.h"
+#include "tests/npu/conv_rig.h"
 #include "tests/npu/npu_graphs.h"
 
 namespace rc = npudrv::regcmd;
@@ -36,18 +37,11 @@ struct SimRun {
 };
 
 SimRun run_sim(const std::shared_ptr<const Model>& m, unsigned cores, bool fp16 = false) {
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session cpu(m, co);
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
-    so.fp16 = fp16;
+    SessionOptions so = sim_options(fp16);
     so.npu_cores = cores;
-    Session sim(m, so);
-    fill_input(cpu, 11);
-    std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
-    cpu.run();
-    sim.run();
+    CpuSimRun run(m, so, 11);
+    Session& cpu = run.cpu;
+    Session& sim = run.sim;
     SimRun r;
     const npu::NpuBackend* be = SessionFactory::npu_backend(sim);
     EXPECT_NE(be, nullptr);
@@ -95,35 +89,8 @@ double fp16_tol(const SimRun& r, uint32_t terms) { return 4e-3 * std::max(1.0, r
 
 // ---------------------------------------------------------------- driver rig (no session)
 
-struct Rig {
-    npudrv::sim::NpuSimulator* sim = nullptr;
-    npudrv::Device dev;
-    static Rig make(npudrv::DriverKind kind) {
-        auto s = std::make_unique<npudrv::sim::NpuSimulator>();
-        auto* raw = s.get();
-        return Rig{raw, npudrv::open_sim_device(kind, std::move(s))};
-    }
-};
+ConvLayer rig_layer(uint32_t k) { return small_int8_conv(k); }
 
-// int8 3x3 pad-1 conv 16 channels 12x16 -> k channels, deterministic weights; no bias stream needed beyond 0.
-ConvLayer rig_layer(uint32_t k) {
-    ConvLayer L;
-    L.domain = NpuDomain::Int8;
-    L.c = 16, L.h = 12, L.w = 16, L.k = k, L.ho = 12, L.wo = 16;
-    L.kh = L.kw = 3, L.pad_left = L.pad_top = 1;
-    L.ca = 16, L.coa = (k + 15) / 16 * 16;
-    L.out_scale = 16384, L.out_shift = 20;
-    L.use_bs = true;
-    L.bs_data_use = 1;
-    return L;
-}
-
-// The layer's constants (a fixed pattern of weights, small biases), as the lowering would pack them.
-std::vector<uint8_t> test_weights(const ConvLayer& L) {
-    std::vector<uint8_t> w(L.weight_bytes());
-    for (size_t i = 0; i < w.size(); ++i) w[i] = uint8_t(int8_t(int(i * 7 % 255) - 127));
-    return w;
-}
 std::vector<uint8_t> test_bs_stream(const ConvLayer& L) {
     std::vector<uint8_t> bs(L.bs_stream_bytes(), 0);
     for (uint32_t o = 0; o < L.k; ++o) {
@@ -142,7 +109,7 @@ std::vector<uint8_t> rig_run(const ConvLayer& L, const std::vector<ConvTiling>& 
     npudrv::Buffer in = rig.dev.create_buffer(L.h * L.w * 16, npudrv::kBufferZeroed);
     npudrv::Buffer out = rig.dev.create_buffer(uint64_t(planes) * L.ho * L.wo * 16, npudrv::kBufferZeroed);
     out.map();
-    const std::vector<uint8_t> weights = test_weights(L), bs_stream = test_bs_stream(L);
+    const std::vector<uint8_t> weights = pattern_weights(L), bs_stream = test_bs_stream(L);
     npudrv::Buffer cst = rig.dev.create_buffer(weights.size() + bs_stream.size() + 64, npudrv::kBufferZeroed);
     std::mt19937 rng(3);
     uint8_t* ip = in.map();

@@ -20,13 +20,6 @@ namespace {
 using namespace npurun;
 using namespace npurun::npu_test;
 
-SessionOptions sim_options(bool fp16) {
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
-    so.fp16 = fp16;
-    return so;
-}
-
 npu::NpuBackend& backend_of(Session& s) {
     // The test plays the user's camera/ISP driver: it needs the device the session runs on.
     return *const_cast<npu::NpuBackend*>(SessionFactory::npu_backend(s));
@@ -358,14 +351,7 @@ TEST(NpuNativeInput, InputAlsoReadByACpuLayerIsRefused) {
     b.seed = 2;
     const TensorId z = add_conv(g, b, x, "cpu_conv");
     io(g, x, y);
-    g.outputs.push_back({"second", 1, z});
-    Node o;
-    o.op = OpKind::Output;
-    o.name = "second";
-    o.inputs = {z};
-    o.attrs = BindingAttrs{1};
-    o.source_index = uint32_t(g.nodes.size());
-    g.nodes.push_back(o);
+    add_output_binding(g, "second", 1, z);
     const auto m = std::make_shared<const Model>(std::move(g), "two-readers");
     Session s(m, sim_options(false));
     ErrorKind k = ErrorKind::Internal;
@@ -377,9 +363,7 @@ TEST(NpuNativeInput, InputAlsoReadByACpuLayerIsRefused) {
 }
 
 TEST(NpuNativeInput, CpuSessionIsRefused) {
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session s(conv_model(conv(DataType::QAsymmU8, 8, 8, 16)), co);
+    Session s(conv_model(conv(DataType::QAsymmU8, 8, 8, 16)), cpu_options());
     ErrorKind k = ErrorKind::Internal;
     const std::string msg = error_of([&] { s.export_native_input(0); }, &k);
     EXPECT_EQ(k, ErrorKind::BadInput);

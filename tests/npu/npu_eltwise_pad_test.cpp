@@ -25,24 +25,9 @@ constexpr uint32_t kH = 5, kW = 6, kC = 40;  // 40 channels: 3 int8 / 5 fp16 cha
 
 // Model inputs bound in order (npu_graphs.h io() binds only one).
 void bind(Graph& g, const std::vector<TensorId>& ins, TensorId out) {
-    for (size_t i = 0; i < ins.size(); ++i) {
-        Node a;
-        a.op = OpKind::Input;
-        a.name = "input" + std::to_string(i);
-        a.outputs = {ins[i]};
-        a.attrs = BindingAttrs{int32_t(i)};
-        g.nodes.insert(g.nodes.begin() + long(i), a);
-        g.inputs.push_back({a.name, int32_t(i), ins[i]});
-    }
+    for (size_t i = 0; i < ins.size(); ++i) add_input_binding(g, "input" + std::to_string(i), int32_t(i), ins[i], i);
     for (uint32_t i = 0; i < g.nodes.size(); ++i) g.nodes[i].source_index = i;
-    Node b;
-    b.op = OpKind::Output;
-    b.name = "output";
-    b.inputs = {out};
-    b.attrs = BindingAttrs{0};
-    b.source_index = uint32_t(g.nodes.size());
-    g.nodes.push_back(b);
-    g.outputs.push_back({"output", 0, out});
+    add_output_binding(g, "output", 0, out);
 }
 
 struct Result {
@@ -55,13 +40,9 @@ struct Result {
 // Runs on the CPU and the simulated NPU with the same random inputs; float input i > 0 takes values of
 // magnitude in [0.5, 2] when away_from_zero (a divisor).
 Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_from_zero = false) {
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session cpu(model, co);
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
+    Session cpu(model, cpu_options());
+    SessionOptions so = sim_options(fp16);
     so.profile = true;
-    so.fp16 = fp16;
     Session sim(model, so);
     std::mt19937 rng(11);
     for (size_t i = 0; i < cpu.num_inputs(); ++i) {
@@ -101,13 +82,16 @@ Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_f
 double fp16_tolerance(const Result& r) { return 3.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref); }
 
 // The operand's shape for each broadcast pattern (NHWC; NCHW name of seed 003 in the comment).
-enum class Pattern { Full, PerChannel, Rows, Columns };
+// Scalar and Pixels reach the NPU only as constants (expanded at load, runtime/npu/constant_broadcast.h).
+enum class Pattern { Full, PerChannel, Rows, Columns, Scalar, Pixels };
 const char* name(Pattern p) {
     switch (p) {
         case Pattern::Full: return "Full";
         case Pattern::PerChannel: return "PerChannel";  // [1,1,1,C] = [b,c,1,1]
         case Pattern::Rows: return "Rows";              // [1,1,W,C] = [b,c,1,w]
         case Pattern::Columns: return "Columns";        // [1,H,1,C] = [b,c,h,1]
+        case Pattern::Scalar: return "Scalar";          // [1,1,1,1] = [b,1,1,1]
+        case Pattern::Pixels: return "Pixels";          // [1,H,W,1] = [b,1,h,w]
     }
     return "?";
 }
@@ -117,6 +101,8 @@ Shape operand_shape(Pattern p) {
         case Pattern::PerChannel: return {1, 1, 1, kC};
         case Pattern::Rows: return {1, 1, kW, kC};
         case Pattern::Columns: return {1, kH, 1, kC};
+        case Pattern::Scalar: return {1, 1, 1, 1};
+        case Pattern::Pixels: return {1, kH, kW, 1};
     }
     return {};
 }
@@ -180,7 +166,9 @@ std::shared_ptr<const Model> binary_model(DataType dt, BinaryOp op, Pattern p, b
 uint32_t expected_tasks(Pattern p, bool fp16) {
     switch (p) {
         case Pattern::Full:
-        case Pattern::PerChannel: return 1;
+        case Pattern::PerChannel:
+        case Pattern::Scalar:  // expanded to [1,1,1,C]
+        case Pattern::Pixels: return 1;  // expanded to the full map
         case Pattern::Rows: return kH;
         case Pattern::Columns: return kH * ((kC + (fp16 ? 7 : 15)) / (fp16 ? 8 : 16));
     }
@@ -250,6 +238,20 @@ TEST(NpuMul, Int8ConstantPerChannelOperand) {
 TEST(NpuAdd, Fp16ConstantRowOperand) {
     expect_on_npu_and_equal(binary_model(DataType::Float32, BinaryOp::Add, Pattern::Rows, false, true), true, kH,
                             "Add const [1,1,W,C] fp16");
+}
+
+// Constant operands broadcast across channels (x + 3, x * (1/6) of a hard-swish; a [b,1,h,w] constant map):
+// expanded at load into a per-channel or full constant operand, one DPU task, equal to the CPU.
+TEST(NpuBroadcast, ConstantScalarAndPixelOperandsAreExpanded) {
+    for (Pattern p : {Pattern::Scalar, Pattern::Pixels})
+        for (BinaryOp op : {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Sub, BinaryOp::Maximum}) {
+            const std::string what = std::string(to_string(op)) + " const " + name(p);
+            expect_on_npu_and_equal(binary_model(DataType::Float32, op, p, false, true), true, 1, what + " fp16");
+            expect_on_npu_and_equal(binary_model(DataType::QAsymmU8, op, p, false, true), false, 1, what + " uint8");
+            expect_on_npu_and_equal(binary_model(DataType::QAsymmS8, op, p, true, true), false, 1, what + " int8, constant first");
+        }
+    expect_on_npu_and_equal(binary_model(DataType::Float32, BinaryOp::Div, Pattern::Scalar, false, true), true, 1,
+                            "Div const Scalar fp16", /*away_from_zero=*/true);
 }
 
 TEST(NpuMulRelu, Int8AndFp16FuseIntoOneTask) {

@@ -45,22 +45,32 @@ inline void node(Graph& g, OpKind op, const std::string& name, std::vector<Tenso
     testing::add_node(g, op, name, std::move(in), std::move(out), std::move(attrs));
 }
 
-inline void io(Graph& g, TensorId in, TensorId out) {
+// Binds `t` as model input `id` with an Input node at nodes[position].
+inline void add_input_binding(Graph& g, const std::string& name, int32_t id, TensorId t, size_t position) {
     Node a;
     a.op = OpKind::Input;
-    a.name = "input";
-    a.outputs = {in};
-    a.attrs = BindingAttrs{0};
-    g.nodes.insert(g.nodes.begin(), a);
-    g.inputs.push_back({"input", 0, in});
+    a.name = name;
+    a.outputs = {t};
+    a.attrs = BindingAttrs{id};
+    g.nodes.insert(g.nodes.begin() + long(position), a);
+    g.inputs.push_back({name, id, t});
+}
+
+// Binds `t` as model output `id` with an Output node at the end.
+inline void add_output_binding(Graph& g, const std::string& name, int32_t id, TensorId t) {
     Node b;
     b.op = OpKind::Output;
-    b.name = "output";
-    b.inputs = {out};
-    b.attrs = BindingAttrs{0};
+    b.name = name;
+    b.inputs = {t};
+    b.attrs = BindingAttrs{id};
     b.source_index = uint32_t(g.nodes.size());
     g.nodes.push_back(b);
-    g.outputs.push_back({"output", 0, out});
+    g.outputs.push_back({name, id, t});
+}
+
+inline void io(Graph& g, TensorId in, TensorId out) {
+    add_input_binding(g, "input", 0, in, 0);
+    add_output_binding(g, "output", 0, out);
 }
 
 enum class Act { None, Relu, Relu6 };
@@ -217,20 +227,38 @@ struct Compared {
     std::vector<std::string> cpu_layers;
 };
 
+inline SessionOptions cpu_options() {
+    SessionOptions o;
+    o.device = DeviceKind::Cpu;
+    return o;
+}
+inline SessionOptions sim_options(bool fp16 = false) {
+    SessionOptions o;
+    o.device = DeviceKind::Sim;
+    o.fp16 = fp16;
+    return o;
+}
+
+// A CPU and a simulator session of one model, fed the same input 0 (fill_input(seed)) and run once.
+struct CpuSimRun {
+    Session cpu;
+    Session sim;
+    CpuSimRun(const std::shared_ptr<const Model>& model, const SessionOptions& sim_opts, uint32_t seed)
+        : cpu(model, cpu_options()), sim(model, sim_opts) {
+        fill_input(cpu, seed);
+        std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
+        cpu.run();
+        sim.run();
+    }
+};
+
 // Runs `model` on the CPU and on the simulated NPU with the same input; compares output 0.
 inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool fp16 = false, uint32_t seed = 7) {
-    SessionOptions co;
-    co.device = DeviceKind::Cpu;
-    Session cpu(model, co);
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
+    SessionOptions so = sim_options(fp16);
     so.profile = true;
-    so.fp16 = fp16;
-    Session sim(model, so);
-    fill_input(cpu, seed);
-    std::memcpy(sim.input(0).data, cpu.input(0).data, cpu.input(0).info.num_bytes());
-    cpu.run();
-    sim.run();
+    CpuSimRun run(model, so, seed);
+    Session& sim = run.sim;
+    Session& cpu = run.cpu;
     Compared r;
     const TensorBinding& a = cpu.output(0);
     const TensorBinding& b = sim.output(0);

@@ -1,6 +1,7 @@
 // Placement: fused activations, segments split by CPU layers and by arithmetic domain, segment edges.
 #include <gtest/gtest.h>
 
+#include "runtime/passes/layer_macs.h"
 #include "runtime/passes/placement.h"
 
 using namespace npurun;
@@ -82,7 +83,45 @@ TEST(Placement, FusionSegmentsAndEdges) {
 
     const std::string table = explain(n.g, p);
     EXPECT_NE(table.find("Softmax is not an NPU operation"), std::string::npos) << table;
-    EXPECT_NE(table.find("4 of 5 layers on the NPU in 2 segment(s)"), std::string::npos) << table;
+    EXPECT_NE(table.find("4 of 5 layers on the NPU in 2 segment(s)\nNPU share of MACs: 100.0%\n"), std::string::npos) << table;
+
+    // The second convolution (4*4*4 outputs x 4 inputs = 256 MACs) refused by the backend: 1024 of 1280 MACs stay.
+    opt.lowering_refusal = [conv2](const Graph&, const Node& node, NpuDomain) {
+        return node.source_index == conv2 ? Refusal::because("test refusal") : Refusal{};
+    };
+    p = place(n.g, opt);
+    EXPECT_EQ(p.nodes[conv2].device, Placed::Cpu);
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[conv]), 8u * 8 * 4 * 4);
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[conv2]), 4u * 4 * 4 * 4);
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[pool]), 0u);
+    EXPECT_EQ(npu_mac_share_line(n.g, p), "NPU share of MACs: 80.0%\n");
+}
+
+TEST(LayerMacs, DepthwiseFullyConnectedAndMatMul) {
+    Net n;
+    TensorId x = n.value({1, 6, 6, 8});
+    TensorId y = n.value({1, 3, 3, 8});
+    DepthwiseConvolution2dAttrs da;
+    da.layout = DataLayout::NHWC;
+    const uint32_t dw = n.add(OpKind::DepthwiseConvolution2d, {x, n.weights({1, 3, 3, 8})}, {y}, da);
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[dw]), 3u * 3 * 8 * 9);  // 72 outputs x a 3x3 window
+    TensorId f = n.value({1, 72});
+    TensorId o = n.value({1, 10});
+    FullyConnectedAttrs fa;
+    fa.transpose_weights = true;
+    const uint32_t fc = n.add(OpKind::FullyConnected, {f, n.weights({10, 72})}, {o}, fa);
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[fc]), 10u * 72);
+    TensorId a = n.value({2, 5, 7});
+    TensorId b = n.value({2, 7, 3});
+    TensorId c = n.value({2, 5, 3});
+    const uint32_t mm = n.add(OpKind::BatchMatMul, {a, b}, {c}, BatchMatMulAttrs{});
+    EXPECT_EQ(layer_macs(n.g, n.g.nodes[mm]), 2u * 5 * 3 * 7);
+    PlacementOptions cpu_only;
+    EXPECT_EQ(npu_mac_share_line(n.g, place(n.g, cpu_only)), "NPU share of MACs: 0.0%\n");
+    Net none;  // no MAC layer at all
+    TensorId a0 = none.value({1, 4, 4, 4}), a1 = none.value({1, 4, 4, 4});
+    none.add(OpKind::Activation, {a0}, {a1}, ActivationAttrs{ActivationFunction::ReLu, 0, 0});
+    EXPECT_EQ(npu_mac_share_line(none.g, place(none.g, cpu_only)), "NPU share of MACs: 0.0% (the model has no MAC layers)\n");
 }
 
 TEST(Placement, ActivationFeedingTwoConsumersIsNotFused) {

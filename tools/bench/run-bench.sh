@@ -23,6 +23,10 @@ open('$data/mnv1_input.bin','wb').write(bytes(random.randrange(256) for _ in ran
 # The float model and its input, written by Arm NN 20.08's own serializer (make_float_mobilenet.cpp).
 float_model="$data/mobilenet_v1_0.25_128_float.armnn"
 "$build/tools/bench/make-float-mobilenet" "$float_model" "$data/mnv1_float_input.bin"
+# The MobileNetV2-1.0-224-shaped int8 network (tools/modelwriter; current-schema layers such as ElementwiseBinary,
+# which Arm NN 20.08 cannot read: npurun figures only).
+mnv2_model="$data/mobilenet_v2_1.0_224_int8_shaped.armnn"
+"$build/tools/bench/make-mobilenet-v2" "$mnv2_model" "$data/mnv2_input.bin"
 
 # Index of the largest element of a raw output file (DTYPE: B = uint8, f = float32).
 top1() { python3 -c "
@@ -53,6 +57,10 @@ else
 fi
 whole_model mobilenet_v1_0.25_128_float "$float_model" "$data/mnv1_float_input.bin" f
 
+# --threads 1 / 2 / 4 side by side on every real model and the float MobileNet (more threads should never be
+# slower than one beyond the printed spread).
+"$here/threads-bench.sh" "$build" "$data" "$float_model" "$data/mnv1_float_input.bin" "$mnv2_model" "$data/mnv2_input.bin"
+
 # Executed guest instructions per inference: (count(N runs) - count(1 run)) / (N - 1), so model loading,
 # one-time weight packing (Arm Compute Library's prepare() runs on the first inference) and process start
 # cancel out. Everything single-threaded (npurun --threads 1; CpuAcc via build-armnn-aarch64.sh).
@@ -76,7 +84,7 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     if [[ -x $armnn_cross/armnn-bench ]]; then
         per_inference "Arm NN 20.08 CpuAcc" "$armnn_sysroot" "$armnn_cross/armnn-bench" "$quant_model" \
             "$data/mnv1_input.bin" @N@ CpuAcc
-        python3 -c "print('HEADLINE ratio npurun NEON / Arm NN CpuAcc = %.2f (instructions per inference; < 1: npurun executes fewer)' % (${per[npurun NEON]}/${per[Arm NN 20.08 CpuAcc]}))"
+        python3 -c "print('HEADLINE ratio npurun NEON / Arm NN CpuAcc = %.3f (instructions per inference; < 1: npurun executes fewer)' % (${per[npurun NEON]}/${per[Arm NN 20.08 CpuAcc]}))"
         if [[ ${QEMU_CPUREF:-0} == 1 ]]; then
             per_inference "Arm NN 20.08 CpuRef" "$armnn_sysroot" "$armnn_cross/armnn-bench" "$quant_model" \
                 "$data/mnv1_input.bin" @N@ CpuRef
@@ -87,6 +95,9 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     else
         echo "(skipped Arm NN CpuAcc count: $armnn_cross/armnn-bench missing; tools/bench/build-armnn-aarch64.sh makes it)"
     fi
+    echo "== qemu-aarch64: executed instructions per inference, MobileNetV2-1.0-224-shaped int8, 1 thread (npurun only) =="
+    count_n=2 per_inference "npurun NEON (MobileNetV2 int8)" "$sysroot" "$cross/tools/npurun/npurun" "$mnv2_model" \
+        "$data/mnv2_input.bin" --threads 1 --iterations @N@
 else
     echo "(skipped qemu instruction counts: needs the cross build's npurun, the model and qemu-aarch64)"
 fi

@@ -16,6 +16,7 @@
 #include "include/npurun/npurun.hpp"
 #include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
+#include "tools/npu-bench/sim_cpu_ratio.h"
 
 using namespace npurun;
 using Clock = std::chrono::steady_clock;
@@ -24,10 +25,12 @@ static double ms(Clock::time_point a, Clock::time_point b) { return std::chrono:
 
 int main(int argc, char** argv) {
     std::string path = std::string(SHARED_DIR) + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn";
-    unsigned iterations = 5;
+    unsigned iterations = 5, cores = 0;  // cores 0: the session's default (auto)
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
             iterations = unsigned(std::max(1, std::atoi(argv[++i])));
+        } else if (std::strcmp(argv[i], "--npu-cores") == 0 && i + 1 < argc) {
+            cores = unsigned(std::min(3, std::max(1, std::atoi(argv[++i]))));
         } else {
             path = argv[i];
         }
@@ -38,12 +41,15 @@ int main(int argc, char** argv) {
         const auto t1 = Clock::now();
         SessionOptions so;
         so.device = DeviceKind::Sim;
+        so.npu_cores = cores;
         Session session(model, so);
         const auto t2 = Clock::now();
         const npu::NpuBackend* npu = SessionFactory::npu_backend(session);
         auto* kernel = dynamic_cast<npudrv::sim::FakeKernel*>(&npu->context().device.syscalls());
         size_t regcmd_bytes = 0, tasks = 0, layers = 0;
+        uint32_t cores_used = 0;  // the most cores (lanes) any segment's job uses
         for (const auto& s : npu->segments()) {
+            cores_used = std::max(cores_used, s->lane_count());
             regcmd_bytes += s->regcmd().size_bytes();
             tasks += s->task_count();
             layers += s->layers().size();
@@ -62,11 +68,15 @@ int main(int argc, char** argv) {
         std::printf("compile (sim)    %.2f ms  (placement, weight packing, regcmd, buffers, jobs)\n", ms(t1, t2));
         std::printf("NPU segments     %zu, layers %zu, tasks %zu\n", npu->segments().size(), layers, tasks);
         std::printf("regcmd bytes     %zu\n", regcmd_bytes);
+        std::printf("cores used       %u\n", cores_used);
         std::printf("per inference    %.1f SUBMIT ioctls, %.1f MEM_SYNC to device, %.1f MEM_SYNC from device, %.1f hw tasks\n",
                     double(after.submits - before.submits) / per, double(after.syncs_to_device - before.syncs_to_device) / per,
                     double(after.syncs_from_device - before.syncs_from_device) / per, double(after.hw_tasks - before.hw_tasks) / per);
         std::printf("inference (sim)  %.2f ms wall per run over %u runs (functional simulator speed, not the NPU's)\n",
                     ms(t3, t4) / per, iterations);
+        const npubench::SimCpuTimes sc = npubench::measure_sim_cpu(model, session, iterations);
+        std::printf("sim/cpu time  %.2f\n", sc.ratio());
+        std::printf("  (median per inference over %u alternating runs: sim %.2f ms, cpu %.2f ms)\n", iterations, sc.sim_ms, sc.cpu_ms);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "npu-bench: error: %s\n", e.what());
         return 1;

@@ -22,7 +22,7 @@ const char* to_string(Precision p);
 
 enum class Act { None, Relu, Relu6 };
 
-enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat,
+enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
                        Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
@@ -53,6 +53,8 @@ struct LayerSpec {
     PadMode pad_mode = PadMode::Constant;   // Pad: mode; amounts in pad_top/bottom/left/right
     bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
     uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W)
+    int32_t axis = 1;                       // Gather: the NHWC axis
+    std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
 
     LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
     LayerSpec& stride(uint32_t y, uint32_t x) { sy = y, sx = x; return *this; }
@@ -85,7 +87,8 @@ LayerSpec global_avgpool();
 LayerSpec eltwise(LayerKind k);
 LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right);
 LayerSpec reshape(uint32_t h, uint32_t w);
-LayerSpec concat_with(int layer);  // Concat along channels: [previous output, output of `layer`]
+LayerSpec concat_with(int layer);
+LayerSpec gather(int32_t axis, std::vector<int32_t> indices);  // Gather by a constant index list  // Concat along channels: [previous output, output of `layer`]
 
 struct InputShape {
     uint32_t h = 1, w = 1, c = 1;

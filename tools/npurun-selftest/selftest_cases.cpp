@@ -9,6 +9,7 @@
 //  * Pad constant (rows only, rows and columns) and reflect, and a zero-point Pad folded into a convolution
 //    and into a depthwise convolution (no task of its own);
 //  * Reshape (same C and H*W) and channel Concat as buffer views inside small networks;
+//  * Gather along H and W by constant indices (copy tasks), alone and between convolutions;
 //  * tiling: by output rows, depthwise channel groups, K (more than 8192 output channels);
 //  * multi-core (the last field: forced npu_cores): conv uint8 / int8 per-channel / fp16, depthwise and
 //    fully connected split over 2 or 3 cores, a row-tiled layer with tiles in every lane, the K-tiled
@@ -52,6 +53,7 @@ const char* layer_name(LayerKind k) {
         case LayerKind::Pad: return "Pad";
         case LayerKind::Reshape: return "Reshape";
         case LayerKind::Concat: return "Concat";
+        case LayerKind::Gather: return "Gather";
         case LayerKind::Add: return "Add";
         case LayerKind::Sub: return "Sub";
         case LayerKind::Mul: return "Mul";
@@ -124,6 +126,11 @@ LayerSpec reshape(uint32_t h, uint32_t w) {
 LayerSpec concat_with(int layer) {
     LayerSpec s;
     s.kind = LayerKind::Concat, s.operand = layer;
+    return s;
+}
+LayerSpec gather(int32_t axis, std::vector<int32_t> indices) {
+    LayerSpec s;
+    s.kind = LayerKind::Gather, s.axis = axis, s.indices = std::move(indices);
     return s;
 }
 
@@ -223,6 +230,11 @@ std::vector<Case> make_cases() {
         {"pad-f16-reflect", F16, hwc(5, 6, 20), {L(pad_layer(2, 1, 1, 2)).reflect()}, "fp16 reflect pad"},
         {"padfold-u8-conv", U8, hwc(10, 10, 16), {L(pad_layer(1, 1, 1, 1)).zero_point(), conv(24, 3)}, "zero-point pad folded into a conv"},
         {"padfold-f16-dw", F16, hwc(10, 10, 24), {L(pad_layer(1, 2, 1, 2)).zero_point(), dw(3).stride(2)}, "zero pad folded into an fp16 depthwise conv"},
+
+        // Gather by constant indices along H or W (DPU flying copies, one per run of consecutive indices).
+        {"gather-u8-rows", U8, hwc(6, 7, 24), {gather(1, {5, 0, 1, 2, 2})}, "gather rows (axis H)"},
+        {"gather-s8-cols", S8, hwc(5, 7, 40), {gather(2, {6, 1, 2, 0})}, "gather columns (axis W)"},
+        {"gather-f16-rows-conv", F16, hwc(8, 6, 16), {conv(16, 3).pad(1), gather(1, {7, 6, 0, 3}), conv(8, 1)}, "conv > gather rows > conv, one segment"},
 
         // Buffer views: Reshape (same C and H*W) and channel Concat written in place by its producers.
         {"net-u8-concat", U8, hwc(10, 10, 16), {conv(32, 3).pad(1), L(conv(16, 3).pad(1)).from_input(), concat_with(0), conv(16, 1)}, "two convs concatenated, then a conv"},

@@ -282,6 +282,22 @@ struct Builder {
         return y;
     }
 
+    // Gather by a constant Signed32 index list along H (axis 1) or W (axis 2): a raw copy, same quantization.
+    Value gather(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat || L.indices.empty() || (L.axis != 1 && L.axis != 2)) bad(i, "Gather needs a [1,H,W,C] input, indices, axis 1 or 2");
+        Value y = x;
+        const auto n = static_cast<uint32_t>(L.indices.size());
+        (L.axis == 1 ? y.h : y.w) = n;
+        const uint32_t k = w.add_constant(name + "_indices", mw::const_i32({n}, L.indices));
+        const int32_t axis = L.axis;
+        y.port = mw::Port(w.add_layer(fb::Layer::GatherLayer, fb::LayerType::Gather, name, {x.port, mw::Port(k)}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          auto d = fb::CreateGatherDescriptor(b, axis);
+                                          return fb::CreateGatherLayer(b, base, d).Union();
+                                      }));
+        return y;
+    }
+
     Value reshape(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
         if (x.flat || uint64_t{L.to_h} * L.to_w != uint64_t{x.h} * x.w || L.to_h == 0)
             bad(i, "Reshape must keep C and H*W of a [1,H,W,C] input");
@@ -363,6 +379,7 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::Pad: x = B.pad(i, L, x, name); break;
             case LayerKind::Reshape: x = B.reshape(i, L, x, name); break;
             case LayerKind::Concat: x = B.concat(i, L, x, outputs, name); break;
+            case LayerKind::Gather: x = B.gather(i, L, x, name); break;
             default:
                 x = B.binary(i, L, x, outputs, name);
                 break;

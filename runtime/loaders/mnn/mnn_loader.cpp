@@ -45,28 +45,19 @@ bool verifies(const uint8_t* data, size_t size) {
     return v.VerifyBuffer<MNN::Net>(nullptr);
 }
 
-}  // namespace
-
-bool looks_like_mnn(const uint8_t* data, size_t size) {
-    if (!data || reinterpret_cast<uintptr_t>(data) % 8 != 0) {
-        // The verifier checks alignment relative to the buffer start; an unaligned caller buffer is copied.
-        std::vector<uint8_t> copy(data, data + size);
-        if (!verifies(copy.data(), copy.size())) return false;
-        const MNN::Net* net = flatbuffers::GetRoot<MNN::Net>(copy.data());
-        return net->oplists() && net->oplists()->size() > 0 && net->tensorName() && net->tensorName()->size() > 0;
-    }
-    if (!verifies(data, size)) return false;
-    const MNN::Net* net = flatbuffers::GetRoot<MNN::Net>(data);
+bool has_ops_and_tensors(const MNN::Net* net) {
     return net->oplists() && net->oplists()->size() > 0 && net->tensorName() && net->tensorName()->size() > 0;
 }
 
-Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage> keepalive,
-               const LoadOptions& options) {
+using OpList = flatbuffers::Vector<flatbuffers::Offset<MNN::Op>>;
+using NameList = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
+
+// Copies the bytes when they are misaligned or not kept alive, verifies them and returns the Net with its
+// op and tensor lists checked non-empty; `data` then points at the bytes the graph's constants view.
+const MNN::Net* verified_net(Graph& g, const uint8_t*& data, size_t size, std::shared_ptr<ConstantStorage> keepalive) {
     if (!data || size == 0) bad("the model is empty");
     if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
         bad("the model is " + std::to_string(size) + " bytes, above the FlatBuffers limit of 2 GiB");
-
-    Graph g;
     // The accessors read scalars in place: the buffer must be aligned for the widest scalar (8 bytes).
     if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || !keepalive) {
         uint8_t* copy = g.allocate_owned(size);
@@ -81,57 +72,67 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
             bad("not a valid MNN model: the FlatBuffers verifier rejected the file (truncated, corrupt, or not an .mnn file)");
     }
     const MNN::Net* net = flatbuffers::GetRoot<MNN::Net>(data);
-    const auto* ops = net->oplists();
-    if (!ops || ops->size() == 0) bad("the model has no ops (Net.oplists is empty)");
-    const auto* names = net->tensorName();
-    if (!names || names->size() == 0) bad("the model has no tensors (Net.tensorName is empty)");
+    if (!net->oplists() || net->oplists()->size() == 0) bad("the model has no ops (Net.oplists is empty)");
+    if (!net->tensorName() || net->tensorName()->size() == 0) bad("the model has no tensors (Net.tensorName is empty)");
     if (net->subgraphs() && net->subgraphs()->size() > 0)
         fail(ErrorKind::Unsupported, "the model has " + std::to_string(net->subgraphs()->size()) +
                                          " subgraphs (control flow from a newer MNN release); npurun reads single-graph models only");
     if (net->usage() == MNN::Usage::TRAIN)
         fail(ErrorKind::Unsupported, "the model is an MNN training graph (Net.usage TRAIN); npurun runs inference graphs");
+    return net;
+}
 
-    const uint32_t n_ops = ops->size();
+// "op 12 'conv1' (Convolution)": how every message names an op.
+std::string op_label(const OpList* ops, uint32_t i) {
+    const MNN::Op* op = ops->Get(i);
+    std::string s = "op " + std::to_string(i);
+    if (op->name() && op->name()->size() > 0) s += " '" + op->name()->str() + "'";
+    return s + " (" + mnn::op_type_name(static_cast<int32_t>(op->type())) + ")";
+}
+
+// Who produces which tensor, and the producer of each op's inputs (with repeats); every index in range.
+struct Dataflow {
+    std::vector<uint32_t> producer;            // per tensor, UINT32_MAX for none
+    std::vector<std::vector<uint32_t>> deps;   // per op, the producer op of each input
+};
+
+std::vector<uint32_t> producers_of_tensors(const OpList* ops, const NameList* names) {
     const uint32_t n_tensors = names->size();
-
-    mnn::Builder b(g, net, options);
-
-    // ---- 1. who produces which tensor; every index in range ----
     std::vector<uint32_t> producer(n_tensors, UINT32_MAX);
-    std::vector<std::vector<uint32_t>> deps(n_ops);  // producer op of each input (with repeats)
-    auto op_label = [&](uint32_t i) {
-        const MNN::Op* op = ops->Get(i);
-        std::string s = "op " + std::to_string(i);
-        if (op->name() && op->name()->size() > 0) s += " '" + op->name()->str() + "'";
-        return s + " (" + mnn::op_type_name(static_cast<int32_t>(op->type())) + ")";
-    };
-    for (uint32_t i = 0; i < n_ops; ++i) {
-        const MNN::Op* op = ops->Get(i);
-        const auto* outs = op->outputIndexes();
-        if (!outs || outs->size() == 0) bad(op_label(i) + ": has no outputs (outputIndexes is empty)");
+    for (uint32_t i = 0; i < ops->size(); ++i) {
+        const auto* outs = ops->Get(i)->outputIndexes();
+        if (!outs || outs->size() == 0) bad(op_label(ops, i) + ": has no outputs (outputIndexes is empty)");
         for (uint32_t k = 0; k < outs->size(); ++k) {
             const int32_t t = outs->Get(k);
             if (t < 0 || static_cast<uint32_t>(t) >= n_tensors)
-                bad(op_label(i) + ": output " + std::to_string(k) + " is tensor " + std::to_string(t) +
+                bad(op_label(ops, i) + ": output " + std::to_string(k) + " is tensor " + std::to_string(t) +
                     ", outside the model's " + std::to_string(n_tensors) + " tensors");
             if (producer[t] != UINT32_MAX)
-                bad(op_label(i) + ": tensor " + std::to_string(t) + " '" + names->Get(t)->str() +
-                    "' is also produced by " + op_label(producer[t]));
+                bad(op_label(ops, i) + ": tensor " + std::to_string(t) + " '" + names->Get(t)->str() +
+                    "' is also produced by " + op_label(ops, producer[t]));
             producer[t] = i;
         }
     }
-    for (uint32_t i = 0; i < n_ops; ++i) {
+    return producer;
+}
+
+Dataflow index_dataflow(const OpList* ops, const NameList* names, mnn::Builder& b) {
+    const uint32_t n_tensors = names->size();
+    Dataflow df;
+    df.producer = producers_of_tensors(ops, names);
+    df.deps.resize(ops->size());
+    for (uint32_t i = 0; i < ops->size(); ++i) {
         const MNN::Op* op = ops->Get(i);
         if (const auto* ins = op->inputIndexes()) {
             for (uint32_t k = 0; k < ins->size(); ++k) {
                 const int32_t t = ins->Get(k);
                 if (t < 0 || static_cast<uint32_t>(t) >= n_tensors)
-                    bad(op_label(i) + ": input " + std::to_string(k) + " is tensor " + std::to_string(t) +
+                    bad(op_label(ops, i) + ": input " + std::to_string(k) + " is tensor " + std::to_string(t) +
                         ", outside the model's " + std::to_string(n_tensors) + " tensors");
-                if (producer[t] == UINT32_MAX)
-                    bad(op_label(i) + ": input " + std::to_string(k) + " is tensor " + std::to_string(t) + " '" +
+                if (df.producer[t] == UINT32_MAX)
+                    bad(op_label(ops, i) + ": input " + std::to_string(k) + " is tensor " + std::to_string(t) + " '" +
                         names->Get(t)->str() + "', which no op produces");
-                deps[i].push_back(producer[t]);
+                df.deps[i].push_back(df.producer[t]);
             }
         }
         // Int8ToFloat fixes the scale of the int8 tensor it reads (see mnn_ops_int8.cpp).
@@ -142,8 +143,13 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
             }
         }
     }
+    return df;
+}
 
-    // ---- 2. deterministic topological order (Kahn; ready ops leave in file order) ----
+// Deterministic topological order (Kahn; ready ops leave in file order); a cycle is refused naming one of
+// its ops.
+std::vector<uint32_t> topological_order(const OpList* ops, const std::vector<std::vector<uint32_t>>& deps) {
+    const uint32_t n_ops = ops->size();
     std::vector<uint32_t> pending(n_ops, 0);
     std::vector<std::vector<uint32_t>> consumers(n_ops);
     for (uint32_t i = 0; i < n_ops; ++i)
@@ -173,10 +179,13 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
                     p = q;
                     break;
                 }
-        bad(op_label(p) + " is part of a cycle (the graph must be acyclic)");
+        bad(op_label(ops, p) + " is part of a cycle (the graph must be acyclic)");
     }
+    return order;
+}
 
-    // ---- 3. map every op, inferring shapes as we go ----
+// Maps every op in `order`, inferring shapes as it goes; returns which tensors some op reads.
+std::vector<bool> map_ops(const OpList* ops, uint32_t n_tensors, const std::vector<uint32_t>& order, mnn::Builder& b) {
     std::vector<bool> consumed(n_tensors, false);
     for (uint32_t i : order) {
         const MNN::Op* op = ops->Get(i);
@@ -199,13 +208,18 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
                 fail(ErrorKind::Internal, b.describe() + ": output " + std::to_string(k) + " was not mapped");
         }
     }
-    if (g.inputs.empty()) bad("the model has no Input op");
+    return consumed;
+}
 
-    // ---- 4. outputs: Net.outputName, else the tensors no op consumes (in the order they are produced) ----
+// The model's outputs: Net.outputName, else the tensors no op consumes (in the order they are produced).
+std::vector<int32_t> output_tensors(const MNN::Net* net, const std::vector<uint32_t>& order,
+                                    const std::vector<bool>& consumed) {
+    const OpList* ops = net->oplists();
+    const NameList* names = net->tensorName();
     std::vector<int32_t> outs;
     if (net->outputName() && net->outputName()->size() > 0) {
         std::unordered_map<std::string, int32_t> by_name;
-        for (uint32_t t = 0; t < n_tensors; ++t) by_name.emplace(names->Get(t)->str(), static_cast<int32_t>(t));
+        for (uint32_t t = 0; t < names->size(); ++t) by_name.emplace(names->Get(t)->str(), static_cast<int32_t>(t));
         for (uint32_t k = 0; k < net->outputName()->size(); ++k) {
             const std::string name = net->outputName()->Get(k)->str();
             const auto it = by_name.find(name);
@@ -219,7 +233,13 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
                 if (!consumed[o->Get(k)]) outs.push_back(o->Get(k));
         }
     }
-    std::vector<bool> bound(n_tensors, false);
+    return outs;
+}
+
+// One Output node and binding per distinct output tensor that is not a folded constant.
+void bind_outputs(Graph& g, const NameList* names, const std::vector<int32_t>& outs,
+                  const std::vector<uint32_t>& producer, mnn::Builder& b) {
+    std::vector<bool> bound(names->size(), false);
     for (int32_t t : outs) {
         if (bound[t]) continue;
         bound[t] = true;
@@ -240,11 +260,38 @@ Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage
         g.nodes.push_back(std::move(n));
     }
     if (g.outputs.empty()) bad("the model has no outputs (every tensor is consumed or constant)");
+}
+
+void check_input_shape_names(const Graph& g, const LoadOptions& options) {
     for (const auto& [name, shape] : options.input_shapes) {
         bool found = false;
         for (const Binding& in : g.inputs) found = found || in.name == name;
         if (!found) fail(ErrorKind::BadInput, "--input-shape names '" + name + "', which is not an input of the model");
     }
+}
+
+}  // namespace
+
+bool looks_like_mnn(const uint8_t* data, size_t size) {
+    if (!data || reinterpret_cast<uintptr_t>(data) % 8 != 0) {
+        // The verifier checks alignment relative to the buffer start; an unaligned caller buffer is copied.
+        std::vector<uint8_t> copy(data, data + size);
+        return verifies(copy.data(), copy.size()) && has_ops_and_tensors(flatbuffers::GetRoot<MNN::Net>(copy.data()));
+    }
+    return verifies(data, size) && has_ops_and_tensors(flatbuffers::GetRoot<MNN::Net>(data));
+}
+
+Graph load_mnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStorage> keepalive,
+               const LoadOptions& options) {
+    Graph g;
+    const MNN::Net* net = verified_net(g, data, size, std::move(keepalive));
+    mnn::Builder b(g, net, options);
+    const Dataflow df = index_dataflow(net->oplists(), net->tensorName(), b);
+    const std::vector<uint32_t> order = topological_order(net->oplists(), df.deps);
+    const std::vector<bool> consumed = map_ops(net->oplists(), net->tensorName()->size(), order, b);
+    if (g.inputs.empty()) bad("the model has no Input op");
+    bind_outputs(g, net->tensorName(), output_tensors(net, order, consumed), df.producer, b);
+    check_input_shape_names(g, options);
     return g;
 }
 

@@ -1,4 +1,7 @@
-// The pooling unit: Pooling2d max / average (global too) as one PPU flying task (pool_layer.h). No constants.
+// The pooling unit: Pooling2d max / average (global too) as one PPU flying task (pool_layer.h); a global pool
+// over a plane above 7x7 as two tasks (split_global_pool) whose intermediate map lives in the op's constants
+// block (scratch: written by the first task of every run before the second reads it; zeroed at load).
+#include "runtime/npu/feature_layout.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/npu/pool_layer.h"
 
@@ -11,14 +14,28 @@ public:
     PoolOp(const Node& node, const PoolLayer& L) : layer_(L) {
         input = node.inputs[0];
         output = node.outputs[0];
+        split_ = split_global_pool(L, &first_, &second_);
+        if (split_) {
+            FeatureGeometry mid;
+            mid.c = L.c, mid.h = first_.ho, mid.w = first_.wo, mid.elem_bytes = L.domain == NpuDomain::Int8 ? 1 : 2;
+            scratch_bytes_ = mid.alloc_bytes();
+        }
     }
+    uint64_t constant_bytes() const override { return scratch_bytes_; }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        emit_pool_task(lanes[0], layer_, a.input, a.output);
-        return 1;
+        if (!split_) {
+            emit_pool_task(lanes[0], layer_, a.input, a.output);
+            return 1;
+        }
+        emit_pool_task(lanes[0], first_, a.input, a.constants);
+        emit_pool_task(lanes[0], second_, a.constants, a.output);
+        return 2;
     }
 
 private:
-    PoolLayer layer_;
+    PoolLayer layer_, first_, second_;
+    bool split_ = false;
+    uint64_t scratch_bytes_ = 0;
 };
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {

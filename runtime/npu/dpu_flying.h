@@ -48,6 +48,17 @@ struct DpuFlyingTask {
 
 void emit_dpu_flying_task(npudrv::regcmd::RegcmdWriter& w, const DpuFlyingTask& t);
 
+// A plain copy between two NC1HWC2 maps of c channels with the given plane pitches (atoms): no BS or EW stage,
+// identity output converter. Copy-shaped layers (Pad, Gather) then set the cube and addresses per task.
+inline DpuFlyingTask flying_copy_task(bool int8, uint32_t c, uint32_t src_plane, uint32_t dst_plane) {
+    DpuFlyingTask t;
+    t.int8 = int8;
+    t.c = c;
+    t.src_plane = src_plane;
+    t.dst_plane = dst_plane;
+    return t;
+}
+
 // Layers lowered as one task per row (broadcast rows / columns, Pad) emit at most this many tasks (about
 // 3 MiB of regcmd); beyond it they stay on the CPU with the count in the reason.
 constexpr uint64_t kMaxFlyingTasksPerLayer = 8192;

@@ -98,11 +98,7 @@ uint64_t pad_task_count(const PadLayer& L) {
 }
 
 uint32_t emit_pad_tasks(npudrv::regcmd::RegcmdWriter& w, const PadLayer& L, uint32_t input, uint32_t output) {
-    DpuFlyingTask t;
-    t.int8 = L.domain == NpuDomain::Int8;
-    t.c = L.c;
-    t.src_plane = L.h * L.w;
-    t.dst_plane = L.ho * L.wo;
+    DpuFlyingTask t = flying_copy_task(L.domain == NpuDomain::Int8, L.c, L.h * L.w, L.ho * L.wo);
     auto in_px = [&](uint32_t y, uint32_t x) { return input + (y * L.w + x) * 16; };
     auto out_px = [&](uint32_t y, uint32_t x) { return output + (y * L.wo + x) * 16; };
     uint32_t tasks = 0;

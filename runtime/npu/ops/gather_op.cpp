@@ -100,11 +100,7 @@ Refusal prepare_gather_layer(const Graph& g, const Node& node, NpuDomain d, Gath
 }
 
 uint32_t emit_gather_tasks(npudrv::regcmd::RegcmdWriter& w, const GatherLayer& L, uint32_t input, uint32_t output) {
-    DpuFlyingTask t;
-    t.int8 = L.domain == NpuDomain::Int8;
-    t.c = L.c;
-    t.src_plane = L.h * L.w;
-    t.dst_plane = L.ho * L.wo;
+    DpuFlyingTask t = flying_copy_task(L.domain == NpuDomain::Int8, L.c, L.h * L.w, L.ho * L.wo);
     uint32_t tasks = 0;
     if (L.axis != 2) {
         // Axis N (one run of the whole map) or H: bands of whole rows.

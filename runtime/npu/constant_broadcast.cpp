@@ -24,7 +24,7 @@ bool constant_needs_expansion(const TensorInfo& t, const Shape& out) {
     return t.shape.rank != 4 || d[3] != out[3];
 }
 
-bool expand_constant(const Tensor& t, const Shape& out, TensorInfo* info, std::vector<uint8_t>* bytes, std::string* why) {
+bool expanded_constant_info(const Tensor& t, const Shape& out, TensorInfo* info, std::string* why) {
     uint32_t d[4];
     if (!t.is_constant() || !aligned_dims(t.info.shape, d)) {
         *why = "operand " + t.info.shape.str() + " is not a constant of rank <= 4";
@@ -36,20 +36,26 @@ bool expand_constant(const Tensor& t, const Shape& out, TensorInfo* info, std::v
             return false;
         }
     }
-    const size_t es = element_size(t.info.dtype);
     const bool single = d[0] * d[1] * d[2] * d[3] == 1;
-    const uint32_t h = single ? 1 : out[1], w = single ? 1 : out[2], c = out[3];
     *info = t.info;
-    info->shape = Shape{1, h, w, c};
-    bytes->assign(size_t{h} * w * c * es, 0);  // at most the output map's elements
+    info->shape = single ? Shape{1, 1, 1, out[3]} : Shape{1, out[1], out[2], out[3]};
+    return true;
+}
+
+std::vector<uint8_t> expand_constant(const Tensor& t, const TensorInfo& expanded) {
+    uint32_t d[4];
+    aligned_dims(t.info.shape, d);  // rank <= 4: checked by expanded_constant_info
+    const size_t es = element_size(t.info.dtype);
+    const uint32_t h = expanded.shape[1], w = expanded.shape[2], c = expanded.shape[3];
+    std::vector<uint8_t> bytes(size_t{h} * w * c * es, 0);  // at most the output map's elements
     const auto* src = static_cast<const uint8_t*>(t.data);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x)
             for (uint32_t ch = 0; ch < c; ++ch) {
                 const size_t si = ((d[1] == 1 ? 0 : size_t{y}) * d[2] + (d[2] == 1 ? 0 : x)) * d[3] + (d[3] == 1 ? 0 : ch);
-                std::memcpy(bytes->data() + ((size_t{y} * w + x) * c + ch) * es, src + si * es, es);
+                std::memcpy(bytes.data() + ((size_t{y} * w + x) * c + ch) * es, src + si * es, es);
             }
-    return true;
+    return bytes;
 }
 
 }  // namespace npurun::npu

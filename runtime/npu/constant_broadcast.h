@@ -20,9 +20,12 @@ namespace npurun::npu {
 // True when the DPU needs the constant `t` expanded to reach output shape `out` (NHWC rank 4, batch 1).
 bool constant_needs_expansion(const TensorInfo& t, const Shape& out);
 
-// Expands constant `t` (NumPy broadcasting, trailing dims aligned) as above: `info` gets the expanded
-// shape (dtype and quantization kept), `bytes` its elements. False with `why` when `t` does not broadcast
-// to `out`.
-bool expand_constant(const Tensor& t, const Shape& out, TensorInfo* info, std::vector<uint8_t>* bytes, std::string* why);
+// The expanded form of constant `t` (NumPy broadcasting, trailing dims aligned) as above: `info` gets the
+// expanded shape, dtype and quantization kept. False with `why` when `t` is not a constant of rank <= 4 or
+// does not broadcast to `out`. Cheap: placement's check calls it without touching the elements.
+bool expanded_constant_info(const Tensor& t, const Shape& out, TensorInfo* info, std::string* why);
+
+// The elements of `t` expanded to `expanded` (the info expanded_constant_info gave for the same `t`).
+std::vector<uint8_t> expand_constant(const Tensor& t, const TensorInfo& expanded);
 
 }  // namespace npurun::npu

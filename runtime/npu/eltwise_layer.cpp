@@ -52,7 +52,8 @@ int32_t signed_zero_point(const TensorInfo& t) {
 
 }  // namespace
 
-Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out) {
+Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseConstants constants,
+                              EltwiseLayer* out) {
     std::string why_text;  // what the helpers below report
     std::string* why = &why_text;
     if (node.op != OpKind::ElementwiseBinary || node.inputs.size() != 2 || node.outputs.size() != 1) {
@@ -90,14 +91,18 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
         }
         L.negate_main = L.op == BinaryOp::Sub;
     }
-    // A constant operand broadcast in a way the DPU cannot read is expanded once here (constant_broadcast.h).
+    // A constant operand broadcast in a way the DPU cannot read is expanded (constant_broadcast.h): its shape
+    // for every check, its elements only when the constants are packed.
     TensorInfo expanded_info;
     std::vector<uint8_t> expanded;
     const void* operand_data = g.tensor(node.inputs[oi]).data;
     if (constant[oi] && constant_needs_expansion(*in[oi], os)) {
-        if (!expand_constant(g.tensor(node.inputs[oi]), os, &expanded_info, &expanded, why)) return Refusal::because(why_text);
+        if (!expanded_constant_info(g.tensor(node.inputs[oi]), os, &expanded_info, why)) return Refusal::because(why_text);
         in[oi] = &expanded_info;
-        operand_data = expanded.data();
+        if (constants == EltwiseConstants::Pack) {
+            expanded = expand_constant(g.tensor(node.inputs[oi]), expanded_info);
+            operand_data = expanded.data();
+        }
     }
     if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return Refusal::because(why_text);
 
@@ -120,8 +125,10 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
         if (d == NpuDomain::Int8 && t.info.quant.per_axis()) {
             return Refusal::because("constant operand has per-axis quantization");
         }
-        L.operand_constant.assign(ge.alloc_bytes(), 0);
-        pack_feature(*in[oi], operand_data, ge, L.operand_constant.data());
+        if (constants == EltwiseConstants::Pack) {
+            L.operand_constant.assign(ge.alloc_bytes(), 0);
+            pack_feature(*in[oi], operand_data, ge, L.operand_constant.data());
+        }
     }
 
     double act_hi = INFINITY;

@@ -54,8 +54,13 @@ struct EltwiseLayer {
     uint32_t operand_input() const { return 1 - main_input; }
 };
 
+// Whether prepare_eltwise_layer packs a constant operand into EltwiseLayer::operand_constant (lowering), or
+// only checks it (placement's check: the same refusals, no element copied).
+enum class EltwiseConstants { CheckOnly, Pack };
+
 // act: an activation fused into the op (nullptr if none).
-Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseLayer* out);
+Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act, NpuDomain d, EltwiseConstants constants,
+                              EltwiseLayer* out);
 
 // Emits the layer's tasks; main / operand / out are NPU addresses of NC1HWC2 maps with plane pitch H*W*16
 // of their own shapes. Returns the number of tasks.

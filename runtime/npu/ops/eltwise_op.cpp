@@ -31,12 +31,12 @@ private:
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
     EltwiseLayer L;
-    return prepare_eltwise_layer(g, node, nullptr, d, &L);
+    return prepare_eltwise_layer(g, node, nullptr, d, EltwiseConstants::CheckOnly, &L);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     EltwiseLayer L;
-    if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, &L); r.refused()) return r;
+    if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, EltwiseConstants::Pack, &L); r.refused()) return r;
     *out = std::make_unique<EltwiseOp>(*f.node, f.activation, std::move(L));
     return {};
 }

@@ -103,6 +103,9 @@ struct LayerProfile {
     uint64_t macs = 0;
     uint64_t dma_bytes = 0;
     uint32_t tasks = 0;
+    // CPU layers: most threads one of the layer's parallel loops ran on in the last run (1: not split, because
+    // each thread's share would have been too small to pay for waking it; 0: no parallel loop, or not a NEON kernel).
+    uint32_t threads = 0;
 };
 
 // One timed span of the last profiled run() (SessionOptions::profile), for a timeline (npurun --trace).

@@ -148,7 +148,7 @@ void run_lut(const KernelArgs& args) {
     const uint8_t* x = in_ptr<uint8_t>(args, 0);
     uint8_t* y = out_ptr<uint8_t>(args);
     const size_t count = xi.shape.num_elements();
-    parallel_for((count + 4095) / 4096, 16, [&](size_t begin, size_t end) {
+    parallel_for((count + 4095) / 4096, work_grain(4096), [&](size_t begin, size_t end) {
         const size_t b = begin * 4096, e = std::min(count, end * 4096);
         lookup_bytes(table, x, y, b, e);
     });

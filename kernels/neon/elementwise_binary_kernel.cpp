@@ -71,7 +71,7 @@ template <BinaryOp OP> void run_op(const Plan& p, const float* a, const float* b
     size_t rows = 1;
     for (uint32_t d = 0; d + 1 < p.rank; ++d) rows *= p.dims[d];
     const size_t ia = p.sa[p.rank - 1], ib = p.sb[p.rank - 1];
-    parallel_for(rows, inner >= 1024 ? 1 : 1024 / (inner ? inner : 1), [&](size_t begin, size_t end) {
+    parallel_for(rows, work_grain(inner), [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
             // Offsets of this row's first element in a and b.
             size_t oa = 0, ob = 0, rem = r;

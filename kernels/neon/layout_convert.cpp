@@ -11,7 +11,7 @@ namespace {
 // Every conversion walks the same (n, c1, y) rows; each row is owned by one thread.
 template <class RowFn> void for_each_row(const Nc1hwc2Shape& s, RowFn&& row) {
     const size_t rows = size_t(s.n) * s.c1() * s.h;
-    parallel_for(rows, 8, [&](size_t b, size_t e) {
+    parallel_for(rows, work_grain(size_t(s.w) * s.c2), [&](size_t b, size_t e) {
         for (size_t r = b; r < e; ++r) {
             const uint32_t y = static_cast<uint32_t>(r % s.h);
             const size_t nc = r / s.h;

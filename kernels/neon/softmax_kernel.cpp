@@ -74,7 +74,7 @@ void run_quant(const KernelArgs& args) {
                      &out_info(args.node)};
     const uint8_t* x = in_ptr<uint8_t>(args, 0);
     uint8_t* y = out_ptr<uint8_t>(args);
-    parallel_for(rows, std::max<size_t>(1, 4096 / std::max<size_t>(1, inner)), [&](size_t begin, size_t end) {
+    parallel_for(rows, work_grain(4 * inner), [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) quant_row(io, x + r * inner, y + r * inner, inner);
     });
 }
@@ -86,7 +86,7 @@ void run(const KernelArgs& args) {
     const float beta = args.node.attr<SoftmaxAttrs>().beta;
     const float* x = in_ptr<float>(args, 0);
     float* y = out_ptr<float>(args);
-    parallel_for(rows, 1, [&](size_t begin, size_t end) {
+    parallel_for(rows, work_grain(16 * inner), [&](size_t begin, size_t end) {
         for (size_t r = begin; r < end; ++r) {
             const float* xr = x + r * inner;
             float* yr = y + r * inner;

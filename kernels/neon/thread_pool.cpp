@@ -13,10 +13,13 @@
 namespace npurun::kernels::neon {
 namespace {
 
-// About a microsecond of polling on a Cortex-A76 (YIELD is a hint, not a wait). On x86 builds (NEON through
-// SIMDe, not the target) PAUSE takes ~100 cycles and CI machines are oversubscribed: no spinning there.
+// About 50 microseconds of polling on a Cortex-A76 (YIELD is a hint, not a wait; one poll is a few cycles):
+// long enough that a worker finishing one layer is still awake when the next split layer comes (the layers
+// in between, too small to split, take a few to tens of microseconds), short enough not to hold a core for
+// long after the network ends. (pthreadpool, XNNPACK's pool, polls up to a million times.) On x86 builds
+// (NEON through SIMDe, not the target) PAUSE takes ~100 cycles and CI machines are oversubscribed: no spinning.
 #if defined(__aarch64__)
-constexpr int kSpinIterations = 2000;
+constexpr int kSpinIterations = 100000;
 #else
 constexpr int kSpinIterations = 0;
 #endif
@@ -36,6 +39,14 @@ template <class F> bool spin_until(int iterations, F&& done) {
         cpu_pause();
     }
     return false;
+}
+
+thread_local ParallelStats tl_stats;
+
+void note_call(size_t chunks) {
+    ++tl_stats.calls;
+    if (chunks > 1) ++tl_stats.split_calls;
+    tl_stats.max_threads = std::max(tl_stats.max_threads, uint32_t(chunks));
 }
 
 // Workers wait for a new "generation" of work; each generation is one parallel_for call. Worker i runs
@@ -73,8 +84,8 @@ public:
 
     void run(size_t count, size_t grain, RangeFn fn, void* ctx) {
         if (count == 0) return;
-        grain = std::max<size_t>(grain, 1);
-        size_t chunks = std::min<size_t>(size(), (count + grain - 1) / grain);
+        const size_t chunks = parallel_chunks(count, grain, size());
+        note_call(chunks);
         if (chunks <= 1) {
             fn(ctx, 0, count);
             return;
@@ -146,6 +157,25 @@ bool& initialized() {
 }
 
 }  // namespace
+
+size_t parallel_chunks(size_t count, size_t grain, unsigned threads) {
+    if (count == 0) return 0;
+    grain = std::max<size_t>(grain, 1);
+    // floor: every chunk keeps at least `grain` items (a remainder is spread, never a chunk of its own)
+    return std::max<size_t>(1, std::min<size_t>(std::max(1u, threads), count / grain));
+}
+
+namespace {
+std::atomic<size_t> g_min_work{kDefaultMinWorkPerThread};
+}  // namespace
+
+size_t min_work_per_thread() { return g_min_work.load(std::memory_order_relaxed); }
+void set_min_work_per_thread(size_t units) {
+    g_min_work.store(units ? units : kDefaultMinWorkPerThread, std::memory_order_relaxed);
+}
+
+void reset_parallel_stats() { tl_stats = ParallelStats{}; }
+ParallelStats parallel_stats() { return tl_stats; }
 
 unsigned default_num_threads() {
     const unsigned online = std::max(1u, std::thread::hardware_concurrency());

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace npurun::kernels::neon {
 
@@ -29,12 +30,36 @@ using RangeFn = void (*)(void* ctx, size_t begin, size_t end);
 // items, so tiny kernels are not spread across threads.
 void parallel_for_raw(size_t count, size_t grain, RangeFn fn, void* ctx);
 
-// Splitting by work size: a thread's share must hold at least kMinWorkPerThread units of work (multiply-adds or
-// element operations), or waking it costs more than it saves. work_grain(w) is the grain for items of w units.
-constexpr size_t kMinWorkPerThread = size_t(1) << 17;
-constexpr size_t work_grain(size_t work_per_item) {
-    return work_per_item >= kMinWorkPerThread ? 1 : kMinWorkPerThread / (work_per_item ? work_per_item : 1);
+// Splitting by work size: a thread's share must hold at least min_work_per_thread() units of work (multiply-adds
+// or element operations), or waking it costs more than it saves. work_grain(w) is the grain for items of w units.
+// The default, 2^18 units, is 256K multiply-adds: on a Cortex-A76 about 5-10 us of int8 dot-product work and
+// 15-30 us of fp32 FMA work per thread, against about 1 us to hand work to a spinning worker and tens of
+// microseconds to wake a sleeping one (futex). Layers below it (most activations, small convolutions, a tiny
+// fully connected model) run on the calling thread alone.
+constexpr size_t kDefaultMinWorkPerThread = size_t(1) << 18;
+size_t min_work_per_thread();
+// Tests only: 1 makes every loop split as finely as the thread count allows (to check chunk boundaries
+// bit-exactly on small shapes); 0 restores the default. Not to be called while a kernel runs.
+void set_min_work_per_thread(size_t units);
+inline size_t work_grain(size_t work_per_item) {
+    const size_t min_work = min_work_per_thread();
+    return work_per_item >= min_work ? 1 : min_work / (work_per_item ? work_per_item : 1);
 }
+
+// The split decision itself, a pure function (tests check it without timing anything): the number of
+// contiguous chunks parallel_for_raw(count, grain, ...) runs on a pool of `threads` threads. 1 means the
+// calling thread runs everything and no worker is woken.
+size_t parallel_chunks(size_t count, size_t grain, unsigned threads);
+
+// What parallel_for did on the calling thread since the last reset (per calling thread: sessions run from
+// different threads keep separate counts). The executor reads it around each layer for --profile.
+struct ParallelStats {
+    uint32_t calls = 0;        // parallel_for calls with count > 0
+    uint32_t split_calls = 0;  // of those, calls that ran on more than one thread
+    uint32_t max_threads = 0;  // most threads one call ran on (0: no call)
+};
+void reset_parallel_stats();
+ParallelStats parallel_stats();
 
 template <class F> void parallel_for(size_t count, size_t grain, F&& f) {
     parallel_for_raw(count, grain,

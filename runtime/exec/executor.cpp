@@ -4,6 +4,7 @@
 
 #include "core/checked_math.h"
 #include "core/error.h"
+#include "kernels/neon/thread_pool.h"
 #include "runtime/plan/arena_allocator.h"
 #include "core/checked_math.h"
 
@@ -179,6 +180,7 @@ void Executor::run() {
     step_times_.resize(steps_.size());  // sized once; no allocation after the first run
     for (size_t si = 0; si < steps_.size(); ++si) {
         const Step& s = steps_[si];
+        kernels::neon::reset_parallel_stats();
         const auto t0 = std::chrono::steady_clock::now();
         if (s.external >= 0)
             externals_[size_t(s.external)].run();
@@ -189,6 +191,7 @@ void Executor::run() {
         step_times_[si] = {std::chrono::duration<double, std::micro>(t0 - origin).count(), us};
         if (s.external < 0) {
             profile_[s.profile_begin].microseconds = us;
+            profile_[s.profile_begin].threads = kernels::neon::parallel_stats().max_threads;
             continue;
         }
         const ExternalStep& e = externals_[size_t(s.external)];

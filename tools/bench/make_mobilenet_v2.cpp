@@ -6,7 +6,13 @@
 // pool is a 7x7 depthwise convolution with equal weights (the model writer has no pooling layer; same work).
 // Also writes a fixed pseudo-random 1x224x224x3 int8 input.
 //
-// Usage: make-mobilenet-v2 OUT.armnn INPUT.bin
+// --armnn-20.08 writes the same network (same weights, same quantization) in the encoding Arm NN 20.08 reads,
+// so that its CpuAcc backend (Arm Compute Library) can be counted on the same file as npurun: featureVersions
+// {bindingIdsScheme 1} only, Addition layers instead of ElementwiseBinary (a 23.05 layer), and depthwise weights
+// in the legacy [M, I, H, W] layout, and classifier weights with one scale as QAsymmS8 (Arm Compute Library 20.08's
+// fully connected layer takes no per-channel weights). npurun reads both files.
+//
+// Usage: make-mobilenet-v2 [--armnn-20.08] OUT.armnn INPUT.bin
 #include <cstdio>
 #include <random>
 #include <string>
@@ -25,6 +31,7 @@ struct Net {
     mw::ModelWriter w;
     std::mt19937 rng{2024};
     int id = 0;
+    bool legacy = false;  // Arm NN 20.08's encoding (see the file comment)
 
     mw::TensorDesc act(uint32_t h, uint32_t c) { return mw::tensor({1, h, h, c}, fb::DataType::QAsymmS8, kActScale, kActZero); }
 
@@ -51,6 +58,11 @@ struct Net {
     uint32_t relu6(uint32_t in, uint32_t h, uint32_t c) {
         return w.add_activation("relu6_" + std::to_string(id++), in, act(h, c), fb::ActivationFunction::BoundedReLu, 6.0f, 0.0f);
     }
+    uint32_t add(uint32_t a, uint32_t b, uint32_t h, uint32_t c) {
+        const std::string name = "add_" + std::to_string(id++);
+        if (legacy) return w.add_plain(fb::Layer::AdditionLayer, fb::LayerType::Addition, name, {a, b}, {act(h, c)});
+        return w.add_elementwise_binary(name, a, b, act(h, c), fb::BinaryOperation::Add);
+    }
     uint32_t conv(uint32_t in, uint32_t ic, uint32_t oc, uint32_t k, uint32_t stride, uint32_t oh) {
         mw::Conv2dParams p;
         p.stride_x = p.stride_y = stride;
@@ -72,12 +84,14 @@ struct Net {
         mw::ConstDesc wt = weights({1, k, k, c}, c, 3, &ws);
         if (pool)
             for (auto& b : wt.bytes) b = 1;
+        if (legacy) wt = mw::depthwise_weights_to_legacy(wt, 1);
         return w.add_depthwise_convolution2d("dw_" + std::to_string(id++), in, act(oh, c), p, wt, bias(ws));
     }
 };
 
-std::vector<uint8_t> build() {
+std::vector<uint8_t> build(bool legacy) {
     Net n;
+    n.legacy = legacy;
     uint32_t x = n.w.add_input("input", n.act(224, 3), 0);
     x = n.relu6(n.conv(x, 3, 32, 3, 2, 112), 112, 32);
     uint32_t h = 112, c = 32;
@@ -90,8 +104,7 @@ std::vector<uint8_t> build() {
             if (st.t != 1) y = n.relu6(n.conv(y, c, e, 1, 1, h), h, e);
             y = n.relu6(n.depthwise(y, e, 3, s, oh), oh, e);
             y = n.conv(y, e, st.c, 1, 1, oh);
-            if (s == 1 && c == st.c)
-                y = n.w.add_elementwise_binary("add_" + std::to_string(n.id++), x, y, n.act(oh, st.c), fb::BinaryOperation::Add);
+            if (s == 1 && c == st.c) y = n.add(x, y, oh, st.c);
             x = y;
             h = oh;
             c = st.c;
@@ -99,20 +112,31 @@ std::vector<uint8_t> build() {
     x = n.relu6(n.conv(x, c, 1280, 1, 1, h), h, 1280);
     x = n.depthwise(x, 1280, 7, 1, 1, true);
     std::vector<float> ws;
-    const mw::ConstDesc fc = n.weights({1000, 1280}, 1000, 0, &ws);
-    x = n.w.add_fully_connected("classifier", x, mw::tensor({1, 1000}, fb::DataType::QAsymmS8, 0.1f, 0), fc, n.bias(ws), true);
+    mw::ConstDesc fc = n.weights({1000, 1280}, 1000, 0, &ws);
+    if (legacy) {
+        // Arm Compute Library 20.08's fully connected layer wants weights of the input's type, one scale.
+        ws.assign(ws.size(), ws[0]);
+        fc.info = mw::tensor(fc.info.dims, fb::DataType::QAsymmS8, ws[0], 0);
+    }
+    mw::ConstDesc fc_bias = n.bias(ws);
+    if (legacy) fc_bias.info = mw::tensor(fc_bias.info.dims, fb::DataType::Signed32, kActScale * ws[0], 0);
+    x = n.w.add_fully_connected("classifier", x, mw::tensor({1, 1000}, fb::DataType::QAsymmS8, 0.1f, 0), fc, fc_bias, true);
     n.w.add_output("logits", x, 0);
-    return n.w.finish();
+    mw::WriteOptions o;
+    if (legacy) o.features = mw::Features::BindingOnly;
+    return n.w.finish(o);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: make-mobilenet-v2 OUT.armnn INPUT.bin\n");
+    const bool legacy = argc == 4 && std::string(argv[1]) == "--armnn-20.08";
+    if (argc != 3 && !legacy) {
+        std::fprintf(stderr, "usage: make-mobilenet-v2 [--armnn-20.08] OUT.armnn INPUT.bin\n");
         return 2;
     }
-    mw::write_file(argv[1], build());
+    argv += legacy ? 1 : 0;
+    mw::write_file(argv[1], build(legacy));
     std::mt19937 rng(7);
     std::vector<uint8_t> input(224 * 224 * 3);
     for (auto& b : input) b = uint8_t(rng());

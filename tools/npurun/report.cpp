@@ -140,19 +140,20 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
     bool npu = false;
     for (const auto& r : rows) npu = npu || r.tasks > 0;
     if (!npu) {
-        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %s\n", int(name_w), "layer", int(type_w), "type", "device", "time (us)",
-                     "output shape");
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %7s  %s\n", int(name_w), "layer", int(type_w), "type", "device",
+                     "time (us)", "threads", "output shape");
     } else {
         std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %12s  %12s  %5s  %s\n", int(name_w), "layer", int(type_w), "type",
                      "device", "time (us)", "MACs", "DMA bytes", "tasks", "output shape");
     }
     double total = 0;
-    uint64_t macs = 0, dma = 0, tasks = 0;
+    uint64_t macs = 0, dma = 0, tasks = 0, split = 0, looped = 0;
     for (const auto& r : rows) {
         const std::string name = r.name.size() > 40 ? r.name.substr(0, 37) + "..." : r.name;
         if (!npu) {
-            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
-                         r.device.c_str(), r.microseconds, r.output_shape.str().c_str());
+            const std::string threads = r.threads ? std::to_string(r.threads) : "-";
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %7s  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
+                         r.device.c_str(), r.microseconds, threads.c_str(), r.output_shape.str().c_str());
         } else if (r.tasks == 0) {
             std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12s  %12s  %5s  %s\n", int(name_w), name.c_str(), int(type_w),
                          r.type.c_str(), r.device.c_str(), r.microseconds, "-", "-", "-", r.output_shape.str().c_str());
@@ -162,12 +163,17 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
                          static_cast<unsigned long long>(r.dma_bytes), r.tasks, r.output_shape.str().c_str());
         }
         total += r.microseconds;
+        split += r.threads > 1;
+        looped += r.threads > 0;
         macs += r.macs;
         dma += r.dma_bytes;
         tasks += r.tasks;
     }
     if (!npu) {
         std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f\n", int(name_w), "total", int(type_w), "", "", total);
+        // The threading policy, checkable without a clock: a layer is split only when every thread gets enough work.
+        std::fprintf(out, "(threads: most threads one parallel loop of the layer ran on; %llu of %llu CPU layers split)\n",
+                     static_cast<unsigned long long>(split), static_cast<unsigned long long>(looped));
     } else {
         std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %5llu\n", int(name_w), "total", int(type_w), "", "",
                      total, static_cast<unsigned long long>(macs), static_cast<unsigned long long>(dma),

@@ -19,7 +19,7 @@ CROSS_FILE   = tools/cross/aarch64-linux-gnu.ini
 ARMNN_SYSROOT ?= $(CURDIR)/sysroot-aarch64-armnn
 ARMNN_CROSS   ?= $(CROSS_BUILD)-armnn
 
-.PHONY: all deps build run test asan fuzz install bench clean cross test-aarch64
+.PHONY: all deps build run test asan fuzz install bench bench-threads clean cross test-aarch64
 
 all: build
 
@@ -103,10 +103,22 @@ test-aarch64: cross
 # instruction counts need the board build of npurun (only that binary is built here) and the arm64 Arm NN.
 bench: build $(CROSS_BUILD)/build.ninja
 	@$(DEPS) bench test cross
-	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-bench tools/bench/make-float-mobilenet tools/bench/make-mobilenet-v2
+	ninja -C $(BUILD) tools/bench/npurun-kernel-bench tools/bench/armnn-bench tools/bench/make-float-mobilenet tools/bench/make-mobilenet-v2 \
+	  tools/bench/make-ssd-v3
 	ninja -C $(CROSS_BUILD) -j2 tools/npurun/npurun
 	tools/bench/build-armnn-aarch64.sh $(ARMNN_SYSROOT) $(ARMNN_CROSS)
 	tools/bench/run-bench.sh $(BUILD) $(CROSS_BUILD) $(SYSROOT) $(ARMNN_SYSROOT) $(ARMNN_CROSS)
+
+# The threads table alone (issue 16: more threads never slower): every real model in ../shared/models, the
+# MobileNetV2-shaped int8 net and the float SSD-style net at --threads 1, 2, 4. Meaningful on a quiet machine
+# with >= 4 cores (the board); the split column is deterministic anywhere. ITER=N runs per cell (default 20).
+bench-threads: build
+	ninja -C $(BUILD) tools/bench/make-mobilenet-v2 tools/bench/make-ssd-v3
+	mkdir -p $(BUILD)/benchdata
+	$(BUILD)/tools/bench/make-mobilenet-v2 $(BUILD)/benchdata/mnv2.armnn $(BUILD)/benchdata/mnv2_input.bin
+	$(BUILD)/tools/bench/make-ssd-v3 $(BUILD)/benchdata/ssd_v3_320.armnn $(BUILD)/benchdata/ssd_input.bin 320
+	tools/bench/threads-bench.sh $(BUILD) $(BUILD)/benchdata $(BUILD)/benchdata/mnv2.armnn $(BUILD)/benchdata/mnv2_input.bin \
+	  $(BUILD)/benchdata/ssd_v3_320.armnn $(BUILD)/benchdata/ssd_input.bin
 
 install: build
 	meson install -C $(BUILD)

@@ -23,10 +23,16 @@ open('$data/mnv1_input.bin','wb').write(bytes(random.randrange(256) for _ in ran
 # The float model and its input, written by Arm NN 20.08's own serializer (make_float_mobilenet.cpp).
 float_model="$data/mobilenet_v1_0.25_128_float.armnn"
 "$build/tools/bench/make-float-mobilenet" "$float_model" "$data/mnv1_float_input.bin"
-# The MobileNetV2-1.0-224-shaped int8 network (tools/modelwriter; current-schema layers such as ElementwiseBinary,
-# which Arm NN 20.08 cannot read: npurun figures only).
+# The MobileNetV2-1.0-224-shaped int8 network (tools/modelwriter), twice: in the current schema (ElementwiseBinary
+# layers, which Arm NN 20.08 cannot read) for the threads table, and in Arm NN 20.08's encoding (Addition layers,
+# legacy depthwise layout, a per-tensor classifier) for the qemu count, where npurun and CpuAcc run the same file.
 mnv2_model="$data/mobilenet_v2_1.0_224_int8_shaped.armnn"
 "$build/tools/bench/make-mobilenet-v2" "$mnv2_model" "$data/mnv2_input.bin"
+mnv2_old="$data/mobilenet_v2_1.0_224_int8_shaped.armnn2008.armnn"
+"$build/tools/bench/make-mobilenet-v2" --armnn-20.08 "$mnv2_old" "$data/mnv2_input.bin"
+# The float SSD-style network (MobileNet-v3-style backbone with hard-swish and SE, SSD heads), 320x320.
+ssd_model="$data/ssd_mobilenet_v3_style_320_float.armnn"
+"$build/tools/bench/make-ssd-v3" "$ssd_model" "$data/ssd_input.bin" 320
 
 # Index of the largest element of a raw output file (DTYPE: B = uint8, f = float32).
 top1() { python3 -c "
@@ -59,7 +65,8 @@ whole_model mobilenet_v1_0.25_128_float "$float_model" "$data/mnv1_float_input.b
 
 # --threads 1 / 2 / 4 side by side on every real model and the float MobileNet (more threads should never be
 # slower than one beyond the printed spread).
-"$here/threads-bench.sh" "$build" "$data" "$float_model" "$data/mnv1_float_input.bin" "$mnv2_model" "$data/mnv2_input.bin"
+"$here/threads-bench.sh" "$build" "$data" "$float_model" "$data/mnv1_float_input.bin" "$mnv2_model" "$data/mnv2_input.bin" \
+    "$ssd_model" "$data/ssd_input.bin"
 
 # Executed guest instructions per inference: (count(N runs) - count(1 run)) / (N - 1), so model loading,
 # one-time weight packing (Arm Compute Library's prepare() runs on the first inference) and process start
@@ -95,9 +102,14 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     else
         echo "(skipped Arm NN CpuAcc count: $armnn_cross/armnn-bench missing; tools/bench/build-armnn-aarch64.sh makes it)"
     fi
-    echo "== qemu-aarch64: executed instructions per inference, MobileNetV2-1.0-224-shaped int8, 1 thread (npurun only) =="
-    count_n=2 per_inference "npurun NEON (MobileNetV2 int8)" "$sysroot" "$cross/tools/npurun/npurun" "$mnv2_model" \
+    echo "== qemu-aarch64: executed instructions per inference, MobileNetV2-1.0-224-shaped int8 (Arm NN 20.08 encoding), 1 thread =="
+    count_n=2 per_inference "npurun NEON (MobileNetV2 int8)" "$sysroot" "$cross/tools/npurun/npurun" "$mnv2_old" \
         "$data/mnv2_input.bin" --threads 1 --iterations @N@
+    if [[ -x $armnn_cross/armnn-bench ]]; then
+        count_n=2 per_inference "Arm NN 20.08 CpuAcc (MobileNetV2 int8)" "$armnn_sysroot" "$armnn_cross/armnn-bench" \
+            "$mnv2_old" "$data/mnv2_input.bin" @N@ CpuAcc
+        python3 -c "print('ratio npurun NEON / Arm NN CpuAcc, MobileNetV2 int8 = %.3f' % (${per[npurun NEON (MobileNetV2 int8)]}/${per[Arm NN 20.08 CpuAcc (MobileNetV2 int8)]}))"
+    fi
 else
     echo "(skipped qemu instruction counts: needs the cross build's npurun, the model and qemu-aarch64)"
 fi

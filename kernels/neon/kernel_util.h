@@ -17,4 +17,7 @@ template <class T> T* out_ptr(const KernelArgs& a, size_t i = 0) { return static
 // "NEON: <what>" so a placement/profile table shows which backend refused and why.
 inline std::string refuse(const std::string& why) { return "NEON: " + why; }
 
+// The 8-bit quantized types (asymmetric unsigned / signed, symmetric signed).
+inline bool eight_bit(DataType t) { return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8; }
+
 }  // namespace npurun::kernels::neon

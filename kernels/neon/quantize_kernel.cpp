@@ -13,8 +13,6 @@
 namespace npurun::kernels::neon {
 namespace {
 
-bool eight_bit(DataType t) { return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8; }
-
 std::string check_quantize(const KernelNode& n) {
     if (n.num_inputs() != 1 || n.num_outputs() != 1) return refuse("unexpected operand count");
     const TensorInfo &x = in_info(n, 0), &y = out_info(n);

@@ -60,20 +60,10 @@ OneNode make(const QCase& c, bool depthwise, uint32_t seed) {
         ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
     }
     const TensorInfo y = tinfo(c.x, {1, o, ow, oc}, {sy}, zy);
-    if (depthwise) {
-        DepthwiseConvolution2dAttrs a;
-        a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
-        a.stride_x = a.stride_y = c.s;
-        a.bias_enabled = c.bias;
-        a.layout = DataLayout::NHWC;
-        return OneNode(OpKind::DepthwiseConvolution2d, a, ins, {y});
-    }
-    Convolution2dAttrs a;
-    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
-    a.stride_x = a.stride_y = c.s;
-    a.bias_enabled = c.bias;
-    a.layout = DataLayout::NHWC;
-    return OneNode(OpKind::Convolution2d, a, ins, {y});
+    if (depthwise)
+        return OneNode(OpKind::DepthwiseConvolution2d,
+                       window_attrs<DepthwiseConvolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC), ins, {y});
+    return OneNode(OpKind::Convolution2d, window_attrs<Convolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC), ins, {y});
 }
 
 class QuantConvPaths : public DotprodPaths {};
@@ -82,11 +72,7 @@ TEST_P(QuantConvPaths, Conv2dBitExactWithReference) {
     uint32_t seed = 1;
     for (const auto& c : kConv) {
         const OneNode node = make(c, false, seed++);
-        const auto want = node.run_ref().at(0);
-        for (unsigned t = 1; t <= 4; ++t) {
-            nn::set_num_threads(t);
-            EXPECT_EQ(node.run_neon().at(0), want) << "case " << seed - 1 << " threads " << t;
-        }
+        EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
     }
 }
 
@@ -94,11 +80,7 @@ TEST_P(QuantConvPaths, DepthwiseBitExactWithReference) {
     uint32_t seed = 50;
     for (const auto& c : kConv) {
         const OneNode node = make(c, true, seed++);
-        const auto want = node.run_ref().at(0);
-        for (unsigned t = 1; t <= 4; ++t) {
-            nn::set_num_threads(t);
-            EXPECT_EQ(node.run_neon().at(0), want) << "case " << seed - 1 << " threads " << t;
-        }
+        EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
     }
 }
 

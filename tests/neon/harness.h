@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -174,6 +175,29 @@ inline uint32_t ulp_distance(float a, float b) {
     if (ia < 0) ia = int32_t(0x80000000u - uint32_t(ia));
     if (ib < 0) ib = int32_t(0x80000000u - uint32_t(ib));
     return ia > ib ? uint32_t(ia - ib) : uint32_t(ib - ia);
+}
+
+// Convolution2dAttrs or DepthwiseConvolution2dAttrs with the same padding on every side and one stride.
+template <class Attrs> Attrs window_attrs(uint32_t pad, uint32_t stride, bool bias, DataLayout layout) {
+    Attrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = pad;
+    a.stride_x = a.stride_y = stride;
+    a.bias_enabled = bias;
+    a.layout = layout;
+    return a;
+}
+
+// A square k x k pooling window with stride s and padding (top, bottom, left, right).
+inline Pooling2dAttrs pool_attrs(PoolingAlgorithm alg, uint32_t k, uint32_t s, std::array<uint32_t, 4> pad, PaddingMethod pm,
+                                 DataLayout layout) {
+    Pooling2dAttrs a;
+    a.algorithm = alg;
+    a.pool_width = a.pool_height = k;
+    a.stride_x = a.stride_y = s;
+    a.pad_top = pad[0], a.pad_bottom = pad[1], a.pad_left = pad[2], a.pad_right = pad[3];
+    a.padding_method = pm;
+    a.layout = layout;
+    return a;
 }
 
 }  // namespace npurun::neontest

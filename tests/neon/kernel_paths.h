@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "kernels/neon/cpu_features.h"
@@ -12,6 +14,32 @@
 #include "tests/neon/harness.h"
 
 namespace npurun::neontest {
+
+// Float convolutions with |x|, |w|, |b| <= 1 and K products per output: NEON (all thread counts) within
+// 2*(K+1)*2^-24*(sum|x*w|+|b|) <= 2*(K+1)^2*2^-24 of kernels/ref (any summation order).
+::testing::AssertionResult neon_within_sum_bound(const OneNode& node, double k);
+
+// The zero points and scales the 8-bit convolution tests draw (in this order, from `rng`): input, weights
+// and output types, zero points, input / output scales and `channels` weight scales (int8: per channel).
+struct QuantDraw {
+    DataType x, w;
+    int32_t zx, zw, zy;
+    float sx, sy;
+    std::vector<float> ws;
+};
+inline QuantDraw draw_quant(std::mt19937& rng, bool s8, uint32_t channels) {
+    QuantDraw q;
+    q.x = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
+    q.w = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
+    q.zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
+    q.zw = s8 ? 0 : 120 + int32_t(rng() % 16);
+    q.zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
+    q.sx = 0.02f;
+    q.sy = 0.05f + 0.1f * float(rng() % 10);
+    q.ws.resize(s8 ? channels : 1);
+    for (auto& v : q.ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+    return q;
+}
 
 // Runs `node` through NEON with 1..4 threads: every result must be bitwise the same; returns it.
 inline std::vector<uint8_t> neon_all_threads(const OneNode& node) {
@@ -41,5 +69,11 @@ protected:
     }
     bool saved_ = false;
 };
+
+inline ::testing::AssertionResult neon_within_sum_bound(const OneNode& node, double k) {
+    const auto ref = from_bytes<float>(node.run_ref().at(0));
+    const auto got = from_bytes<float>(neon_all_threads(node));
+    return floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24)));
+}
 
 }  // namespace npurun::neontest

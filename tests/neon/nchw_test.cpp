@@ -22,14 +22,7 @@ const ConvCase kConv[] = {
     {1, 5, 7, 6, 4, 3, 1, 1, false},
 };
 
-Convolution2dAttrs conv_attrs(const ConvCase& c) {
-    Convolution2dAttrs a;
-    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
-    a.stride_x = a.stride_y = c.s;
-    a.bias_enabled = c.bias;
-    a.layout = DataLayout::NCHW;
-    return a;
-}
+Convolution2dAttrs conv_attrs(const ConvCase& c) { return window_attrs<Convolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NCHW); }
 uint32_t out_size(const ConvCase& c, uint32_t in) { return (in + 2 * c.pad - c.k) / c.s + 1; }
 
 TEST(NeonNchw, Conv2dFloat32MatchesReference) {
@@ -43,11 +36,8 @@ TEST(NeonNchw, Conv2dFloat32MatchesReference) {
         OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
                      {tinfo(DataType::Float32, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)})});
         ASSERT_EQ(node.neon_check(), "");
-        const auto ref = from_bytes<float>(node.run_ref().at(0));
-        const auto got = from_bytes<float>(neon_all_threads(node));
         // The NHWC conv bound (conv2d_test.cpp): 2*(K+1)*2^-24*(K+1) with K = KH*KW*I and |x|,|w|,|b| <= 1.
-        const double k = double(c.k) * c.k * c.c;
-        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+        EXPECT_TRUE(neon_within_sum_bound(node, double(c.k) * c.k * c.c))
             << "case " << seed - 1;
     }
 }
@@ -57,14 +47,11 @@ TEST(NeonNchw, Conv2dQuantizedBitExactWithReference) {
     for (const auto& c : kConv) {
         for (const bool s8 : {false, true}) {
             std::mt19937 rng(seed++);
-            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
-            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
-            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
-            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
-            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
-            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
-            std::vector<float> ws(s8 ? c.o : 1);
-            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            const QuantDraw q = draw_quant(rng, s8, c.o);
+            const DataType xt = q.x, wt = q.w;
+            const int32_t zx = q.zx, zw = q.zw, zy = q.zy;
+            const float sx = q.sx, sy = q.sy;
+            const std::vector<float>& ws = q.ws;
             std::vector<Operand> ins{
                 {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
                 {tinfo(wt, {c.o, c.c, c.k, c.k}, ws, zw, 0), to_bytes(random_ints<uint8_t>(rng, size_t(c.o) * c.c * c.k * c.k, 0, 255)), true}};
@@ -89,12 +76,7 @@ const ConvCase kDepthwise[] = {
 };
 
 DepthwiseConvolution2dAttrs dw_attrs(const ConvCase& c) {
-    DepthwiseConvolution2dAttrs a;
-    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = c.pad;
-    a.stride_x = a.stride_y = c.s;
-    a.bias_enabled = c.bias;
-    a.layout = DataLayout::NCHW;
-    return a;
+    return window_attrs<DepthwiseConvolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NCHW);
 }
 
 TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
@@ -109,10 +91,7 @@ TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
         OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
                      {tinfo(DataType::Float32, {c.n, oc, out_size(c, c.h), out_size(c, c.w)})});
         ASSERT_EQ(node.neon_check(), "");
-        const auto ref = from_bytes<float>(node.run_ref().at(0));
-        const auto got = from_bytes<float>(neon_all_threads(node));
-        const double k = double(c.k) * c.k;  // the depthwise bound (depthwise_f32.cpp)
-        EXPECT_TRUE(floats_near(got, ref, std::vector<double>(ref.size(), 2 * (k + 1) * (k + 1) * std::ldexp(1.0, -24))))
+        EXPECT_TRUE(neon_within_sum_bound(node, double(c.k) * c.k)) // the depthwise bound (depthwise_f32.cpp)
             << "case " << seed - 1;
     }
 }
@@ -123,14 +102,11 @@ TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
         for (const bool s8 : {false, true}) {
             std::mt19937 rng(seed++);
             const uint32_t oc = c.c * c.o;
-            const DataType xt = s8 ? DataType::QAsymmS8 : DataType::QAsymmU8;
-            const DataType wt = s8 ? DataType::QSymmS8 : DataType::QAsymmU8;
-            const int32_t zx = s8 ? int32_t(rng() % 40) - 20 : 128 - int32_t(rng() % 40);
-            const int32_t zw = s8 ? 0 : 120 + int32_t(rng() % 16);
-            const int32_t zy = s8 ? int32_t(rng() % 256) - 128 : int32_t(rng() % 256);
-            const float sx = 0.02f, sy = 0.05f + 0.1f * float(rng() % 10);
-            std::vector<float> ws(s8 ? oc : 1);
-            for (auto& v : ws) v = 0.001f + 0.01f * float(rng() % 100) / 100.0f;
+            const QuantDraw q = draw_quant(rng, s8, oc);
+            const DataType xt = q.x, wt = q.w;
+            const int32_t zx = q.zx, zw = q.zw, zy = q.zy;
+            const float sx = q.sx, sy = q.sy;
+            const std::vector<float>& ws = q.ws;
             std::vector<Operand> ins{
                 {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
                 {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
@@ -155,13 +131,7 @@ TEST(NeonNchw, PoolingFloat32MatchesReferenceExactly) {
     uint32_t seed = 1500;
     for (const auto& c : cases) {
         std::mt19937 rng(seed++);
-        Pooling2dAttrs a;
-        a.algorithm = c.alg;
-        a.pool_width = a.pool_height = c.k;
-        a.stride_x = a.stride_y = c.s;
-        a.pad_top = a.pad_bottom = a.pad_left = a.pad_right = c.pad;
-        a.padding_method = c.pm;
-        a.layout = DataLayout::NCHW;
+        const Pooling2dAttrs a = pool_attrs(c.alg, c.k, c.s, {c.pad, c.pad, c.pad, c.pad}, c.pm, DataLayout::NCHW);
         const uint32_t oh = (c.h + 2 * c.pad - c.k) / c.s + 1, ow = (c.w + 2 * c.pad - c.k) / c.s + 1;
         OneNode node(OpKind::Pooling2d, a,
                      {{tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))}},

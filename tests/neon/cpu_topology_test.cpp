@@ -55,16 +55,16 @@ TEST(CpuList, RejectsMalformedText) {
         EXPECT_TRUE(parse_cpu_list(bad).empty()) << "'" << bad << "'";
 }
 
-TEST_F(FakeSysfs, Rk3588CountsTheFourA76ByCapacity) {
-    write("online", "0-7\n");
-    write_rk3588(true, true);
-    EXPECT_EQ(count_big_cores(dir(), 99), 4u);
-}
-
-TEST_F(FakeSysfs, FallsBackToMaximumFrequencyWithoutCapacity) {
-    write("online", "0-7\n");
-    write_rk3588(false, true);
-    EXPECT_EQ(count_big_cores(dir(), 99), 4u);
+// RK3588 trees: the four A76 by capacity, by maximum frequency without capacity, and only the online ones
+// when two A76 are offline (their sysfs entries stay, as on a real system).
+TEST_F(FakeSysfs, Rk3588CountsTheOnlineA76ByCapacityElseFrequency) {
+    struct Case { const char* online; bool capacity; unsigned want; };
+    for (const Case& c : {Case{"0-7\n", true, 4}, Case{"0-7\n", false, 4}, Case{"0-5\n", true, 2}}) {
+        fs::remove_all(root_);  // a fresh tree per case
+        write("online", c.online);
+        write_rk3588(c.capacity, true);
+        EXPECT_EQ(count_big_cores(dir(), 99), c.want) << c.online << " capacity " << c.capacity;
+    }
 }
 
 TEST_F(FakeSysfs, CapacityWinsOverFrequency) {
@@ -75,13 +75,6 @@ TEST_F(FakeSysfs, CapacityWinsOverFrequency) {
         write("cpu" + std::to_string(cpu) + "/cpufreq/cpuinfo_max_freq", "2000000");
     }
     EXPECT_EQ(count_big_cores(dir(), 99), 1u);
-}
-
-TEST_F(FakeSysfs, OnlyOnlineCpusCount) {
-    // Two of the A76 are offline (their sysfs entries stay, as on a real system).
-    write("online", "0-5\n");
-    write_rk3588(true, true);
-    EXPECT_EQ(count_big_cores(dir(), 99), 2u);
 }
 
 TEST_F(FakeSysfs, NoCapacityNorFrequencyMeansAllOnlineCpus) {

@@ -36,10 +36,7 @@ TEST(NeonDepthwiseMultiplier, Float32MatchesReference) {
     for (const auto& c : kCases) {
         std::mt19937 rng(seed++);
         const uint32_t oc = c.c * c.m;
-        std::vector<Operand> ins{
-            {tinfo(DataType::Float32, {c.n, c.h, c.w, c.c}), to_bytes(random_floats(rng, size_t(c.n) * c.h * c.w * c.c))},
-            {tinfo(DataType::Float32, {1, c.k, c.k, oc}), to_bytes(random_floats(rng, size_t(c.k) * c.k * oc)), true}};
-        if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+        const std::vector<Operand> ins = float_conv_operands(rng, {c.n, c.h, c.w, c.c}, {1, c.k, c.k, oc}, 3, c.bias);
         OneNode node(OpKind::DepthwiseConvolution2d, attrs(c), ins,
                      {tinfo(DataType::Float32, {c.n, out_size(c, c.h), out_size(c, c.w), oc})});
         ASSERT_EQ(node.neon_check(), "");
@@ -57,20 +54,9 @@ TEST_P(QuantDwMultiplier, BitExactWithReference) {
             std::mt19937 rng(seed++);
             const uint32_t oc = c.c * c.m;
             const QuantDraw q = draw_quant(rng, s8, oc);  // int8: per-channel along the C*M axis, as TFLite writes it
-            const DataType xt = q.x, wt = q.w;
-            const int32_t zx = q.zx, zw = q.zw, zy = q.zy;
-            const float sx = q.sx, sy = q.sy;
-            const std::vector<float>& ws = q.ws;
-            std::vector<Operand> ins{
-                {tinfo(xt, {c.n, c.h, c.w, c.c}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.h * c.w * c.c, 0, 255))},
-                {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
-            if (c.bias) {
-                std::vector<float> bs(ws.size());
-                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
-                ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
-            }
+            const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.h, c.w, c.c}, {1, c.k, c.k, oc}, 3, c.bias);
             OneNode node(OpKind::DepthwiseConvolution2d, attrs(c), ins,
-                         {tinfo(xt, {c.n, out_size(c, c.h), out_size(c, c.w), oc}, {sy}, zy)});
+                         {tinfo(q.x, {c.n, out_size(c, c.h), out_size(c, c.w), oc}, {q.sy}, q.zy)});
             ASSERT_EQ(node.neon_check(), "") << "case " << seed - 1;
             const auto want = node.run_ref().at(0);
             EXPECT_EQ(neon_all_threads(node), want) << "case " << seed - 1;

@@ -41,6 +41,13 @@ inline QuantDraw draw_quant(std::mt19937& rng, bool s8, uint32_t channels) {
     return q;
 }
 
+// The operands of an 8-bit convolution test drawn from `rng` (in this order): input codes, weight codes (scales
+// q.ws on `w_axis`, the output channels) and, with `bias`, Signed32 biases of scale sx * sw.
+std::vector<Operand> quant_conv_operands(std::mt19937& rng, const QuantDraw& q, const Shape& x, const Shape& w,
+                                         uint32_t w_axis, bool bias);
+// The same for float32: input, weights and bias in [-1, 1).
+std::vector<Operand> float_conv_operands(std::mt19937& rng, const Shape& x, const Shape& w, uint32_t w_axis, bool bias);
+
 // Runs `node` through NEON with 1..4 threads: every result must be bitwise the same; returns it.
 inline std::vector<uint8_t> neon_all_threads(const OneNode& node) {
     std::vector<uint8_t> first;
@@ -69,6 +76,27 @@ protected:
     }
     bool saved_ = false;
 };
+
+inline std::vector<Operand> quant_conv_operands(std::mt19937& rng, const QuantDraw& q, const Shape& x, const Shape& w,
+                                                uint32_t w_axis, bool bias) {
+    std::vector<Operand> ins{
+        {tinfo(q.x, x, {q.sx}, q.zx), to_bytes(random_ints<uint8_t>(rng, x.num_elements(), 0, 255))},
+        {tinfo(q.w, w, q.ws, q.zw, w_axis), to_bytes(random_ints<uint8_t>(rng, w.num_elements(), 0, 255)), true}};
+    if (bias) {
+        const uint32_t oc = w[w_axis];
+        std::vector<float> bs(q.ws.size());
+        for (size_t i = 0; i < bs.size(); ++i) bs[i] = q.sx * q.ws[i];
+        ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
+    }
+    return ins;
+}
+
+inline std::vector<Operand> float_conv_operands(std::mt19937& rng, const Shape& x, const Shape& w, uint32_t w_axis, bool bias) {
+    std::vector<Operand> ins{{tinfo(DataType::Float32, x), to_bytes(random_floats(rng, x.num_elements()))},
+                             {tinfo(DataType::Float32, w), to_bytes(random_floats(rng, w.num_elements())), true}};
+    if (bias) ins.push_back({tinfo(DataType::Float32, {w[w_axis]}), to_bytes(random_floats(rng, w[w_axis])), true});
+    return ins;
+}
 
 inline ::testing::AssertionResult neon_within_sum_bound(const OneNode& node, double k) {
     const auto ref = from_bytes<float>(node.run_ref().at(0));

@@ -29,10 +29,7 @@ TEST(NeonNchw, Conv2dFloat32MatchesReference) {
     uint32_t seed = 1100;
     for (const auto& c : kConv) {
         std::mt19937 rng(seed++);
-        std::vector<Operand> ins{
-            {tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))},
-            {tinfo(DataType::Float32, {c.o, c.c, c.k, c.k}), to_bytes(random_floats(rng, size_t(c.o) * c.c * c.k * c.k)), true}};
-        if (c.bias) ins.push_back({tinfo(DataType::Float32, {c.o}), to_bytes(random_floats(rng, c.o)), true});
+        const std::vector<Operand> ins = float_conv_operands(rng, {c.n, c.c, c.h, c.w}, {c.o, c.c, c.k, c.k}, 0, c.bias);
         OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
                      {tinfo(DataType::Float32, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)})});
         ASSERT_EQ(node.neon_check(), "");
@@ -48,20 +45,9 @@ TEST(NeonNchw, Conv2dQuantizedBitExactWithReference) {
         for (const bool s8 : {false, true}) {
             std::mt19937 rng(seed++);
             const QuantDraw q = draw_quant(rng, s8, c.o);
-            const DataType xt = q.x, wt = q.w;
-            const int32_t zx = q.zx, zw = q.zw, zy = q.zy;
-            const float sx = q.sx, sy = q.sy;
-            const std::vector<float>& ws = q.ws;
-            std::vector<Operand> ins{
-                {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
-                {tinfo(wt, {c.o, c.c, c.k, c.k}, ws, zw, 0), to_bytes(random_ints<uint8_t>(rng, size_t(c.o) * c.c * c.k * c.k, 0, 255)), true}};
-            if (c.bias) {
-                std::vector<float> bs(ws.size());
-                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
-                ins.push_back({tinfo(DataType::Signed32, {c.o}, bs), to_bytes(random_ints<int32_t>(rng, c.o, -20000, 20000)), true});
-            }
+            const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.c, c.h, c.w}, {c.o, c.c, c.k, c.k}, 0, c.bias);
             OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
-                         {tinfo(xt, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
+                         {tinfo(q.x, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)}, {q.sy}, q.zy)});
             ASSERT_EQ(node.neon_check(), "");
             EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
         }
@@ -84,10 +70,7 @@ TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
     for (const auto& c : kDepthwise) {
         std::mt19937 rng(seed++);
         const uint32_t oc = c.c * c.o;
-        std::vector<Operand> ins{
-            {tinfo(DataType::Float32, {c.n, c.c, c.h, c.w}), to_bytes(random_floats(rng, size_t(c.n) * c.c * c.h * c.w))},
-            {tinfo(DataType::Float32, {1, c.k, c.k, oc}), to_bytes(random_floats(rng, size_t(c.k) * c.k * oc)), true}};
-        if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+        const std::vector<Operand> ins = float_conv_operands(rng, {c.n, c.c, c.h, c.w}, {1, c.k, c.k, oc}, 3, c.bias);
         OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
                      {tinfo(DataType::Float32, {c.n, oc, out_size(c, c.h), out_size(c, c.w)})});
         ASSERT_EQ(node.neon_check(), "");
@@ -103,20 +86,9 @@ TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
             std::mt19937 rng(seed++);
             const uint32_t oc = c.c * c.o;
             const QuantDraw q = draw_quant(rng, s8, oc);
-            const DataType xt = q.x, wt = q.w;
-            const int32_t zx = q.zx, zw = q.zw, zy = q.zy;
-            const float sx = q.sx, sy = q.sy;
-            const std::vector<float>& ws = q.ws;
-            std::vector<Operand> ins{
-                {tinfo(xt, {c.n, c.c, c.h, c.w}, {sx}, zx), to_bytes(random_ints<uint8_t>(rng, size_t(c.n) * c.c * c.h * c.w, 0, 255))},
-                {tinfo(wt, {1, c.k, c.k, oc}, ws, zw, 3), to_bytes(random_ints<uint8_t>(rng, size_t(c.k) * c.k * oc, 0, 255)), true}};
-            if (c.bias) {
-                std::vector<float> bs(ws.size());
-                for (size_t i = 0; i < bs.size(); ++i) bs[i] = sx * ws[i];
-                ins.push_back({tinfo(DataType::Signed32, {oc}, bs), to_bytes(random_ints<int32_t>(rng, oc, -20000, 20000)), true});
-            }
+            const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.c, c.h, c.w}, {1, c.k, c.k, oc}, 3, c.bias);
             OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
-                         {tinfo(xt, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {sy}, zy)});
+                         {tinfo(q.x, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {q.sy}, q.zy)});
             ASSERT_EQ(node.neon_check(), "");
             EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
         }

@@ -1,7 +1,6 @@
 // The Convolution2d kernel: what the NEON path covers, and dispatch to the float or quantized code.
 // NCHW nodes (weights [O,I,H,W]) run through the NHWC code on transposed copies (see nchw.h).
 // prepare computes the geometry, the requantization tables and (NCHW) the transposed constant weights once.
-#include <limits>
 
 #include "kernels/neon/conv2d.h"
 #include "kernels/neon/conv1x1_quant.h"
@@ -40,20 +39,13 @@ size_t element_size(const KernelNode& n) { return quantized(n) ? 1 : 4; }
 
 std::string check(const KernelNode& n) {
     const auto& a = n.attr<Convolution2dAttrs>();
-    if (a.layout != DataLayout::NHWC && a.layout != DataLayout::NCHW) return refuse("layout other than NHWC/NCHW");
-    if (n.num_inputs() < 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    if (std::string why = check_window_operands(a, n); !why.empty()) return why;
     const bool bias = a.bias_enabled && has_input(n, 2);
     const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
-    if (x.shape.rank != 4 || w.shape.rank != 4 || y.shape.rank != 4) return refuse("rank other than 4");
     const Views v = views(n);
     if (v.w[3] != v.x[3] || v.y[3] != v.w[0] || v.y[0] != v.x[0])
         return refuse("grouped convolution or inconsistent channels");
-    if (a.stride_x == 0 || a.stride_y == 0 || a.dilation_x == 0 || a.dilation_y == 0) return refuse("zero stride/dilation");
-    // Taps outside the input read a zero row, so any output shape is memory-safe; the index arithmetic
-    // (ptrdiff_t) only needs dimensions that fit in int32.
-    const uint64_t max_dim = std::numeric_limits<int32_t>::max();
-    for (uint32_t i = 0; i < 4; ++i)
-        if (x.shape[i] > max_dim || y.shape[i] > max_dim || w.shape[i] > max_dim) return refuse("dimension too large");
+    if (std::string why = check_window_dims(a, x, w, y); !why.empty()) return why;
     if (x.dtype == DataType::Float32) {
         if (w.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("mixed float types");
         if (bias && in_info(n, 2).dtype != DataType::Float32) return refuse("non-float32 bias");

@@ -8,7 +8,6 @@
 // NCHW nodes (weights stay [1, KH, KW, C*M]) run on NHWC copies of input and output (see nchw.h).
 // prepare computes the geometry and the requantization multiplier and bias tables once.
 #include <cstring>
-#include <limits>
 
 #include "core/checked_math.h"
 
@@ -68,18 +67,13 @@ const void* widen(const KernelNode& n, const void* x, void* out) {
 
 std::string check(const KernelNode& n) {
     const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
-    if (a.layout != DataLayout::NHWC && a.layout != DataLayout::NCHW) return refuse("layout other than NHWC/NCHW");
-    if (n.num_inputs() < 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    if (std::string why = check_window_operands(a, n); !why.empty()) return why;
     const bool bias = a.bias_enabled && has_input(n, 2);
     const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
-    if (x.shape.rank != 4 || w.shape.rank != 4 || y.shape.rank != 4) return refuse("rank other than 4");
     const Shape xv = x_view(n), yv = y_view(n);
     if (w.shape[0] != 1 || xv[3] == 0 || yv[3] % xv[3] != 0 || w.shape[3] != yv[3] || yv[0] != xv[0])
         return refuse("weights [1,H,W,C*M] and output channels C*M do not match the input");
-    if (a.stride_x == 0 || a.stride_y == 0 || a.dilation_x == 0 || a.dilation_y == 0) return refuse("zero stride/dilation");
-    const uint64_t max_dim = std::numeric_limits<int32_t>::max();
-    for (uint32_t i = 0; i < 4; ++i)
-        if (x.shape[i] > max_dim || y.shape[i] > max_dim || w.shape[i] > max_dim) return refuse("dimension too large");
+    if (std::string why = check_window_dims(a, x, w, y); !why.empty()) return why;
     if (x.dtype == DataType::Float32) {
         if (w.dtype != DataType::Float32 || y.dtype != DataType::Float32) return refuse("mixed float types");
         if (bias && (in_info(n, 2).dtype != DataType::Float32 || in_info(n, 2).shape.num_elements() != yv[3]))

@@ -90,6 +90,7 @@ const char* usage() {
            "                     opens, else the CPU; never the simulator), cpu, npu or sim\n"
            "      --iterations N run N times and print the median and p90 latency\n"
            "      --profile      print a per-layer table: name, type, device, time, output shape;\n"
+           "                     CPU-only runs also show the threads each layer was split over;\n"
            "                     NPU layers also show MACs, DMA bytes (simulator counters) and tasks\n"
            "      --explain      print where each layer runs (for --device npu/sim/auto: the NPU\n"
            "                     placement) and why a layer is not on the NPU, then exit\n"

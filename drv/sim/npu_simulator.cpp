@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 namespace npudrv::sim {
 
@@ -70,6 +71,13 @@ const uint8_t* TaskExec::dma_read(uint64_t addr, uint64_t size, const char* what
                                                 ") is not inside one buffer of the job");
     }
     counters_.dma_read_bytes += size;
+    // The port of the read, by what the stage names it (the callers' fixed strings).
+    const std::string_view w(what);
+    if (w == "CNA weights") {
+        counters_.dma_weight_bytes += size;
+    } else if (w == "CNA feature" || w == "DPU_RDMA main input" || w == "PPU_RDMA input") {
+        counters_.dma_feature_bytes += size;
+    }
     mem_.on_access(addr, size, false);
     return p;
 }
@@ -169,6 +177,8 @@ TaskCounters NpuSimulator::total_counters() const {
         t.macs += r.counters.macs;
         t.dma_read_bytes += r.counters.dma_read_bytes;
         t.dma_write_bytes += r.counters.dma_write_bytes;
+        t.dma_feature_bytes += r.counters.dma_feature_bytes;
+        t.dma_weight_bytes += r.counters.dma_weight_bytes;
         t.regcmd_bytes += r.counters.regcmd_bytes;
         t.cbuf_data_banks = std::max(t.cbuf_data_banks, r.counters.cbuf_data_banks);
         t.cbuf_weight_banks = std::max(t.cbuf_weight_banks, r.counters.cbuf_weight_banks);
@@ -350,6 +360,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
         result.error = std::string("unmodelled-config: ") + e.what();
     }
     rec.counters = last_;
+    if (result.completed) rec.cost = cost::estimate_task(cores_[core_index].regs, rec.op_en, last_);
     rec.result = result;
     records_.push_back(rec);
     return result;

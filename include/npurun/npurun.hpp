@@ -103,6 +103,12 @@ struct LayerProfile {
     uint64_t macs = 0;
     uint64_t dma_bytes = 0;
     uint32_t tasks = 0;
+    // Cost model of the simulated run (drv/sim/cost_model.h; 0 on a board): MAC slots issued at the CNA's
+    // atomic granularity, the layer's ideal DMA (input, weights, output once, unpadded) and the estimated
+    // time of its tasks on one core at 1 GHz.
+    uint64_t issued_macs = 0;
+    uint64_t ideal_dma_bytes = 0;
+    double estimated_us = 0;
 };
 
 // One timed span of the last profiled run() (SessionOptions::profile), for a timeline (npurun --trace).

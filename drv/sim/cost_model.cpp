@@ -4,6 +4,8 @@
 #include "drv/regcmd/register_map.h"
 #include "drv/sim/npu_simulator.h"
 
+#include <initializer_list>
+
 namespace npudrv::sim::cost {
 
 namespace f = regcmd::f;
@@ -16,17 +18,12 @@ uint64_t div_up(uint64_t v, uint64_t d) { return (v + d - 1) / d; }
 }  // namespace
 
 TaskCost& TaskCost::operator+=(const TaskCost& o) {
-    useful_macs += o.useful_macs;
-    issued_macs += o.issued_macs;
-    feature_bytes += o.feature_bytes;
-    weight_bytes += o.weight_bytes;
-    operand_bytes += o.operand_bytes;
-    output_bytes += o.output_bytes;
-    cbuf_reused_bytes += o.cbuf_reused_bytes;
-    // Tasks run one after the other on a core: their cycles add (max is taken per task).
+    // Tasks run one after the other on a core: their cycles add (the max is taken per task).
     const uint64_t total = cycles() + o.cycles();
-    compute_cycles += o.compute_cycles;
-    memory_cycles += o.memory_cycles;
+    for (uint64_t TaskCost::*m : {&TaskCost::useful_macs, &TaskCost::issued_macs, &TaskCost::feature_bytes, &TaskCost::weight_bytes,
+                                  &TaskCost::operand_bytes, &TaskCost::output_bytes, &TaskCost::cbuf_reused_bytes,
+                                  &TaskCost::compute_cycles, &TaskCost::memory_cycles})
+        this->*m += o.*m;
     overhead_cycles = total - (compute_cycles > memory_cycles ? compute_cycles : memory_cycles);
     return *this;
 }

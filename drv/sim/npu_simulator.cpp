@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 namespace npudrv::sim {
 
@@ -62,28 +63,32 @@ void TaskExec::check_block(uint16_t first, uint16_t last, const std::vector<regc
     }
 }
 
-const uint8_t* TaskExec::dma_read(uint64_t addr, uint64_t size, const char* what) {
-    if (size == 0) return nullptr;
+uint8_t* TaskExec::dma_access(uint64_t addr, uint64_t size, const char* what, bool write) {
     uint8_t* p = mem_.translate(addr, size);
     if (p == nullptr) {
-        throw SimError("dma-out-of-bounds", std::string(what) + " read [" + hex(addr) + ", " + hex(addr + size) +
-                                                ") is not inside one buffer of the job");
+        throw SimError("dma-out-of-bounds", std::string(what) + (write ? " write [" : " read [") + hex(addr) + ", " +
+                                                hex(addr + size) + ") is not inside one buffer of the job");
     }
-    counters_.dma_read_bytes += size;
-    mem_.on_access(addr, size, false);
+    (write ? counters_.dma_write_bytes : counters_.dma_read_bytes) += size;
+    mem_.on_access(addr, size, write);
+    return p;
+}
+
+const uint8_t* TaskExec::dma_read(uint64_t addr, uint64_t size, const char* what) {
+    if (size == 0) return nullptr;
+    const uint8_t* p = dma_access(addr, size, what, false);
+    // The port of the read (cost_model.h), by the name the stage gives it (the callers' fixed strings).
+    const std::string_view w(what);
+    if (w == "CNA weights") {
+        counters_.dma_weight_bytes += size;
+    } else if (w == "CNA feature" || w == "DPU_RDMA main input" || w == "PPU_RDMA input") {
+        counters_.dma_feature_bytes += size;
+    }
     return p;
 }
 
 uint8_t* TaskExec::dma_write(uint64_t addr, uint64_t size, const char* what) {
-    if (size == 0) return nullptr;
-    uint8_t* p = mem_.translate(addr, size);
-    if (p == nullptr) {
-        throw SimError("dma-out-of-bounds", std::string(what) + " write [" + hex(addr) + ", " + hex(addr + size) +
-                                                ") is not inside one buffer of the job");
-    }
-    counters_.dma_write_bytes += size;
-    mem_.on_access(addr, size, true);
-    return p;
+    return size == 0 ? nullptr : dma_access(addr, size, what, true);
 }
 
 int64_t load_int(const uint8_t* p, uint32_t precision) {
@@ -169,6 +174,8 @@ TaskCounters NpuSimulator::total_counters() const {
         t.macs += r.counters.macs;
         t.dma_read_bytes += r.counters.dma_read_bytes;
         t.dma_write_bytes += r.counters.dma_write_bytes;
+        t.dma_feature_bytes += r.counters.dma_feature_bytes;
+        t.dma_weight_bytes += r.counters.dma_weight_bytes;
         t.regcmd_bytes += r.counters.regcmd_bytes;
         t.cbuf_data_banks = std::max(t.cbuf_data_banks, r.counters.cbuf_data_banks);
         t.cbuf_weight_banks = std::max(t.cbuf_weight_banks, r.counters.cbuf_weight_banks);
@@ -350,6 +357,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
         result.error = std::string("unmodelled-config: ") + e.what();
     }
     rec.counters = last_;
+    if (result.completed) rec.cost = cost::estimate_task(cores_[core_index].regs, rec.op_en, last_);
     rec.result = result;
     records_.push_back(rec);
     return result;

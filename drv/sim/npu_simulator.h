@@ -9,6 +9,7 @@
 #pragma once
 
 #include "drv/regcmd/register_state.h"
+#include "drv/sim/cost_model.h"
 #include "drv/sim/hardware.h"
 
 #include <array>
@@ -22,6 +23,8 @@ struct TaskCounters {
     uint64_t macs = 0;             // multiply-accumulates of the CORE (real kernels x real channels)
     uint64_t dma_read_bytes = 0;   // bytes fetched from job memory (regcmd list excluded)
     uint64_t dma_write_bytes = 0;  // bytes written to job memory
+    uint64_t dma_feature_bytes = 0;  // of dma_read_bytes: feature data (CNA feature, DPU_RDMA main, PPU_RDMA)
+    uint64_t dma_weight_bytes = 0;   // of dma_read_bytes: CNA weights (the rest: DPU operand streams)
     uint32_t cbuf_data_banks = 0;  // CBUF banks the task assigns to feature data / weights
     uint32_t cbuf_weight_banks = 0;
     uint64_t regcmd_bytes = 0;     // bytes of regcmd the PC fetched
@@ -33,6 +36,7 @@ struct TaskRecord {
     uint32_t op_en = 0;
     std::string description;  // decoder one-liner of the operation
     TaskCounters counters;
+    cost::TaskCost cost;  // cost_model.h, for completed tasks
     HwResult result;
 };
 

@@ -92,6 +92,7 @@ public:
     uint8_t* dma_write(uint64_t addr, uint64_t size, const char* what);
 
 private:
+    uint8_t* dma_access(uint64_t addr, uint64_t size, const char* what, bool write);
     const regcmd::RegisterState& regs_;
     DmaSpace& mem_;
     TaskCounters& counters_;

@@ -106,6 +106,12 @@ struct LayerProfile {
     // CPU layers: most threads one of the layer's parallel loops ran on in the last run (1: not split, because
     // each thread's share would have been too small to pay for waking it; 0: no parallel loop, or not a NEON kernel).
     uint32_t threads = 0;
+    // Cost model of the simulated run (drv/sim/cost_model.h; 0 on a board): MAC slots issued at the CNA's
+    // atomic granularity, the layer's ideal DMA (input, weights, output once, unpadded) and the estimated
+    // time of its tasks on one core at 1 GHz.
+    uint64_t issued_macs = 0;
+    uint64_t ideal_dma_bytes = 0;
+    double estimated_us = 0;
 };
 
 // One timed span of the last profiled run() (SessionOptions::profile), for a timeline (npurun --trace).

@@ -54,6 +54,23 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     bind_boundaries(seg, host);
 }
 
+// What a layer must move at least: each non-constant input and the output once at the domain's element size
+// (int8: 1 byte, fp16: 2), the weights once at that size, other constants (bias) at 4 bytes per element (the
+// int32 / fp32 the DPU adds).
+static uint64_t ideal_dma_bytes(const Graph& g, const Node& n, NpuDomain d) {
+    const uint64_t e = d == NpuDomain::Fp16 ? 2 : 1;
+    uint64_t bytes = 0;
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+        const TensorId t = n.inputs[k];
+        if (t == kNoTensor) continue;
+        const uint64_t count = g.info(t).shape.num_elements();
+        bytes += count * (g.tensor(t).is_constant() && k >= 2 ? 4 : e);
+    }
+    for (const TensorId t : n.outputs)
+        if (t != kNoTensor) bytes += g.info(t).shape.num_elements() * e;
+    return bytes;
+}
+
 // 1. Layers: every NPU node through its unit (npu_op.h), with the activation / Pad fused into it.
 void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
     const Graph& g = graph_;
@@ -81,6 +98,7 @@ void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
                       (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
         }
         st.macs = layer.op->macs();
+        st.ideal_dma_bytes = ideal_dma_bytes(g, n, seg.domain);
         layers_.push_back(st);
         ops_.push_back(std::move(layer));
     }
@@ -370,12 +388,14 @@ void CompiledSegment::run() {
         const auto& rec = npu_.simulator->records();
         for (NpuLayerStats& l : layers_) {
             l.dma_read_bytes = l.dma_write_bytes = l.sim_macs = 0;
+            l.cost = npudrv::sim::cost::TaskCost{};
             for (uint32_t t = 0; t < l.tasks; ++t) {
                 const size_t i = before + l.first_task + t;
                 if (i >= rec.size()) break;
                 l.dma_read_bytes += rec[i].counters.dma_read_bytes;
                 l.dma_write_bytes += rec[i].counters.dma_write_bytes;
                 l.sim_macs += rec[i].counters.macs;
+                l.cost += rec[i].cost;
             }
         }
     }

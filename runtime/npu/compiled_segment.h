@@ -14,6 +14,7 @@
 
 #include "drv/device.h"
 #include "drv/regcmd/regcmd_writer.h"
+#include "drv/sim/cost_model.h"
 #include "ir/graph.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
@@ -38,6 +39,10 @@ struct NpuLayerStats {
     // Simulator counters of the last run (0 on a board): bytes read + written by the layer's tasks.
     uint64_t dma_read_bytes = 0, dma_write_bytes = 0;
     uint64_t sim_macs = 0;
+    // Cost model (drv/sim/cost_model.h) summed over the layer's tasks of the last simulated run, and the
+    // layer's ideal DMA: its input(s), weights and output once each, unpadded, at the NPU's element size.
+    npudrv::sim::cost::TaskCost cost;
+    uint64_t ideal_dma_bytes = 0;
 };
 
 class CompiledSegment {

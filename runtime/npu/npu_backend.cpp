@@ -52,6 +52,9 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned core
                     r.macs = l.macs;
                     r.dma_bytes = l.dma_read_bytes + l.dma_write_bytes;
                     r.tasks = l.tasks;
+                    r.issued_macs = l.cost.issued_macs;
+                    r.ideal_dma_bytes = l.ideal_dma_bytes;
+                    r.estimated_us = npudrv::sim::cost::microseconds(l.cost.cycles());
                     rows.push_back(std::move(r));
                 }
                 return rows;

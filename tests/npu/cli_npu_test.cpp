@@ -76,6 +76,10 @@ TEST_F(NpuCli, SimRunMatchesTheCpuTop1AndProfiles) {
     EXPECT_NE(sim.out.find("MACs"), std::string::npos);
     EXPECT_NE(sim.out.find("DMA bytes"), std::string::npos);
     EXPECT_NE(sim.out.find(" sim "), std::string::npos);
+    // Cost model columns: the first conv (3 -> 8 channels, 3x3, 64x64 out) issues 64*64*9 x 32 channels x
+    // 32 kernels of slots for its 884,736 useful MACs.
+    EXPECT_NE(sim.out.find("884736      37748736    0.02"), std::string::npos) << sim.out;
+    EXPECT_NE(sim.out.find("DMA/ideal"), std::string::npos);
     const std::string a = read_file(dir_ + "/cpu.bin"), b = read_file(dir_ + "/sim.bin");
     ASSERT_EQ(a.size(), 1001u);
     ASSERT_EQ(b.size(), 1001u);

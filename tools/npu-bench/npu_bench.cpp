@@ -4,7 +4,10 @@
 // creation), regcmd bytes and tasks per model, kernel calls per inference (SUBMIT, cache syncs, from the
 // fake kernel's counters), and the wall time of an inference (simulator speed, not NPU speed).
 //
-//   npu-bench [MODEL] [--iterations N]
+// Cost model (drv/sim/cost_model.h, docs/cost-model.md): useful/issued MACs, DMA bytes over the layers' ideal,
+// and the estimated NPU time: every task's cycles added, as one core at 1 GHz would run them.
+//
+//   npu-bench [MODEL] [--iterations N] [--npu-cores N] [--fp16]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +29,12 @@ static double ms(Clock::time_point a, Clock::time_point b) { return std::chrono:
 int main(int argc, char** argv) {
     std::string path = std::string(SHARED_DIR) + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn";
     unsigned iterations = 5, cores = 0;  // cores 0: the session's default (auto)
+    bool fp16 = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
             iterations = unsigned(std::max(1, std::atoi(argv[++i])));
+        } else if (std::strcmp(argv[i], "--fp16") == 0) {
+            fp16 = true;
         } else if (std::strcmp(argv[i], "--npu-cores") == 0 && i + 1 < argc) {
             cores = unsigned(std::min(3, std::max(1, std::atoi(argv[++i]))));
         } else {
@@ -42,6 +48,7 @@ int main(int argc, char** argv) {
         SessionOptions so;
         so.device = DeviceKind::Sim;
         so.npu_cores = cores;
+        so.fp16 = fp16;
         Session session(model, so);
         const auto t2 = Clock::now();
         const npu::NpuBackend* npu = SessionFactory::npu_backend(session);
@@ -74,6 +81,25 @@ int main(int argc, char** argv) {
                     double(after.syncs_from_device - before.syncs_from_device) / per, double(after.hw_tasks - before.hw_tasks) / per);
         std::printf("inference (sim)  %.2f ms wall per run over %u runs (functional simulator speed, not the NPU's)\n",
                     ms(t3, t4) / per, iterations);
+        // Cost model (drv/sim/cost_model.h) of the last simulated inference, summed over every NPU layer.
+        npudrv::sim::cost::TaskCost cost;
+        uint64_t useful = 0, ideal = 0;
+        for (const auto& s : npu->segments())
+            for (const npu::NpuLayerStats& l : s->layers()) {
+                cost += l.cost;
+                useful += l.macs;
+                ideal += l.ideal_dma_bytes;
+            }
+        std::printf("useful/issued MACs  %.2f\n", cost.issued_macs ? double(useful) / double(cost.issued_macs) : 0.0);
+        std::printf("DMA bytes/ideal  %.2f\n", ideal ? double(cost.dma_bytes()) / double(ideal) : 0.0);
+        std::printf("estimated NPU time  %.2f ms\n", npudrv::sim::cost::microseconds(cost.cycles()) / 1000.0);
+        std::printf("  (one core at 1 GHz: %llu compute, %llu memory, %llu overhead cycles; DMA feature %llu, weight %llu, "
+                    "operand %llu, output %llu bytes, ideal %llu; %llu bytes reused from CBUF)\n",
+                    static_cast<unsigned long long>(cost.compute_cycles), static_cast<unsigned long long>(cost.memory_cycles),
+                    static_cast<unsigned long long>(cost.overhead_cycles), static_cast<unsigned long long>(cost.feature_bytes),
+                    static_cast<unsigned long long>(cost.weight_bytes), static_cast<unsigned long long>(cost.operand_bytes),
+                    static_cast<unsigned long long>(cost.output_bytes), static_cast<unsigned long long>(ideal),
+                    static_cast<unsigned long long>(cost.cbuf_reused_bytes));
         const npubench::SimCpuTimes sc = npubench::measure_sim_cpu(model, session, iterations);
         std::printf("sim/cpu time  %.2f\n", sc.ratio());
         std::printf("  (median per inference over %u alternating runs: sim %.2f ms, cpu %.2f ms)\n", iterations, sc.sim_ms, sc.cpu_ms);

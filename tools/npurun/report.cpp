@@ -131,6 +131,8 @@ void print_output_summary(std::FILE* out, size_t index, const TensorBinding& b, 
     std::fprintf(out, "\n");
 }
 
+static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
 void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
     size_t name_w = 5, type_w = 4;
     for (const auto& r : rows) {
@@ -143,11 +145,12 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
         std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %7s  %s\n", int(name_w), "layer", int(type_w), "type", "device",
                      "time (us)", "threads", "output shape");
     } else {
-        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %12s  %12s  %5s  %s\n", int(name_w), "layer", int(type_w), "type",
-                     "device", "time (us)", "MACs", "DMA bytes", "tasks", "output shape");
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12s  %12s  %12s  %6s  %12s  %8s  %9s  %5s  %s\n", int(name_w), "layer", int(type_w),
+                     "type", "device", "time (us)", "MACs", "issued MACs", "useful", "DMA bytes", "DMA/ideal", "est (us)",
+                     "tasks", "output shape");
     }
-    double total = 0;
-    uint64_t macs = 0, dma = 0, tasks = 0, split = 0, looped = 0;
+    double total = 0, estimated = 0;
+    uint64_t macs = 0, dma = 0, tasks = 0, split = 0, looped = 0, issued = 0, ideal = 0;
     for (const auto& r : rows) {
         const std::string name = r.name.size() > 40 ? r.name.substr(0, 37) + "..." : r.name;
         if (!npu) {
@@ -155,12 +158,16 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
             std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %7s  %s\n", int(name_w), name.c_str(), int(type_w), r.type.c_str(),
                          r.device.c_str(), r.microseconds, threads.c_str(), r.output_shape.str().c_str());
         } else if (r.tasks == 0) {
-            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12s  %12s  %5s  %s\n", int(name_w), name.c_str(), int(type_w),
-                         r.type.c_str(), r.device.c_str(), r.microseconds, "-", "-", "-", r.output_shape.str().c_str());
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12s  %12s  %6s  %12s  %8s  %9s  %5s  %s\n", int(name_w), name.c_str(),
+                         int(type_w), r.type.c_str(), r.device.c_str(), r.microseconds, "-", "-", "-", "-", "-", "-", "-",
+                         r.output_shape.str().c_str());
         } else {
-            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %5u  %s\n", int(name_w), name.c_str(), int(type_w),
-                         r.type.c_str(), r.device.c_str(), r.microseconds, static_cast<unsigned long long>(r.macs),
-                         static_cast<unsigned long long>(r.dma_bytes), r.tasks, r.output_shape.str().c_str());
+            std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %6.2f  %12llu  %8.2f  %9.1f  %5u  %s\n", int(name_w),
+                         name.c_str(), int(type_w), r.type.c_str(), r.device.c_str(), r.microseconds,
+                         static_cast<unsigned long long>(r.macs), static_cast<unsigned long long>(r.issued_macs),
+                         ratio(double(r.macs), double(r.issued_macs)), static_cast<unsigned long long>(r.dma_bytes),
+                         ratio(double(r.dma_bytes), double(r.ideal_dma_bytes)), r.estimated_us, r.tasks,
+                         r.output_shape.str().c_str());
         }
         total += r.microseconds;
         split += r.threads > 1;
@@ -168,6 +175,9 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
         macs += r.macs;
         dma += r.dma_bytes;
         tasks += r.tasks;
+        issued += r.issued_macs;
+        ideal += r.ideal_dma_bytes;
+        estimated += r.estimated_us;
     }
     if (!npu) {
         std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f\n", int(name_w), "total", int(type_w), "", "", total);
@@ -175,10 +185,13 @@ void print_profile(std::FILE* out, const std::vector<LayerProfile>& rows) {
         std::fprintf(out, "(threads: most threads one parallel loop of the layer ran on; %llu of %llu CPU layers split)\n",
                      static_cast<unsigned long long>(split), static_cast<unsigned long long>(looped));
     } else {
-        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %5llu\n", int(name_w), "total", int(type_w), "", "",
-                     total, static_cast<unsigned long long>(macs), static_cast<unsigned long long>(dma),
-                     static_cast<unsigned long long>(tasks));
-        std::fprintf(out, "(NPU rows: time is the segment's time shared by MACs; DMA bytes from the simulator, 0 on a board)\n");
+        std::fprintf(out, "%-*s  %-*s  %-6s  %12.1f  %12llu  %12llu  %6.2f  %12llu  %8.2f  %9.1f  %5llu\n", int(name_w), "total",
+                     int(type_w), "", "", total, static_cast<unsigned long long>(macs), static_cast<unsigned long long>(issued),
+                     ratio(double(macs), double(issued)), static_cast<unsigned long long>(dma), ratio(double(dma), double(ideal)),
+                     estimated, static_cast<unsigned long long>(tasks));
+        std::fprintf(out, "(NPU rows: time is the segment's time shared by MACs; DMA bytes, issued MACs (CNA atomic groups), "
+                          "DMA/ideal (input, weights, output once, unpadded) and est (one core, 1 GHz) from the simulator's "
+                          "cost model, docs/cost-model.md; 0 on a board)\n");
     }
 }
 

@@ -47,7 +47,7 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     // BS: register operands only (ALU add, then MUL with shift 0), then ReLU / ReLU-X.
     const bool bs = t.bs_add_en || t.bs_mul_en || t.bs_relu || t.bs_relux;
     w.write({DPU_BS_CFG::BS_ALU_ALGO(t.bs_add_en ? 2u : 0u), DPU_BS_CFG::BS_RELUX_EN(t.bs_relux ? 1u : 0u),
-             DPU_BS_CFG::BS_RELU_BYPASS(t.bs_relu ? 0u : 1u),
+             DPU_BS_CFG::BS_RELU_BYPASS(t.bs_relu ? 0u : 1u), DPU_BS_CFG::BS_MUL_PRELU(t.bs_prelu ? 1u : 0u),
              DPU_BS_CFG::BS_MUL_BYPASS(t.bs_mul_en ? 0u : 1u), DPU_BS_CFG::BS_ALU_BYPASS(t.bs_add_en ? 0u : 1u),
              DPU_BS_CFG::BS_BYPASS(bs ? 0u : 1u)});
     w.write({DPU_BS_ALU_CFG::BS_ALU_OPERAND(t.bs_add_en ? t.bs_add : 0u)});

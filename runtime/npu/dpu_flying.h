@@ -26,6 +26,8 @@ struct DpuFlyingTask {
     // Then the BS ReLU (max 0) and ReLU-X (min bs_relux_bits: int32, or fp32 bits), before the EW stage.
     bool bs_relu = false, bs_relux = false;
     uint32_t bs_relux_bits = 0;
+    // BS_MUL_PRELU: the multiplier applies to negative values only (LeakyReLu), reference §4.6.
+    bool bs_prelu = false;
 
     // EW stage: the second operand from memory (ERDMA), per pixel (a cube like the task's, plane pitch
     // ew_plane atoms) or per channel (one value per channel: a 1x1 NC1HWC2 map, i.e. c contiguous elements).

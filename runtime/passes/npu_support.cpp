@@ -390,7 +390,9 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             const auto f = n.attr<ActivationAttrs>().function;
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
-            if (f == ActivationFunction::HardSwish) {  // fp16: DPU BS stage + EW multiply (runtime/npu/ops/activation_op.cpp)
+            // fp16 HardSwish (BS stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003
+            // Pow exponent 2): runtime/npu/ops/activation_op.cpp, which also refuses int8 by name.
+            if (f == ActivationFunction::HardSwish || f == ActivationFunction::LeakyReLu || f == ActivationFunction::Square) {
                 std::string why;
                 NpuDomain d;
                 if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);

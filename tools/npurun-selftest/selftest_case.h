@@ -20,7 +20,8 @@ namespace npurun::selftest {
 enum class Precision { U8, S8, Fp16 };
 const char* to_string(Precision p);
 
-enum class Act { None, Relu, Relu6 };
+// LeakyRelu (alpha 0.1) and Square (Pow 2) stay standalone layers on the NPU (fp16 only), not fused.
+enum class Act { None, Relu, Relu6, LeakyRelu, Square };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
                        Add, Sub, Mul, Div, Max, Min };
@@ -65,6 +66,8 @@ struct LayerSpec {
     }
     LayerSpec& relu() { act = Act::Relu; return *this; }
     LayerSpec& relu6() { act = Act::Relu6; return *this; }
+    LayerSpec& leaky_relu() { act = Act::LeakyRelu; return *this; }
+    LayerSpec& square() { act = Act::Square; return *this; }
     LayerSpec& per_ch() { per_channel = true; return *this; }
     LayerSpec& no_bias() { bias = false; return *this; }
     LayerSpec& with(int layer) { operand = layer; return *this; }

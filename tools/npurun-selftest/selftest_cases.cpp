@@ -276,6 +276,11 @@ std::vector<Case> make_cases() {
         {"net-u8-classifier", U8, hwc(14, 14, 8), {conv(32, 3).stride(2).pad(1).relu6(), dw(3).pad(1).relu6(), global_avgpool(), fc(10)}, "conv > depthwise > global pool > fully connected"},
         {"net-f16-pools", F16, hwc(16, 16, 8), {conv(16, 3).pad(1).relu(), maxpool(2).stride(2), conv(32, 3).pad(1).relu6(), avgpool(2).stride(2)}, "fp16 conv/pool stack"},
         {"net-f16-gated", F16, hwc(10, 10, 16), {conv(16, 1).relu(), conv(16, 3).pad(1), L(mul).with(0)}, "fp16 product of two branches"},
+
+        // Standalone fp16 activations without a lookup table (runtime/npu/ops/activation_op.cpp), one DPU task
+        // each, between convolutions in one segment: LeakyReLu (BS PReLU multiplier), Square (Pow exponent 2).
+        {"act-leakyrelu-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).leaky_relu(), conv(8, 1)}, "conv > LeakyReLu 0.1 > conv, one segment"},
+        {"pow-square-f16", F16, hwc(8, 7, 24), {conv(24, 1).square(), dw(3).pad(1)}, "conv > Square (Pow 2) > depthwise"},
     };
 }
 

@@ -78,8 +78,12 @@ struct Builder {
     Value add_activation(const Value& y, Act act, const std::string& name) {
         if (act == Act::None) return y;
         Value z = y;
-        const fb::ActivationFunction f = act == Act::Relu ? fb::ActivationFunction::ReLu : fb::ActivationFunction::BoundedReLu;
-        z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, act == Act::Relu6 ? 6.0f : 0.0f, 0.0f));
+        const fb::ActivationFunction f = act == Act::Relu        ? fb::ActivationFunction::ReLu
+                                         : act == Act::LeakyRelu ? fb::ActivationFunction::LeakyReLu
+                                         : act == Act::Square    ? fb::ActivationFunction::Square
+                                                                 : fb::ActivationFunction::BoundedReLu;
+        const float a = act == Act::Relu6 ? 6.0f : act == Act::LeakyRelu ? 0.1f : 0.0f;
+        z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, a, 0.0f));
         return z;
     }
 
@@ -340,7 +344,9 @@ std::string shape_text(const Value& v) {
                   : "1x" + std::to_string(v.h) + "x" + std::to_string(v.w) + "x" + std::to_string(v.c);
 }
 
-const char* act_suffix(Act a) { return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : ""; }
+const char* act_suffix(Act a) {
+    return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : a == Act::LeakyRelu ? "+LeakyReLu" : a == Act::Square ? "+Square" : "";
+}
 
 }  // namespace
 

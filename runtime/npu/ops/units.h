@@ -13,7 +13,7 @@ extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary,
 extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
 extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
-extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone HardSwish (fp16), one DPU flying task
+extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone HardSwish / LeakyReLu / Square (fp16), one DPU flying task
 extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by constant indices, DPU flying copies
 
 }  // namespace npurun::npu::ops

@@ -1,0 +1,109 @@
+// Standalone fp16 activations on the simulated NPU (runtime/npu/ops/activation_op.cpp) without a lookup
+// table: LeakyReLu (BS multiplier with BS_MUL_PRELU), Square (EW multiply by the same map; seed 003's Pow
+// with exponent 2), against the CPU reference; a conv > LeakyReLu > conv chain stays one segment; and the
+// refusals (int8, lookup-table curves, an alpha fp16 cannot hold) with their reasons.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
+#include "tests/npu/npu_graphs.h"
+
+using namespace npurun;
+using namespace npurun::npu_test;
+
+namespace {
+
+constexpr uint32_t kH = 5, kW = 7, kC = 24;  // 24 channels: 3 fp16 channel planes
+
+struct ActSpec {
+    ActivationFunction f = ActivationFunction::LeakyReLu;
+    float a = 0.1f;
+    DataType dt = DataType::Float32;
+    bool conv_around = false;  // conv > activation > conv
+};
+
+std::shared_ptr<const Model> act_model(const ActSpec& s) {
+    Graph g;
+    const bool q = s.dt != DataType::Float32;
+    TensorId x = value(g, "x", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    TensorId in = x;
+    ConvSpec cs;
+    cs.dt = s.dt, cs.h = kH, cs.w = kW, cs.c = kC, cs.k = kC, cs.kh = cs.kw = 1, cs.pad = 0;
+    if (s.conv_around) in = add_conv(g, cs, x, "conv0");
+    TensorId y = value(g, "y", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    ActivationAttrs a;
+    a.function = s.f;
+    a.a = s.a;
+    node(g, OpKind::Activation, "act", {in}, {y}, a);
+    TensorId out = y;
+    if (s.conv_around) {
+        cs.seed = 2;
+        out = add_conv(g, cs, y, "conv1");
+    }
+    io(g, x, out);
+    for (uint32_t k = 0; k < g.nodes.size(); ++k) g.nodes[k].source_index = k;
+    return std::make_shared<const Model>(std::move(g), "activation");
+}
+
+Placement act_placement(const ActSpec& s, NodePlacement* act) {
+    const auto m = act_model(s);
+    const Graph& g = m->graph();
+    Placement p = place(g, npu::npu_placement_options(s.dt == DataType::Float32));
+    for (uint32_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].op == OpKind::Activation) *act = p.nodes[k];
+    return p;
+}
+
+void expect_refused(const ActSpec& s, const std::string& reason_part) {
+    NodePlacement n;
+    act_placement(s, &n);
+    EXPECT_EQ(n.device, Placed::Cpu);
+    EXPECT_NE(n.reason.find(reason_part), std::string::npos) << n.reason;
+}
+
+}  // namespace
+
+TEST(NpuActivation, LeakyReluOneTaskWithinFp16Rounding) {
+    for (float alpha : {0.1f, 0.01f, 0.2f, 1.5f}) {
+        const Compared r = compare_cpu_sim(act_model({ActivationFunction::LeakyReLu, alpha}), true);
+        ASSERT_EQ(r.npu_layers.size(), 1u) << alpha;
+        EXPECT_EQ(r.npu_tasks[0], 1u);
+        // Inputs in [-1, 1]: fp16 input and output rounding (2 x 4.9e-4 relative) and alpha as fp16.
+        EXPECT_LE(r.max_diff, 2e-3) << alpha;
+        EXPECT_GT(r.max_ref, 0.5);
+        std::printf("[ leakyrelu a=%g ] %zu outputs, max |npu-cpu| = %.6f\n", alpha, r.elements, r.max_diff);
+    }
+}
+
+TEST(NpuActivation, SquareOneTaskWithinFp16Rounding) {
+    const Compared r = compare_cpu_sim(act_model({ActivationFunction::Square, 0.0f}), true);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.npu_tasks[0], 1u);
+    EXPECT_LE(r.max_diff, 2e-3);
+    EXPECT_GT(r.max_ref, 0.5);
+    std::printf("[ square ] %zu outputs, max |npu-cpu| = %.6f\n", r.elements, r.max_diff);
+}
+
+TEST(NpuActivation, ConvLeakyReluConvIsOneSegment) {
+    NodePlacement n;
+    const Placement p = act_placement({ActivationFunction::LeakyReLu, 0.1f, DataType::Float32, true}, &n);
+    EXPECT_EQ(n.device, Placed::Npu) << n.reason;
+    EXPECT_EQ(p.segments.size(), 1u);
+    const Compared r = compare_cpu_sim(act_model({ActivationFunction::LeakyReLu, 0.1f, DataType::Float32, true}), true);
+    EXPECT_EQ(r.npu_layers.size(), 3u);
+    EXPECT_LE(r.max_diff, 2e-3 * std::max(1.0, r.max_ref));
+    std::printf("[ conv>leakyrelu>conv ] max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.max_diff, r.max_ref);
+}
+
+TEST(NpuActivation, RefusalsNameTheirReason) {
+    expect_refused({ActivationFunction::LeakyReLu, 0.1f, DataType::QAsymmU8}, "int8 LeakyReLu");
+    expect_refused({ActivationFunction::Square, 0.0f, DataType::QAsymmS8}, "int8 Square");
+    expect_refused({ActivationFunction::Sigmoid, 0.0f}, "DPU LUT");
+    expect_refused({ActivationFunction::TanH, 1.0f}, "DPU LUT");
+    expect_refused({ActivationFunction::Elu, 1.0f}, "DPU LUT");
+    // 1e-7 is below fp16's smallest subnormal: the held multiplier would be 0.
+    expect_refused({ActivationFunction::LeakyReLu, 1e-7f}, "not an fp16 value");
+}

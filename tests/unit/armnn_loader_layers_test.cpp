@@ -77,10 +77,25 @@ void check_lstm_operands(const Graph& g, const Node& n, bool input_gate) {
     EXPECT_EQ(n.inputs[kCellToForgetWeights], kNoTensor);
 }
 
-std::vector<LayerCase> all_cases() {
+// A layer table with only its base: for the layers whose loader reads no descriptor.
+mw::TableFn plain(fb::Layer ut) {
+    return [ut](Builder& b, Base base) {
+        (void)ut;
+        fb::AdditionLayerBuilder lb(b);
+        lb.add_base(base);
+        return lb.Finish().Union();
+    };
+}
+
+void binop(std::vector<LayerCase>& c, fb::Layer ut, fb::LayerType lt, BinaryOp op) {
+    c.push_back({ut, lt, 2, 1, plain(ut), OpKind::ElementwiseBinary,
+                 [op](const Graph&, const Node& n) { EXPECT_EQ(n.attr<ElementwiseBinaryAttrs>().op, op); }});
+}
+
+// The cases in schema order, in four runs so that no function is a 400-line list; all_cases joins them.
+void add_cases_activation_to_subtraction(std::vector<LayerCase>& c) {
     using L = fb::Layer;
     using T = fb::LayerType;
-    std::vector<LayerCase> c;
     c.push_back({L::ActivationLayer, T::Activation, 1, 1,
                  [](Builder& b, Base base) { return fb::CreateActivationLayer(b, base, fb::CreateActivationDescriptor(b, fb::ActivationFunction::LeakyReLu, 0.1f, 0.2f)).Union(); },
                  OpKind::Activation, [](const Graph&, const Node& n) {
@@ -88,19 +103,7 @@ std::vector<LayerCase> all_cases() {
                      EXPECT_EQ(n.attr<ActivationAttrs>().a, 0.1f);
                      EXPECT_EQ(n.attr<ActivationAttrs>().b, 0.2f);
                  }});
-    auto plain = [](fb::Layer ut) {
-        return [ut](Builder& b, Base base) {
-            (void)ut;
-            fb::AdditionLayerBuilder lb(b);
-            lb.add_base(base);
-            return lb.Finish().Union();
-        };
-    };
-    auto binop = [&](L ut, T lt, BinaryOp op) {
-        c.push_back({ut, lt, 2, 1, plain(ut), OpKind::ElementwiseBinary,
-                     [op](const Graph&, const Node& n) { EXPECT_EQ(n.attr<ElementwiseBinaryAttrs>().op, op); }});
-    };
-    binop(L::AdditionLayer, T::Addition, BinaryOp::Add);
+    binop(c, L::AdditionLayer, T::Addition, BinaryOp::Add);
     c.push_back({L::BatchToSpaceNdLayer, T::BatchToSpaceNd, 1, 1,
                  [](Builder& b, Base base) { return fb::CreateBatchToSpaceNdLayer(b, base, fb::CreateBatchToSpaceNdDescriptor(b, u32v(b, {2, 2}), u32v(b, {0, 0, 0, 1}), fb::DataLayout::NCHW)).Union(); },
                  OpKind::BatchToSpaceNd, [](const Graph&, const Node& n) {
@@ -170,8 +173,13 @@ std::vector<LayerCase> all_cases() {
                      EXPECT_FALSE(a.constant_weights);
                      EXPECT_EQ(n.inputs.size(), 3u);
                  }});
+}
+
+void add_cases_multiplication_to_splitter(std::vector<LayerCase>& c) {
+    using L = fb::Layer;
+    using T = fb::LayerType;
     // Input (9) and Output (11) are in every case's graph; checked in the test body.
-    binop(L::MultiplicationLayer, T::Multiplication, BinaryOp::Mul);
+    binop(c, L::MultiplicationLayer, T::Multiplication, BinaryOp::Mul);
     c.push_back({L::PermuteLayer, T::Permute, 1, 1,
                  [](Builder& b, Base base) { return fb::CreatePermuteLayer(b, base, fb::CreatePermuteDescriptor(b, u32v(b, {0, 2, 3, 1}))).Union(); },
                  OpKind::Permute, [](const Graph&, const Node& n) { EXPECT_EQ(n.attr<PermuteAttrs>().mapping, (std::vector<uint32_t>{0, 2, 3, 1})); }});
@@ -203,11 +211,11 @@ std::vector<LayerCase> all_cases() {
                  OpKind::SpaceToBatchNd, [](const Graph&, const Node& n) {
                      EXPECT_EQ(n.attr<SpaceToBatchNdAttrs>().pads, (std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {1, 0}}));
                  }});
-    binop(L::DivisionLayer, T::Division, BinaryOp::Div);
-    binop(L::MinimumLayer, T::Minimum, BinaryOp::Minimum);
+    binop(c, L::DivisionLayer, T::Division, BinaryOp::Div);
+    binop(c, L::MinimumLayer, T::Minimum, BinaryOp::Minimum);
     c.push_back({L::EqualLayer, T::Equal, 2, 1, plain(L::EqualLayer), OpKind::Comparison,
                  [](const Graph&, const Node& n) { EXPECT_EQ(n.attr<ComparisonAttrs>().op, ComparisonOp::Equal); }});
-    binop(L::MaximumLayer, T::Maximum, BinaryOp::Maximum);
+    binop(c, L::MaximumLayer, T::Maximum, BinaryOp::Maximum);
     c.push_back({L::NormalizationLayer, T::Normalization, 1, 1,
                  [](Builder& b, Base base) {
                      return fb::CreateNormalizationLayer(b, base, fb::CreateNormalizationDescriptor(b, fb::NormalizationAlgorithmChannel::Within, fb::NormalizationAlgorithmMethod::LocalContrast, 5, 0.1f, 0.75f, 2.0f, fb::DataLayout::NHWC)).Union();
@@ -241,7 +249,7 @@ std::vector<LayerCase> all_cases() {
                      EXPECT_EQ(a.target_width, 5u); EXPECT_EQ(a.target_height, 3u);
                      EXPECT_TRUE(a.half_pixel_centers);
                  }});
-    binop(L::SubtractionLayer, T::Subtraction, BinaryOp::Sub);
+    binop(c, L::SubtractionLayer, T::Subtraction, BinaryOp::Sub);
     c.push_back({L::StridedSliceLayer, T::StridedSlice, 1, 1,
                  [](Builder& b, Base base) {
                      return fb::CreateStridedSliceLayer(b, base, fb::CreateStridedSliceDescriptor(b, i32v(b, {0, 0, 0, -1}), i32v(b, {1, 2, 2, 2}), i32v(b, {1, 1, 1, -1}), 1, 2, 4, 8, 16, fb::DataLayout::NHWC)).Union();
@@ -290,6 +298,11 @@ std::vector<LayerCase> all_cases() {
                      EXPECT_EQ(a.view_sizes[1], (std::vector<uint32_t>{1, 1, 2, 2}));
                      EXPECT_EQ(n.outputs.size(), 2u);
                  }});
+}
+
+void add_cases_detection_to_comparison(std::vector<LayerCase>& c) {
+    using L = fb::Layer;
+    using T = fb::LayerType;
     c.push_back({L::DetectionPostProcessLayer, T::DetectionPostProcess, 2, 4,
                  [](Builder& b, Base base) {
                      auto anchors = mw::ModelWriter::write_const_tensor(b, mw::const_f32({2, 4}, {0.5f, 0.5f, 1, 1, 0.25f, 0.25f, 0.5f, 0.5f}));
@@ -404,6 +417,11 @@ std::vector<LayerCase> all_cases() {
     c.push_back({L::ComparisonLayer, T::Comparison, 2, 1,
                  [](Builder& b, Base base) { return fb::CreateComparisonLayer(b, base, fb::CreateComparisonDescriptor(b, fb::ComparisonOperation::LessOrEqual)).Union(); },
                  OpKind::Comparison, [](const Graph&, const Node& n) { EXPECT_EQ(n.attr<ComparisonAttrs>().op, ComparisonOp::LessOrEqual); }});
+}
+
+void add_cases_standin_to_batch_matmul(std::vector<LayerCase>& c) {
+    using L = fb::Layer;
+    using T = fb::LayerType;
     c.push_back({L::StandInLayer, T::StandIn, 2, 3,
                  [](Builder& b, Base base) { return fb::CreateStandInLayer(b, base, fb::CreateStandInDescriptor(b, 2, 3)).Union(); },
                  OpKind::StandIn, [](const Graph&, const Node& n) {
@@ -493,6 +511,14 @@ std::vector<LayerCase> all_cases() {
                      EXPECT_FALSE(a.adjoint_x); EXPECT_TRUE(a.adjoint_y);
                      EXPECT_EQ(a.layout_x, DataLayout::NHWC); EXPECT_EQ(a.layout_y, DataLayout::NCHW);
                  }});
+}
+
+std::vector<LayerCase> all_cases() {
+    std::vector<LayerCase> c;
+    add_cases_activation_to_subtraction(c);
+    add_cases_multiplication_to_splitter(c);
+    add_cases_detection_to_comparison(c);
+    add_cases_standin_to_batch_matmul(c);
     return c;
 }
 

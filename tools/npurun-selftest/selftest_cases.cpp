@@ -76,32 +76,27 @@ const char* to_string(Broadcast b) {
     return "?";
 }
 
+// A layer with a k x k window and nothing else set: depthwise and the pools.
+static LayerSpec square_window(LayerKind kind, uint32_t k) {
+    LayerSpec s;
+    s.kind = kind, s.kh = s.kw = k;
+    return s;
+}
+
 LayerSpec conv(uint32_t out_c, uint32_t k) { return conv(out_c, k, k); }
 LayerSpec conv(uint32_t out_c, uint32_t kh, uint32_t kw) {
     LayerSpec s;
     s.kind = LayerKind::Conv, s.out_c = out_c, s.kh = kh, s.kw = kw;
     return s;
 }
-LayerSpec dw(uint32_t k) {
-    LayerSpec s;
-    s.kind = LayerKind::Depthwise, s.kh = s.kw = k;
-    return s;
-}
+LayerSpec dw(uint32_t k) { return square_window(LayerKind::Depthwise, k); }
 LayerSpec fc(uint32_t out_c) {
     LayerSpec s;
     s.kind = LayerKind::FullyConnected, s.out_c = out_c;
     return s;
 }
-LayerSpec maxpool(uint32_t k) {
-    LayerSpec s;
-    s.kind = LayerKind::MaxPool, s.kh = s.kw = k;
-    return s;
-}
-LayerSpec avgpool(uint32_t k) {
-    LayerSpec s;
-    s.kind = LayerKind::AvgPool, s.kh = s.kw = k;
-    return s;
-}
+LayerSpec maxpool(uint32_t k) { return square_window(LayerKind::MaxPool, k); }
+LayerSpec avgpool(uint32_t k) { return square_window(LayerKind::AvgPool, k); }
 LayerSpec global_avgpool() {
     LayerSpec s;
     s.kind = LayerKind::GlobalAvgPool;

@@ -70,6 +70,14 @@ enum class Outcome {
     Flake,           // failed, listed in flakes
 };
 Outcome judge(bool passed, bool skipped, Expected expected);
+// How an outcome is named in each report.
+struct OutcomeNames {
+    const char* word;   // text line: PASS, FAIL, SKIP, XFAIL, XPASS, FLAKE
+    const char* id;     // JSON and CSV: pass, fail, skip, expected-fail, unexpected-pass, flake
+    const char* css;    // the HTML class (its colour in the page): pass, fail, skip, xfail, xpass, flake
+    const char* label;  // the HTML badge: PASS, FAIL, SKIP, FAIL (expected), PASS (unexpected), FAIL (flaky)
+};
+const OutcomeNames& outcome_names(Outcome o);
 // "PASS", "FAIL", "SKIP", "XFAIL", "XPASS", "FLAKE": the word of the text line and the HTML report.
 const char* outcome_word(Outcome o);
 // "pass", "fail", "skip", "expected-fail", "unexpected-pass", "flake": JSON and CSV.

@@ -31,31 +31,9 @@ std::string fmt(const char* f, double v) {
 // Element values as the comparison saw them: integer codes for uint8/int8, values for fp16 cases.
 std::string value_text(double v, Precision p) { return p == Precision::Fp16 ? fmt("%.6g", v) : fmt("%.0f", v); }
 
-// The CSS class of an outcome: its colour in the page.
-const char* outcome_class(Outcome o) {
-    switch (o) {
-        case Outcome::Pass: return "pass";
-        case Outcome::Fail: return "fail";
-        case Outcome::Skip: return "skip";
-        case Outcome::ExpectedFail: return "xfail";
-        case Outcome::UnexpectedPass: return "xpass";
-        case Outcome::Flake: return "flake";
-    }
-    return "";
-}
-
-// What a person reads next to the word: PASS, FAIL, "XFAIL" is "expected failure", ...
-const char* outcome_label(Outcome o) {
-    switch (o) {
-        case Outcome::Pass: return "PASS";
-        case Outcome::Fail: return "FAIL";
-        case Outcome::Skip: return "SKIP";
-        case Outcome::ExpectedFail: return "FAIL (expected)";
-        case Outcome::UnexpectedPass: return "PASS (unexpected)";
-        case Outcome::Flake: return "FAIL (flaky)";
-    }
-    return "";
-}
+// The CSS class of an outcome (its colour in the page) and the badge a person reads next to it.
+const char* outcome_class(Outcome o) { return outcome_names(o).css; }
+const char* outcome_label(Outcome o) { return outcome_names(o).label; }
 
 std::string tag(const char* name, const std::string& text, const std::string& cls = {}) {
     return std::string("<") + name + (cls.empty() ? "" : " class=\"" + cls + "\"") + ">" + text + "</" + name + ">";

@@ -131,7 +131,7 @@ void attach_weights(Graph& g, const FeatureVersions& fv, Node& n, const fb::Cons
 }
 
 ConcatAttrs origins(const fb::OriginsDescriptor* d, size_t expected_views, const char* role) {
-    d = NPURUN_DESC(OriginsDescriptor, d);
+    d = descriptor_or_default(d);
     ConcatAttrs a;
     a.axis = d->concatAxis();
     const uint32_t views = d->numViews();

@@ -25,15 +25,17 @@ using Table = std::array<void (*)(mapping::LayerContext&, const void*), 256>;
 Table build_table() {
     Table t{};
     const std::vector<mapping::LayerMapper> families[] = {
-        mapping::io_layers(),       mapping::elementwise_layers(),   mapping::reduce_layers(),
-        mapping::conv_layers(),     mapping::normalization_layers(), mapping::movement_layers(),
-        mapping::shape_layers(),    mapping::control_layers(),       mapping::lstm_layers(),
+        mapping::io_layers(),      mapping::elementwise_layers(),   mapping::reduce_layers(),
+        mapping::conv_layers(),    mapping::normalization_layers(), mapping::movement_layers(),
+        mapping::shape_layers(),   mapping::control_layers(),       mapping::lstm_layers(),
         mapping::pooling_layers(),
     };
     for (const auto& rows : families)
         for (const mapping::LayerMapper& r : rows) {
             auto& slot = t[static_cast<uint8_t>(r.type)];
-            if (slot) fail(ErrorKind::Internal, "Arm NN layer type " + std::to_string(static_cast<int>(r.type)) + " is mapped twice");
+            if (slot)
+                fail(ErrorKind::Internal,
+                     "Arm NN layer type " + std::to_string(static_cast<int>(r.type)) + " is mapped twice");
             slot = r.map;
         }
     return t;

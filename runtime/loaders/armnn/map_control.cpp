@@ -7,18 +7,17 @@ namespace {
 void detection_post_process(LayerContext& c, const fb::DetectionPostProcessLayer* l) {
     const auto* d = descriptor_of(l);
     expect_io(c.n, 2, 4);
-    DetectionPostProcessAttrs a;
-    a.max_detections = d->maxDetections();
-    a.max_classes_per_detection = d->maxClassesPerDetection();
-    a.detections_per_class = d->detectionsPerClass();
-    a.nms_score_threshold = d->nmsScoreThreshold();
-    a.nms_iou_threshold = d->nmsIouThreshold();
-    a.num_classes = d->numClasses();
-    a.use_regular_nms = d->useRegularNms();
-    a.scale_x = d->scaleX();
-    a.scale_y = d->scaleY();
-    a.scale_w = d->scaleW();
-    a.scale_h = d->scaleH();
+    const DetectionPostProcessAttrs a{d->maxDetections(),
+                                      d->maxClassesPerDetection(),
+                                      d->detectionsPerClass(),
+                                      d->nmsScoreThreshold(),
+                                      d->nmsIouThreshold(),
+                                      d->numClasses(),
+                                      d->useRegularNms(),
+                                      d->scaleX(),
+                                      d->scaleY(),
+                                      d->scaleW(),
+                                      d->scaleH()};
     c.n.inputs.push_back(add_constant(c.g, l->anchors(), c.n, "anchors"));
     set_op(c.n, OpKind::DetectionPostProcess, a);
 }
@@ -38,15 +37,13 @@ void stand_in(LayerContext& c, const fb::StandInDescriptor* d) {
 
 std::vector<LayerMapper> control_layers() {
     using L = fb::Layer;
-    return {
-        plain_row<L::MergeLayer, OpKind::Merge, 2, 1>(),
-        plain_row<L::SwitchLayer, OpKind::Switch, 2, 2>(),
-        plain_row<L::RankLayer, OpKind::Rank, 1, 1>(),
-        plain_row<L::ShapeLayer, OpKind::Shape, 1, 1>(),
-        layer_row<fb::DetectionPostProcessLayer, detection_post_process>(),
-        descriptor_row<fb::FillLayer, fill>(),
-        descriptor_row<fb::StandInLayer, stand_in>(),
-    };
+    return {plain_row<L::MergeLayer, OpKind::Merge, 2, 1>(),
+            plain_row<L::SwitchLayer, OpKind::Switch, 2, 2>(),
+            plain_row<L::RankLayer, OpKind::Rank, 1, 1>(),
+            plain_row<L::ShapeLayer, OpKind::Shape, 1, 1>(),
+            layer_row<fb::DetectionPostProcessLayer, detection_post_process>(),
+            descriptor_row<fb::FillLayer, fill>(),
+            descriptor_row<fb::StandInLayer, stand_in>()};
 }
 
 }  // namespace npurun::armnn::mapping

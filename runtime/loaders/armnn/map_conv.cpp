@@ -6,20 +6,14 @@ namespace {
 
 void batch_mat_mul(LayerContext& c, const fb::BatchMatMulDescriptor* d) {
     expect_io(c.n, 2, 1);
-    BatchMatMulAttrs a;
-    a.transpose_x = d->transposeX();
-    a.transpose_y = d->transposeY();
-    a.adjoint_x = d->adjointX();
-    a.adjoint_y = d->adjointY();
-    a.layout_x = layout_any(d->dataLayoutX());
-    a.layout_y = layout_any(d->dataLayoutY());
-    set_op(c.n, OpKind::BatchMatMul, a);
+    set_op(c.n, OpKind::BatchMatMul,
+           BatchMatMulAttrs{d->transposeX(), d->transposeY(), d->adjointX(), d->adjointY(),
+                            layout_any(d->dataLayoutX()), layout_any(d->dataLayoutY())});
 }
 
 // The layers whose weights and biases may be embedded in the layer table (see attach_weights): `attrs`
 // MakeAttrs turns the descriptor into the IR attributes, which say whether there is a bias.
-template <OpKind Op, bool Depthwise, auto MakeAttrs, class LayerT>
-void weighted(LayerContext& c, const LayerT* l) {
+template <OpKind Op, bool Depthwise, auto MakeAttrs, class LayerT> void weighted(LayerContext& c, const LayerT* l) {
     const auto* d = descriptor_of(l);
     expect_outputs(c.n, 1);
     const auto a = MakeAttrs(d);
@@ -67,14 +61,13 @@ std::vector<LayerMapper> conv_layers() {
     using TransposeConv = fb::TransposeConvolution2dLayer;
     constexpr auto conv_attrs = conv2d_attrs<Convolution2dAttrs, fb::Convolution2dDescriptor>;
     constexpr auto depthwise_attrs = conv2d_attrs<DepthwiseConvolution2dAttrs, fb::DepthwiseConvolution2dDescriptor>;
-    return {
-        descriptor_row<fb::BatchMatMulLayer, batch_mat_mul>(),
-        layer_row<Conv, weighted<OpKind::Convolution2d, false, conv_attrs, Conv>>(),
-        layer_row<Depthwise, weighted<OpKind::DepthwiseConvolution2d, true, depthwise_attrs, Depthwise>>(),
-        descriptor_row<fb::Convolution3dLayer, convolution3d>(),
-        layer_row<FullyConnected, weighted<OpKind::FullyConnected, false, fully_connected_attrs, FullyConnected>>(),
-        layer_row<TransposeConv, weighted<OpKind::TransposeConvolution2d, false, transpose_conv2d_attrs, TransposeConv>>(),
-    };
+    return {descriptor_row<fb::BatchMatMulLayer, batch_mat_mul>(),
+            layer_row<Conv, weighted<OpKind::Convolution2d, false, conv_attrs, Conv>>(),
+            layer_row<Depthwise, weighted<OpKind::DepthwiseConvolution2d, true, depthwise_attrs, Depthwise>>(),
+            descriptor_row<fb::Convolution3dLayer, convolution3d>(),
+            layer_row<FullyConnected, weighted<OpKind::FullyConnected, false, fully_connected_attrs, FullyConnected>>(),
+            layer_row<TransposeConv,
+                      weighted<OpKind::TransposeConvolution2d, false, transpose_conv2d_attrs, TransposeConv>>()};
 }
 
 }  // namespace npurun::armnn::mapping

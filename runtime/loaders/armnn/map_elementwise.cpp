@@ -36,28 +36,26 @@ void activation_layer(LayerContext& c, const fb::ActivationDescriptor* d) {
 
 std::vector<LayerMapper> elementwise_layers() {
     using L = fb::Layer;
-    return {
-        binary_row<L::AdditionLayer, BinaryOp::Add>(),
-        binary_row<L::SubtractionLayer, BinaryOp::Sub>(),
-        binary_row<L::MultiplicationLayer, BinaryOp::Mul>(),
-        binary_row<L::DivisionLayer, BinaryOp::Div>(),
-        binary_row<L::MaximumLayer, BinaryOp::Maximum>(),
-        binary_row<L::MinimumLayer, BinaryOp::Minimum>(),
-        descriptor_row<fb::ElementwiseBinaryLayer, elementwise_binary>(),
-        comparison_row<L::EqualLayer, ComparisonOp::Equal>(),
-        comparison_row<L::GreaterLayer, ComparisonOp::Greater>(),
-        descriptor_row<fb::ComparisonLayer, comparison_layer>(),
-        unary_row<L::AbsLayer, UnaryOp::Abs>(),
-        unary_row<L::RsqrtLayer, UnaryOp::Rsqrt>(),
-        descriptor_row<fb::ElementwiseUnaryLayer, elementwise_unary>(),
-        descriptor_row<fb::LogicalBinaryLayer, logical_binary>(),
-        descriptor_row<fb::ActivationLayer, activation_layer>(),
-        plain_row<L::CastLayer, OpKind::Cast, 1, 1>(),
-        plain_row<L::DequantizeLayer, OpKind::Dequantize, 1, 1>(),
-        plain_row<L::QuantizeLayer, OpKind::Quantize, 1, 1>(),
-        plain_row<L::FloorLayer, OpKind::Floor, 1, 1>(),
-        plain_row<L::PreluLayer, OpKind::Prelu, 2, 1>(),
-    };
+    return {binary_row<L::AdditionLayer, BinaryOp::Add>(),
+            binary_row<L::SubtractionLayer, BinaryOp::Sub>(),
+            binary_row<L::MultiplicationLayer, BinaryOp::Mul>(),
+            binary_row<L::DivisionLayer, BinaryOp::Div>(),
+            binary_row<L::MaximumLayer, BinaryOp::Maximum>(),
+            binary_row<L::MinimumLayer, BinaryOp::Minimum>(),
+            descriptor_row<fb::ElementwiseBinaryLayer, elementwise_binary>(),
+            comparison_row<L::EqualLayer, ComparisonOp::Equal>(),
+            comparison_row<L::GreaterLayer, ComparisonOp::Greater>(),
+            descriptor_row<fb::ComparisonLayer, comparison_layer>(),
+            unary_row<L::AbsLayer, UnaryOp::Abs>(),
+            unary_row<L::RsqrtLayer, UnaryOp::Rsqrt>(),
+            descriptor_row<fb::ElementwiseUnaryLayer, elementwise_unary>(),
+            descriptor_row<fb::LogicalBinaryLayer, logical_binary>(),
+            descriptor_row<fb::ActivationLayer, activation_layer>(),
+            plain_row<L::CastLayer, OpKind::Cast, 1, 1>(),
+            plain_row<L::DequantizeLayer, OpKind::Dequantize, 1, 1>(),
+            plain_row<L::QuantizeLayer, OpKind::Quantize, 1, 1>(),
+            plain_row<L::FloorLayer, OpKind::Floor, 1, 1>(),
+            plain_row<L::PreluLayer, OpKind::Prelu, 2, 1>()};
 }
 
 }  // namespace npurun::armnn::mapping

@@ -8,8 +8,7 @@ namespace {
 
 // Lstm and UnidirectionalSequenceLstm: one descriptor shape; the sequence form adds timeMajor and, from
 // 22.05 on, two more outputs.
-template <OpKind Op, class LayerT>
-void lstm(LayerContext& c, const LayerT* l) {
+template <OpKind Op, class LayerT> void lstm(LayerContext& c, const LayerT* l) {
     constexpr bool sequence = std::is_same_v<LayerT, fb::UnidirectionalSequenceLstmLayer>;
     const auto* d = descriptor_of(l);
     if constexpr (sequence) {
@@ -29,19 +28,18 @@ void lstm(LayerContext& c, const LayerT* l) {
 void qlstm(LayerContext& c, const fb::QLstmLayer* l) {
     const auto* d = descriptor_of(l);
     expect_outputs(c.n, 3);
-    QLstmAttrs a;
-    a.cifg = d->cifgEnabled();
-    a.peephole = d->peepholeEnabled();
-    a.projection = d->projectionEnabled();
-    a.layer_norm = d->layerNormEnabled();
-    a.cell_clip = d->cellClip();
-    a.projection_clip = d->projectionClip();
-    a.input_intermediate_scale = d->inputIntermediateScale();
-    a.forget_intermediate_scale = d->forgetIntermediateScale();
-    a.cell_intermediate_scale = d->cellIntermediateScale();
-    a.output_intermediate_scale = d->outputIntermediateScale();
-    a.hidden_state_zero_point = d->hiddenStateZeroPoint();
-    a.hidden_state_scale = d->hiddenStateScale();
+    const QLstmAttrs a{d->cifgEnabled(),
+                       d->peepholeEnabled(),
+                       d->projectionEnabled(),
+                       d->layerNormEnabled(),
+                       d->cellClip(),
+                       d->projectionClip(),
+                       d->inputIntermediateScale(),
+                       d->forgetIntermediateScale(),
+                       d->cellIntermediateScale(),
+                       d->outputIntermediateScale(),
+                       d->hiddenStateZeroPoint(),
+                       d->hiddenStateScale()};
     assemble_lstm(c.g, c.n, lstm_params(l->inputParams(), a.cifg, a.peephole, a.projection, a.layer_norm));
     set_op(c.n, OpKind::QLstm, a);
 }
@@ -73,12 +71,9 @@ void quantized_lstm(LayerContext& c, const fb::QuantizedLstmLayer* l) {
 
 std::vector<LayerMapper> lstm_layers() {
     using Sequence = fb::UnidirectionalSequenceLstmLayer;
-    return {
-        layer_row<fb::LstmLayer, lstm<OpKind::Lstm, fb::LstmLayer>>(),
-        layer_row<Sequence, lstm<OpKind::UnidirectionalSequenceLstm, Sequence>>(),
-        layer_row<fb::QLstmLayer, qlstm>(),
-        layer_row<fb::QuantizedLstmLayer, quantized_lstm>(),
-    };
+    return {layer_row<fb::LstmLayer, lstm<OpKind::Lstm, fb::LstmLayer>>(),
+            layer_row<Sequence, lstm<OpKind::UnidirectionalSequenceLstm, Sequence>>(),
+            layer_row<fb::QLstmLayer, qlstm>(), layer_row<fb::QuantizedLstmLayer, quantized_lstm>()};
 }
 
 }  // namespace npurun::armnn::mapping

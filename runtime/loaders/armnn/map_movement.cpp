@@ -6,20 +6,14 @@ namespace {
 
 void batch_to_space(LayerContext& c, const fb::BatchToSpaceNdDescriptor* d) {
     expect_io(c.n, 1, 1);
-    BatchToSpaceNdAttrs a;
-    a.block_shape = uints(d->blockShape());
-    a.crops = pairs(d->crops(), "crops");
-    a.layout = layout_2d(d->dataLayout());
-    set_op(c.n, OpKind::BatchToSpaceNd, a);
+    set_op(c.n, OpKind::BatchToSpaceNd,
+           BatchToSpaceNdAttrs{uints(d->blockShape()), pairs(d->crops(), "crops"), layout_2d(d->dataLayout())});
 }
 
 void space_to_batch(LayerContext& c, const fb::SpaceToBatchNdDescriptor* d) {
     expect_io(c.n, 1, 1);
-    SpaceToBatchNdAttrs a;
-    a.block_shape = uints(d->blockShape());
-    a.pads = pairs(d->padList(), "padList");
-    a.layout = layout_2d(d->dataLayout());
-    set_op(c.n, OpKind::SpaceToBatchNd, a);
+    set_op(c.n, OpKind::SpaceToBatchNd,
+           SpaceToBatchNdAttrs{uints(d->blockShape()), pairs(d->padList(), "padList"), layout_2d(d->dataLayout())});
 }
 
 void channel_shuffle(LayerContext& c, const fb::ChannelShuffleDescriptor* d) {
@@ -29,8 +23,7 @@ void channel_shuffle(LayerContext& c, const fb::ChannelShuffleDescriptor* d) {
 }
 
 // DepthToSpace and SpaceToDepth: one descriptor shape and one IR attribute type.
-template <OpKind Op, class Desc>
-void depth_space(LayerContext& c, const Desc* d) {
+template <OpKind Op, class Desc> void depth_space(LayerContext& c, const Desc* d) {
     expect_io(c.n, 1, 1);
     set_op(c.n, Op, DepthToSpaceAttrs{d->blockSize(), layout_2d(d->dataLayout())});
 }
@@ -54,8 +47,7 @@ void pad(LayerContext& c, const fb::PadDescriptor* d) {
 }
 
 // Permute and Transpose: both a dimension mapping, one entry per input dimension.
-template <OpKind Op, class Desc>
-void permute(LayerContext& c, const Desc* d) {
+template <OpKind Op, class Desc> void permute(LayerContext& c, const Desc* d) {
     expect_io(c.n, 1, 1);
     set_op(c.n, Op, PermuteAttrs{permutation(d->dimMappings())});
     check_count(c.n.attr<PermuteAttrs>().mapping.size(), input_rank(c.g, c.n, 0), "dimension mapping");
@@ -71,17 +63,11 @@ void slice(LayerContext& c, const fb::SliceDescriptor* d) {
 
 void strided_slice(LayerContext& c, const fb::StridedSliceDescriptor* d) {
     expect_io(c.n, 1, 1);
-    StridedSliceAttrs a;
-    a.begin = ints(d->begin());
-    a.end = ints(d->end());
-    a.stride = ints(d->stride());
+    // The masks are plain reads; only the lengths and then the layout can be refused, in that order.
+    StridedSliceAttrs a{ints(d->begin()), ints(d->end()),      ints(d->stride()), d->beginMask(),
+                        d->endMask(),     d->shrinkAxisMask(), d->ellipsisMask(), d->newAxisMask()};
     if (a.begin.size() != a.end.size() || a.begin.size() != a.stride.size())
         bad("strided slice begin, end and stride have different lengths");
-    a.begin_mask = d->beginMask();
-    a.end_mask = d->endMask();
-    a.shrink_axis_mask = d->shrinkAxisMask();
-    a.ellipsis_mask = d->ellipsisMask();
-    a.new_axis_mask = d->newAxisMask();
     a.layout = layout_2d(d->dataLayout());
     set_op(c.n, OpKind::StridedSlice, a);
 }
@@ -89,20 +75,18 @@ void strided_slice(LayerContext& c, const fb::StridedSliceDescriptor* d) {
 }  // namespace
 
 std::vector<LayerMapper> movement_layers() {
-    return {
-        descriptor_row<fb::BatchToSpaceNdLayer, batch_to_space>(),
-        descriptor_row<fb::SpaceToBatchNdLayer, space_to_batch>(),
-        descriptor_row<fb::ChannelShuffleLayer, channel_shuffle>(),
-        descriptor_row<fb::DepthToSpaceLayer, depth_space<OpKind::DepthToSpace, fb::DepthToSpaceDescriptor>>(),
-        descriptor_row<fb::SpaceToDepthLayer, depth_space<OpKind::SpaceToDepth, fb::SpaceToDepthDescriptor>>(),
-        plain_row<fb::Layer::GatherNdLayer, OpKind::GatherNd, 2, 1>(),
-        descriptor_row<fb::GatherLayer, gather>(),
-        descriptor_row<fb::PadLayer, pad>(),
-        descriptor_row<fb::PermuteLayer, permute<OpKind::Permute, fb::PermuteDescriptor>>(),
-        descriptor_row<fb::TransposeLayer, permute<OpKind::Transpose, fb::TransposeDescriptor>>(),
-        descriptor_row<fb::SliceLayer, slice>(),
-        descriptor_row<fb::StridedSliceLayer, strided_slice>(),
-    };
+    return {descriptor_row<fb::BatchToSpaceNdLayer, batch_to_space>(),
+            descriptor_row<fb::SpaceToBatchNdLayer, space_to_batch>(),
+            descriptor_row<fb::ChannelShuffleLayer, channel_shuffle>(),
+            descriptor_row<fb::DepthToSpaceLayer, depth_space<OpKind::DepthToSpace, fb::DepthToSpaceDescriptor>>(),
+            descriptor_row<fb::SpaceToDepthLayer, depth_space<OpKind::SpaceToDepth, fb::SpaceToDepthDescriptor>>(),
+            plain_row<fb::Layer::GatherNdLayer, OpKind::GatherNd, 2, 1>(),
+            descriptor_row<fb::GatherLayer, gather>(),
+            descriptor_row<fb::PadLayer, pad>(),
+            descriptor_row<fb::PermuteLayer, permute<OpKind::Permute, fb::PermuteDescriptor>>(),
+            descriptor_row<fb::TransposeLayer, permute<OpKind::Transpose, fb::TransposeDescriptor>>(),
+            descriptor_row<fb::SliceLayer, slice>(),
+            descriptor_row<fb::StridedSliceLayer, strided_slice>()};
 }
 
 }  // namespace npurun::armnn::mapping

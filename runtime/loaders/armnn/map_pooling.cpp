@@ -7,8 +7,7 @@ namespace npurun::armnn::mapping {
 namespace {
 
 // Pooling2d and Pooling3d share their enums and planar fields; Pooling3d adds the depth axis.
-template <class Attrs, OpKind Op, class Desc>
-void pooling(LayerContext& c, const Desc* d) {
+template <class Attrs, OpKind Op, class Desc> void pooling(LayerContext& c, const Desc* d) {
     check_enum(d->poolType(), 2, "pooling algorithm");
     check_enum(d->outputShapeRounding(), 1, "output shape rounding");
     check_enum(d->paddingMethod(), 1, "padding method");
@@ -34,10 +33,8 @@ void pooling(LayerContext& c, const Desc* d) {
 }  // namespace
 
 std::vector<LayerMapper> pooling_layers() {
-    return {
-        descriptor_row<fb::Pooling2dLayer, pooling<Pooling2dAttrs, OpKind::Pooling2d, fb::Pooling2dDescriptor>>(),
-        descriptor_row<fb::Pooling3dLayer, pooling<Pooling3dAttrs, OpKind::Pooling3d, fb::Pooling3dDescriptor>>(),
-    };
+    return {descriptor_row<fb::Pooling2dLayer, pooling<Pooling2dAttrs, OpKind::Pooling2d, fb::Pooling2dDescriptor>>(),
+            descriptor_row<fb::Pooling3dLayer, pooling<Pooling3dAttrs, OpKind::Pooling3d, fb::Pooling3dDescriptor>>()};
 }
 
 }  // namespace npurun::armnn::mapping

@@ -32,11 +32,8 @@ void reduce(LayerContext& c, const fb::ReduceDescriptor* d) {
 }  // namespace
 
 std::vector<LayerMapper> reduce_layers() {
-    return {
-        descriptor_row<fb::ArgMinMaxLayer, arg_min_max>(),
-        descriptor_row<fb::MeanLayer, mean>(),
-        descriptor_row<fb::ReduceLayer, reduce>(),
-    };
+    return {descriptor_row<fb::ArgMinMaxLayer, arg_min_max>(), descriptor_row<fb::MeanLayer, mean>(),
+            descriptor_row<fb::ReduceLayer, reduce>()};
 }
 
 }  // namespace npurun::armnn::mapping

@@ -5,8 +5,7 @@ namespace npurun::armnn::mapping {
 namespace {
 
 // Merger is Concat's pre-19.08 name; both carry an OriginsDescriptor.
-template <class LayerT>
-void concat(LayerContext& c, const LayerT* l) {
+template <class LayerT> void concat(LayerContext& c, const LayerT* l) {
     expect_outputs(c.n, 1);
     if (c.n.inputs.empty()) bad("has no inputs");
     c.n.attrs = origins(l->descriptor(), c.n.inputs.size(), "inputs");
@@ -19,7 +18,8 @@ void reshape(LayerContext& c, const fb::ReshapeDescriptor* d) {
     expect_io(c.n, 1, 1);
     const std::vector<uint32_t> target = uints(d->targetShape());
     if (target.size() > kMaxRank)
-        bad("target shape rank " + std::to_string(target.size()) + " exceeds the maximum of " + std::to_string(kMaxRank));
+        bad("target shape rank " + std::to_string(target.size()) + " exceeds the maximum of " +
+            std::to_string(kMaxRank));
     set_op(c.n, OpKind::Reshape, ReshapeAttrs{Shape::from(target)});
 }
 
@@ -71,22 +71,21 @@ void stack(LayerContext& c, const fb::StackDescriptor* d) {
         bad("numInputs is " + std::to_string(a.num_inputs) + " but the layer has " + std::to_string(c.n.inputs.size()) +
             " inputs");
     if (a.axis > a.input_shape.rank)
-        bad("stack axis " + std::to_string(a.axis) + " is out of range for input rank " + std::to_string(a.input_shape.rank));
+        bad("stack axis " + std::to_string(a.axis) + " is out of range for input rank " +
+            std::to_string(a.input_shape.rank));
     set_op(c.n, OpKind::Stack, a);
 }
 
 }  // namespace
 
 std::vector<LayerMapper> shape_layers() {
-    return {
-        layer_row<fb::ConcatLayer, concat<fb::ConcatLayer>>(),
-        layer_row<fb::MergerLayer, concat<fb::MergerLayer>>(),
-        descriptor_row<fb::ReshapeLayer, reshape>(),
-        descriptor_row<fb::ResizeBilinearLayer, resize_bilinear>(),
-        descriptor_row<fb::ResizeLayer, resize>(),
-        descriptor_row<fb::SplitterLayer, splitter>(),
-        descriptor_row<fb::StackLayer, stack>(),
-    };
+    return {layer_row<fb::ConcatLayer, concat<fb::ConcatLayer>>(),
+            layer_row<fb::MergerLayer, concat<fb::MergerLayer>>(),
+            descriptor_row<fb::ReshapeLayer, reshape>(),
+            descriptor_row<fb::ResizeBilinearLayer, resize_bilinear>(),
+            descriptor_row<fb::ResizeLayer, resize>(),
+            descriptor_row<fb::SplitterLayer, splitter>(),
+            descriptor_row<fb::StackLayer, stack>()};
 }
 
 }  // namespace npurun::armnn::mapping

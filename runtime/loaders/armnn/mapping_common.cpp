@@ -176,15 +176,7 @@ BinaryOp elementwise_binary_op(fb::BinaryOperation o) {
 
 LstmAttrs lstm_attrs(uint32_t activation_func, float clip_cell, float clip_proj, bool cifg, bool peephole,
                      bool projection, bool layer_norm) {
-    LstmAttrs a;
-    a.activation = activation_func;
-    a.clip_cell = clip_cell;
-    a.clip_proj = clip_proj;
-    a.cifg = cifg;
-    a.peephole = peephole;
-    a.projection = projection;
-    a.layer_norm = layer_norm;
-    return a;
+    return LstmAttrs{activation_func, clip_cell, clip_proj, cifg, peephole, projection, layer_norm};
 }
 
 void assemble_lstm(Graph& g, Node& n, const std::vector<LstmParamSlot>& params) {

@@ -75,12 +75,13 @@ void strided_slice(LayerContext& c, const fb::StridedSliceDescriptor* d) {
 }  // namespace
 
 std::vector<LayerMapper> movement_layers() {
-    return {descriptor_row<fb::BatchToSpaceNdLayer, batch_to_space>(),
+    // Fixed rows first, as in the other families.
+    return {plain_row<fb::Layer::GatherNdLayer, OpKind::GatherNd, 2, 1>(),
+            descriptor_row<fb::BatchToSpaceNdLayer, batch_to_space>(),
             descriptor_row<fb::SpaceToBatchNdLayer, space_to_batch>(),
             descriptor_row<fb::ChannelShuffleLayer, channel_shuffle>(),
             descriptor_row<fb::DepthToSpaceLayer, depth_space<OpKind::DepthToSpace, fb::DepthToSpaceDescriptor>>(),
             descriptor_row<fb::SpaceToDepthLayer, depth_space<OpKind::SpaceToDepth, fb::SpaceToDepthDescriptor>>(),
-            plain_row<fb::Layer::GatherNdLayer, OpKind::GatherNd, 2, 1>(),
             descriptor_row<fb::GatherLayer, gather>(),
             descriptor_row<fb::PadLayer, pad>(),
             descriptor_row<fb::PermuteLayer, permute<OpKind::Permute, fb::PermuteDescriptor>>(),

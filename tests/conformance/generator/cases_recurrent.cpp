@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/conformance/generator/case_spec.h"
@@ -145,6 +146,13 @@ LstmConstants::LstmConstants(const LstmConstantMakers& m, unsigned in, unsigned 
     }
 }
 
+// The optional parts both LstmDescriptor and QLstmDescriptor switch on, from a case's parameters.
+template <class Desc, class Params>
+void set_lstm_features(Desc& d, const Params& p) {
+    std::tie(d.m_CifgEnabled, d.m_PeepholeEnabled, d.m_ProjectionEnabled, d.m_LayerNormEnabled) =
+        std::tie(p.cifg, p.peephole, p.projection, p.layer_norm);
+}
+
 void build_lstm(Net& net, const TypeVariant& v, const LstmP& p) {
     const LstmTypes t{v};
     const unsigned gates = p.cifg ? 3 : 4;
@@ -162,10 +170,7 @@ void build_lstm(Net& net, const TypeVariant& v, const LstmP& p) {
     d.m_ActivationFunc = p.act;
     d.m_ClippingThresCell = p.clip_cell;
     d.m_ClippingThresProj = p.clip_proj;
-    d.m_CifgEnabled = p.cifg;
-    d.m_PeepholeEnabled = p.peephole;
-    d.m_ProjectionEnabled = p.projection;
-    d.m_LayerNormEnabled = p.layer_norm;
+    set_lstm_features(d, p);
 
     LstmConstantMakers makers{weights, [&] { return vec(-0.5f, 0.5f); }, vec, nullptr};
     if (p.projection_bias) makers.projection_bias = [&] { return net.random_const(t.info({p.out}, 2), -0.5f, 0.5f); };
@@ -231,10 +236,7 @@ void add_qlstm(std::vector<CaseSpec>& out) {
             armnn::QLstmDescriptor d;
             d.m_CellClip = p.cell_clip;
             d.m_ProjectionClip = p.projection_clip;
-            d.m_CifgEnabled = p.cifg;
-            d.m_PeepholeEnabled = p.peephole;
-            d.m_ProjectionEnabled = p.projection;
-            d.m_LayerNormEnabled = p.layer_norm;
+            set_lstm_features(d, p);
             d.m_InputIntermediateScale = 1.0f / 4096;
             d.m_ForgetIntermediateScale = 1.0f / 4096;
             d.m_CellIntermediateScale = 1.0f / 4096;

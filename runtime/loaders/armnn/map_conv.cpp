@@ -2,113 +2,72 @@
 #include "runtime/loaders/armnn/mapping_common.h"
 
 namespace npurun::armnn::mapping {
+namespace {
 
-bool map_conv_layer([[maybe_unused]] Graph& g, [[maybe_unused]] const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n) {
-    using L = fb::Layer;
-    [[maybe_unused]] const void* t = layer->layer();
-    switch (layer->layer_type()) {
-        case L::BatchMatMulLayer: {
-            const auto* d = NPURUN_DESC(BatchMatMulDescriptor, static_cast<const fb::BatchMatMulLayer*>(t)->descriptor());
-            expect_io(n, 2, 1);
-            BatchMatMulAttrs a;
-            a.transpose_x = d->transposeX();
-            a.transpose_y = d->transposeY();
-            a.adjoint_x = d->adjointX();
-            a.adjoint_y = d->adjointY();
-            a.layout_x = layout_any(d->dataLayoutX());
-            a.layout_y = layout_any(d->dataLayoutY());
-            n.op = OpKind::BatchMatMul;
-            n.attrs = a;
-            return true;
-        }
-        case L::Convolution2dLayer: {
-            const auto* l = static_cast<const fb::Convolution2dLayer*>(t);
-            const auto* d = NPURUN_DESC(Convolution2dDescriptor, l->descriptor());
-            expect_outputs(n, 1);
-            Convolution2dAttrs a = conv2d_attrs(d);
-            attach_weights(g, fv, n, l->weights(), l->biases(), a.bias_enabled, false);
-            n.op = OpKind::Convolution2d;
-            n.attrs = a;
-            return true;
-        }
-        case L::DepthwiseConvolution2dLayer: {
-            const auto* l = static_cast<const fb::DepthwiseConvolution2dLayer*>(t);
-            const auto* d = NPURUN_DESC(DepthwiseConvolution2dDescriptor, l->descriptor());
-            expect_outputs(n, 1);
-            const Convolution2dAttrs c = conv2d_attrs(d);
-            DepthwiseConvolution2dAttrs a;
-            a.pad_left = c.pad_left;
-            a.pad_right = c.pad_right;
-            a.pad_top = c.pad_top;
-            a.pad_bottom = c.pad_bottom;
-            a.stride_x = c.stride_x;
-            a.stride_y = c.stride_y;
-            a.dilation_x = c.dilation_x;
-            a.dilation_y = c.dilation_y;
-            a.bias_enabled = c.bias_enabled;
-            a.layout = c.layout;
-            attach_weights(g, fv, n, l->weights(), l->biases(), a.bias_enabled, true);
-            n.op = OpKind::DepthwiseConvolution2d;
-            n.attrs = a;
-            return true;
-        }
-        case L::Convolution3dLayer: {
-            const auto* d = NPURUN_DESC(Convolution3dDescriptor, static_cast<const fb::Convolution3dLayer*>(t)->descriptor());
-            expect_outputs(n, 1);
-            Convolution3dAttrs a;
-            a.pad_left = d->padLeft();
-            a.pad_right = d->padRight();
-            a.pad_top = d->padTop();
-            a.pad_bottom = d->padBottom();
-            a.pad_front = d->padFront();
-            a.pad_back = d->padBack();
-            a.stride_x = d->strideX();
-            a.stride_y = d->strideY();
-            a.stride_z = d->strideZ();
-            a.dilation_x = d->dilationX();
-            a.dilation_y = d->dilationY();
-            a.dilation_z = d->dilationZ();
-            a.bias_enabled = d->biasEnabled();
-            a.layout = layout_3d(d->dataLayout());
-            // Convolution3d has always taken its weights and bias on input slots.
-            expect_inputs(n, a.bias_enabled ? 3 : 2);
-            n.op = OpKind::Convolution3d;
-            n.attrs = a;
-            return true;
-        }
-        case L::FullyConnectedLayer: {
-            const auto* l = static_cast<const fb::FullyConnectedLayer*>(t);
-            const auto* d = NPURUN_DESC(FullyConnectedDescriptor, l->descriptor());
-            expect_outputs(n, 1);
-            FullyConnectedAttrs a;
-            a.bias_enabled = d->biasEnabled();
-            a.transpose_weights = d->transposeWeightsMatrix();
-            a.constant_weights = d->constantWeights();
-            attach_weights(g, fv, n, l->weights(), l->biases(), a.bias_enabled, false);
-            n.op = OpKind::FullyConnected;
-            n.attrs = a;
-            return true;
-        }
-        case L::TransposeConvolution2dLayer: {
-            const auto* l = static_cast<const fb::TransposeConvolution2dLayer*>(t);
-            const auto* d = NPURUN_DESC(TransposeConvolution2dDescriptor, l->descriptor());
-            expect_outputs(n, 1);
-            TransposeConvolution2dAttrs a;
-            a.pad_left = d->padLeft();
-            a.pad_right = d->padRight();
-            a.pad_top = d->padTop();
-            a.pad_bottom = d->padBottom();
-            a.stride_x = d->strideX();
-            a.stride_y = d->strideY();
-            a.bias_enabled = d->biasEnabled();
-            a.layout = layout_2d(d->dataLayout());
-            attach_weights(g, fv, n, l->weights(), l->biases(), a.bias_enabled, false);
-            n.op = OpKind::TransposeConvolution2d;
-            n.attrs = a;
-            return true;
-        }
-        default: return false;
-    }
+void batch_mat_mul(LayerContext& c, const fb::BatchMatMulDescriptor* d) {
+    expect_io(c.n, 2, 1);
+    set_op(c.n, OpKind::BatchMatMul,
+           BatchMatMulAttrs{d->transposeX(), d->transposeY(), d->adjointX(), d->adjointY(),
+                            layout_any(d->dataLayoutX()), layout_any(d->dataLayoutY())});
+}
+
+// The layers whose weights and biases may be embedded in the layer table (see attach_weights): `attrs`
+// MakeAttrs turns the descriptor into the IR attributes, which say whether there is a bias.
+template <OpKind Op, bool Depthwise, auto MakeAttrs, class LayerT> void weighted(LayerContext& c, const LayerT* l) {
+    const auto* d = descriptor_of(l);
+    expect_outputs(c.n, 1);
+    const auto a = MakeAttrs(d);
+    attach_weights(c.g, c.fv, c.n, l->weights(), l->biases(), a.bias_enabled, Depthwise);
+    set_op(c.n, Op, a);
+}
+
+FullyConnectedAttrs fully_connected_attrs(const fb::FullyConnectedDescriptor* d) {
+    FullyConnectedAttrs a;
+    a.bias_enabled = d->biasEnabled();
+    a.transpose_weights = d->transposeWeightsMatrix();
+    a.constant_weights = d->constantWeights();
+    return a;
+}
+
+TransposeConvolution2dAttrs transpose_conv2d_attrs(const fb::TransposeConvolution2dDescriptor* d) {
+    TransposeConvolution2dAttrs a;
+    copy_pads_strides(d, a);
+    a.bias_enabled = d->biasEnabled();
+    a.layout = layout_2d(d->dataLayout());
+    return a;
+}
+
+void convolution3d(LayerContext& c, const fb::Convolution3dDescriptor* d) {
+    expect_outputs(c.n, 1);
+    Convolution3dAttrs a;
+    copy_pads_strides(d, a);
+    copy_depth_pads_stride(d, a);
+    a.dilation_x = d->dilationX();
+    a.dilation_y = d->dilationY();
+    a.dilation_z = d->dilationZ();
+    a.bias_enabled = d->biasEnabled();
+    a.layout = layout_3d(d->dataLayout());
+    // Convolution3d has always taken its weights and bias on input slots.
+    expect_inputs(c.n, a.bias_enabled ? 3 : 2);
+    set_op(c.n, OpKind::Convolution3d, a);
+}
+
+}  // namespace
+
+std::vector<LayerMapper> conv_layers() {
+    using Conv = fb::Convolution2dLayer;
+    using Depthwise = fb::DepthwiseConvolution2dLayer;
+    using FullyConnected = fb::FullyConnectedLayer;
+    using TransposeConv = fb::TransposeConvolution2dLayer;
+    constexpr auto conv_attrs = conv2d_attrs<Convolution2dAttrs, fb::Convolution2dDescriptor>;
+    constexpr auto depthwise_attrs = conv2d_attrs<DepthwiseConvolution2dAttrs, fb::DepthwiseConvolution2dDescriptor>;
+    return {descriptor_row<fb::BatchMatMulLayer, batch_mat_mul>(),
+            layer_row<Conv, weighted<OpKind::Convolution2d, false, conv_attrs, Conv>>(),
+            layer_row<Depthwise, weighted<OpKind::DepthwiseConvolution2d, true, depthwise_attrs, Depthwise>>(),
+            descriptor_row<fb::Convolution3dLayer, convolution3d>(),
+            layer_row<FullyConnected, weighted<OpKind::FullyConnected, false, fully_connected_attrs, FullyConnected>>(),
+            layer_row<TransposeConv,
+                      weighted<OpKind::TransposeConvolution2d, false, transpose_conv2d_attrs, TransposeConv>>()};
 }
 
 }  // namespace npurun::armnn::mapping

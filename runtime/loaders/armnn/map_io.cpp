@@ -2,30 +2,21 @@
 #include "runtime/loaders/armnn/mapping_common.h"
 
 namespace npurun::armnn::mapping {
+namespace {
 
-bool map_io_layer([[maybe_unused]] Graph& g, [[maybe_unused]] const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n) {
-    using L = fb::Layer;
-    [[maybe_unused]] const void* t = layer->layer();
-    switch (layer->layer_type()) {
-        case L::InputLayer: {
-            expect_io(n, 0, 1);
-            n.op = OpKind::Input;
-            n.attrs = BindingAttrs{static_cast<const fb::InputLayer*>(t)->base()->layerBindingId()};
-            return true;
-        }
-        case L::OutputLayer: {
-            expect_io(n, 1, 0);
-            n.op = OpKind::Output;
-            n.attrs = BindingAttrs{static_cast<const fb::OutputLayer*>(t)->base()->layerBindingId()};
-            return true;
-        }
-        case L::ConstantLayer:
+// Input and Output carry their binding id in a BindableLayerBase, not in a descriptor.
+template <class LayerT, OpKind Op, size_t In, size_t Out> void binding(LayerContext& c, const LayerT* l) {
+    expect_io(c.n, In, Out);
+    set_op(c.n, Op, BindingAttrs{l->base()->layerBindingId()});
+}
+
+}  // namespace
+
+std::vector<LayerMapper> io_layers() {
+    return {layer_row<fb::InputLayer, binding<fb::InputLayer, OpKind::Input, 0, 1>>(),
+            layer_row<fb::OutputLayer, binding<fb::OutputLayer, OpKind::Output, 1, 0>>(),
             // The output tensor already carries the data (attached when the output slots were read).
-            plain(n, OpKind::Constant, 0, 1);
-            return true;
-
-        default: return false;
-    }
+            plain_row<fb::Layer::ConstantLayer, OpKind::Constant, 0, 1>()};
 }
 
 }  // namespace npurun::armnn::mapping

@@ -131,7 +131,7 @@ void attach_weights(Graph& g, const FeatureVersions& fv, Node& n, const fb::Cons
 }
 
 ConcatAttrs origins(const fb::OriginsDescriptor* d, size_t expected_views, const char* role) {
-    d = NPURUN_DESC(OriginsDescriptor, d);
+    d = descriptor_or_default(d);
     ConcatAttrs a;
     a.axis = d->concatAxis();
     const uint32_t views = d->numViews();
@@ -176,15 +176,7 @@ BinaryOp elementwise_binary_op(fb::BinaryOperation o) {
 
 LstmAttrs lstm_attrs(uint32_t activation_func, float clip_cell, float clip_proj, bool cifg, bool peephole,
                      bool projection, bool layer_norm) {
-    LstmAttrs a;
-    a.activation = activation_func;
-    a.clip_cell = clip_cell;
-    a.clip_proj = clip_proj;
-    a.cifg = cifg;
-    a.peephole = peephole;
-    a.projection = projection;
-    a.layer_norm = layer_norm;
-    return a;
+    return LstmAttrs{activation_func, clip_cell, clip_proj, cifg, peephole, projection, layer_norm};
 }
 
 void assemble_lstm(Graph& g, Node& n, const std::vector<LstmParamSlot>& params) {

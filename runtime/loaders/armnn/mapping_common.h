@@ -22,20 +22,59 @@ namespace mapping {
 
 // Returns the descriptor, or a default-constructed table when absent. FlatBuffers tables cannot be
 // default-constructed, so absent descriptors are handled by building a one-off buffer with no fields.
-template <class T, class Build>
-const T* descriptor_or_default(const T* d, Build build) {
+template <class T>
+const T* descriptor_or_default(const T* d) {
     if (d) return d;
     // A static per-type buffer holding an empty table: every accessor then returns the schema default.
-    static const std::vector<uint8_t> empty = [&] {
+    static const std::vector<uint8_t> empty = [] {
         flatbuffers::FlatBufferBuilder b;
-        b.Finish(build(b));
+        b.Finish(typename T::Builder(b).Finish());
         return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
     }();
     return flatbuffers::GetRoot<T>(empty.data());
 }
 
-#define NPURUN_DESC(Type, expr) \
-    descriptor_or_default<fb::Type>((expr), [](flatbuffers::FlatBufferBuilder& b) { return fb::Type##Builder(b).Finish(); })
+// The typed descriptor of a layer table (`descriptor_of(pad_layer)` is a PadDescriptor), defaults when absent.
+template <class LayerT>
+auto descriptor_of(const LayerT* l) {
+    return descriptor_or_default(l->descriptor());
+}
+
+// What every per-layer mapper works on: the graph (constants, input ranks), the file's feature versions and
+// the node being mapped (see map_layer for what it holds on entry).
+struct LayerContext {
+    Graph& g;
+    const FeatureVersions& fv;
+    Node& n;
+};
+
+// One row of a family's table: a union type and the function that maps a layer of that type. map_layer
+// looks the type up in the rows of all families, so a layer type is mapped in exactly one place.
+struct LayerMapper {
+    fb::Layer type;
+    void (*map)(LayerContext& c, const void* table);
+};
+
+// The row for LayerT mapped by F(c, layer): the union type comes from the schema's LayerTraits, and the
+// untyped table is cast back here, once, instead of in every mapper.
+template <class LayerT, auto F>
+LayerMapper layer_row() {
+    return {fb::LayerTraits<LayerT>::enum_value, [](LayerContext& c, const void* t) { F(c, static_cast<const LayerT*>(t)); }};
+}
+
+// The row for a layer whose mapping needs only its descriptor: F(c, descriptor_of(layer)).
+template <class LayerT, auto F>
+LayerMapper descriptor_row() {
+    return {fb::LayerTraits<LayerT>::enum_value,
+            [](LayerContext& c, const void* t) { F(c, descriptor_of(static_cast<const LayerT*>(t))); }};
+}
+
+// Sets the node's op kind and attributes together, the last step of most mappers.
+template <class Attrs>
+void set_op(Node& n, OpKind op, Attrs&& attrs) {
+    n.op = op;
+    n.attrs = std::forward<Attrs>(attrs);
+}
 
 void expect_inputs(const Node& n, size_t count);
 void expect_outputs(const Node& n, size_t count);
@@ -124,15 +163,29 @@ void comparison(Node& n, ComparisonOp op);
 void unary(Node& n, UnaryOp op);
 void plain(Node& n, OpKind op, size_t in, size_t out);
 
-template <class Desc>
-Convolution2dAttrs conv2d_attrs(const Desc* d) {
-    Convolution2dAttrs a;
+// The padding and stride fields that convolutions and poolings name alike in the schema and the IR; the
+// 3D forms add a depth axis (front/back padding, z stride).
+template <class Desc, class Attrs>
+void copy_pads_strides(const Desc* d, Attrs& a) {
     a.pad_left = d->padLeft();
     a.pad_right = d->padRight();
     a.pad_top = d->padTop();
     a.pad_bottom = d->padBottom();
     a.stride_x = d->strideX();
     a.stride_y = d->strideY();
+}
+template <class Desc, class Attrs>
+void copy_depth_pads_stride(const Desc* d, Attrs& a) {
+    a.pad_front = d->padFront();
+    a.pad_back = d->padBack();
+    a.stride_z = d->strideZ();
+}
+
+// Convolution2d and DepthwiseConvolution2d: same descriptor fields, distinct IR attribute types.
+template <class Attrs, class Desc>
+Attrs conv2d_attrs(const Desc* d) {
+    Attrs a;
+    copy_pads_strides(d, a);
     a.dilation_x = d->dilationX();
     a.dilation_y = d->dilationY();
     a.bias_enabled = d->biasEnabled();
@@ -152,18 +205,36 @@ void check_axis(int64_t axis, uint32_t rank, const char* what);
 void check_axes(const std::vector<uint32_t>& axes, uint32_t rank);
 void check_count(size_t count, uint32_t rank, const char* what);
 
-// One mapper per layer family (map_<family>.cpp, mirroring runtime/ops/infer_*.cpp): true when the layer
-// belongs to the family and `n` was mapped, false when it is not one of the family's layer types.
-bool map_io_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_elementwise_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_reduce_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_conv_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_normalization_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_movement_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_shape_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_control_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_lstm_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
-bool map_pooling_layer(Graph& g, const FeatureVersions& fv, const fb::AnyLayer* layer, Node& n);
+// Rows for a layer whose whole mapping is a fixed op kind (and, for the elementwise forms, a fixed
+// operation) with fixed operand counts and no descriptor.
+template <fb::Layer T, OpKind Op, size_t In, size_t Out>
+LayerMapper plain_row() {
+    return {T, [](LayerContext& c, const void*) { plain(c.n, Op, In, Out); }};
+}
+template <fb::Layer T, BinaryOp Op>
+LayerMapper binary_row() {
+    return {T, [](LayerContext& c, const void*) { binary(c.n, Op); }};
+}
+template <fb::Layer T, ComparisonOp Op>
+LayerMapper comparison_row() {
+    return {T, [](LayerContext& c, const void*) { comparison(c.n, Op); }};
+}
+template <fb::Layer T, UnaryOp Op>
+LayerMapper unary_row() {
+    return {T, [](LayerContext& c, const void*) { unary(c.n, Op); }};
+}
+
+// One table per layer family (map_<family>.cpp, mirroring runtime/ops/infer_*.cpp); map_layer joins them.
+std::vector<LayerMapper> io_layers();
+std::vector<LayerMapper> elementwise_layers();
+std::vector<LayerMapper> reduce_layers();
+std::vector<LayerMapper> conv_layers();
+std::vector<LayerMapper> normalization_layers();
+std::vector<LayerMapper> movement_layers();
+std::vector<LayerMapper> shape_layers();
+std::vector<LayerMapper> control_layers();
+std::vector<LayerMapper> lstm_layers();
+std::vector<LayerMapper> pooling_layers();
 
 }  // namespace mapping
 }  // namespace npurun::armnn

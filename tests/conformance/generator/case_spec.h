@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/conformance/generator/prng.h"
@@ -169,6 +170,25 @@ struct TypeVariant {
     bool quantized() const { return type != armnn::DataType::Float32 && type != armnn::DataType::Float16; }
     const char* name() const { return dtype_name(type); }
 };
+
+// The padding and stride fields that Arm NN's convolution descriptors (Convolution2d, DepthwiseConvolution2d,
+// TransposeConvolution2d) name alike.
+template <class Desc>
+void set_pads_strides(Desc& d, unsigned left, unsigned right, unsigned top, unsigned bottom, unsigned stride_x,
+                      unsigned stride_y) {
+    std::tie(d.m_PadLeft, d.m_PadRight, d.m_PadTop, d.m_PadBottom, d.m_StrideX, d.m_StrideY) =
+        std::tie(left, right, top, bottom, stride_x, stride_y);
+}
+
+// ResizeDescriptor and the deprecated ResizeBilinearDescriptor share these fields (Resize adds m_Method).
+template <class Desc>
+Desc resize_descriptor(unsigned out_h, unsigned out_w, armnn::DataLayout layout, bool align_corners,
+                       bool half_pixel_centers) {
+    Desc d;
+    std::tie(d.m_TargetHeight, d.m_TargetWidth, d.m_DataLayout, d.m_AlignCorners, d.m_HalfPixelCenters) =
+        std::tie(out_h, out_w, layout, align_corners, half_pixel_centers);
+    return d;
+}
 
 inline constexpr TypeVariant kF32{armnn::DataType::Float32, "f32"};
 inline constexpr TypeVariant kF16{armnn::DataType::Float16, "f16"};

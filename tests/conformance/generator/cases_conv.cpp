@@ -95,12 +95,7 @@ TensorShape nhwc_or_nchw(DataLayout l, unsigned n, unsigned h, unsigned w, unsig
 template <typename Desc>
 Desc conv_desc(const ConvParams& p) {
     Desc d;
-    d.m_PadLeft = p.pl;
-    d.m_PadRight = p.pr;
-    d.m_PadTop = p.pt;
-    d.m_PadBottom = p.pb;
-    d.m_StrideX = p.sx;
-    d.m_StrideY = p.sy;
+    set_pads_strides(d, p.pl, p.pr, p.pt, p.pb, p.sx, p.sy);
     d.m_DilationX = p.dx;
     d.m_DilationY = p.dy;
     d.m_BiasEnabled = p.bias;

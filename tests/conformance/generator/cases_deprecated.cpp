@@ -105,12 +105,8 @@ void add_resize_bilinear_cases(std::vector<CaseSpec>& out) {
             const P p = params[i];
             out.push_back(legacy_case(std::string("resize_bilinear_") + v.tag + "_" + p.tag, "ResizeBilinear", v,
                                       "ResizeLayer (method Bilinear)", [v, p](Net& net) {
-                                          armnn::ResizeBilinearDescriptor d;
-                                          d.m_TargetHeight = p.oh;
-                                          d.m_TargetWidth = p.ow;
-                                          d.m_DataLayout = p.layout;
-                                          d.m_AlignCorners = p.align;
-                                          d.m_HalfPixelCenters = p.half;
+                                          const auto d = resize_descriptor<armnn::ResizeBilinearDescriptor>(
+                                              p.oh, p.ow, p.layout, p.align, p.half);
                                           auto& in = net.input(ranged_info(v, image_shape(p.layout, 1, p.h, p.w, 2), -3, 3));
                                           net.output(net.wire(add_resize_bilinear(net.net(), d), {&in},
                                                               ranged_info(v, image_shape(p.layout, 1, p.oh, p.ow, 2), -3, 3)));

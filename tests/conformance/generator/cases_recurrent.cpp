@@ -12,7 +12,9 @@
 // recorded as the skip reason. (CpuRef's own quirk for projection without bias -- accumulating into an
 // uncleared buffer -- therefore never reaches a 20.08 file; npurun starts from 0.)
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/conformance/generator/case_spec.h"
@@ -63,6 +65,94 @@ struct LstmTypes {
     TensorInfo info(const TensorShape& s, float range) const { return v.info(s, range / 32767.0f, 0); }
 };
 
+// What Lstm and QLstm differ in when drawing their parameters: the tensor types, scales and ranges.
+struct LstmConstantMakers {
+    std::function<armnn::ConstTensor(unsigned rows, unsigned cols)> weights;
+    std::function<armnn::ConstTensor()> gate_bias;
+    std::function<armnn::ConstTensor(float lo, float hi)> cell_vector;  // peephole and layer-norm weights
+    std::function<armnn::ConstTensor()> projection_bias;                 // empty: no projection bias
+};
+
+// The parameter set of an Lstm or QLstm layer, drawn in one fixed order (the order the cases have always
+// drawn them in, so the files stay the same). `params` points into the tensors here: not copyable.
+struct LstmConstants {
+    armnn::ConstTensor i2f, i2c, i2o, r2f, r2c, r2o, fb, cb, ob;
+    armnn::ConstTensor i2i, r2i, ib, c2i, c2f, c2o, pw, pb, lni, lnf, lnc, lno;
+    armnn::LstmInputParams params;
+
+    LstmConstants(const LstmConstantMakers& m, unsigned in, unsigned cell, unsigned out, bool cifg, bool peephole,
+                  bool projection, bool layer_norm);
+    LstmConstants(const LstmConstants&) = delete;
+    LstmConstants& operator=(const LstmConstants&) = delete;
+};
+
+LstmConstants::LstmConstants(const LstmConstantMakers& m, unsigned in, unsigned cell, unsigned out, bool cifg,
+                             bool peephole, bool projection, bool layer_norm) {
+    i2f = m.weights(cell, in);
+    i2c = m.weights(cell, in);
+    i2o = m.weights(cell, in);
+    r2f = m.weights(cell, out);
+    r2c = m.weights(cell, out);
+    r2o = m.weights(cell, out);
+    fb = m.gate_bias();
+    cb = m.gate_bias();
+    ob = m.gate_bias();
+    params.m_InputToForgetWeights = &i2f;
+    params.m_InputToCellWeights = &i2c;
+    params.m_InputToOutputWeights = &i2o;
+    params.m_RecurrentToForgetWeights = &r2f;
+    params.m_RecurrentToCellWeights = &r2c;
+    params.m_RecurrentToOutputWeights = &r2o;
+    params.m_ForgetGateBias = &fb;
+    params.m_CellBias = &cb;
+    params.m_OutputGateBias = &ob;
+    if (!cifg) {
+        i2i = m.weights(cell, in);
+        r2i = m.weights(cell, out);
+        ib = m.gate_bias();
+        params.m_InputToInputWeights = &i2i;
+        params.m_RecurrentToInputWeights = &r2i;
+        params.m_InputGateBias = &ib;
+    }
+    if (peephole) {
+        if (!cifg) {
+            c2i = m.cell_vector(-0.5f, 0.5f);
+            params.m_CellToInputWeights = &c2i;
+        }
+        c2f = m.cell_vector(-0.5f, 0.5f);
+        c2o = m.cell_vector(-0.5f, 0.5f);
+        params.m_CellToForgetWeights = &c2f;
+        params.m_CellToOutputWeights = &c2o;
+    }
+    if (projection) {
+        pw = m.weights(out, cell);
+        params.m_ProjectionWeights = &pw;
+        if (m.projection_bias) {
+            pb = m.projection_bias();
+            params.m_ProjectionBias = &pb;
+        }
+    }
+    if (layer_norm) {
+        if (!cifg) {
+            lni = m.cell_vector(0.5f, 1.5f);
+            params.m_InputLayerNormWeights = &lni;
+        }
+        lnf = m.cell_vector(0.5f, 1.5f);
+        lnc = m.cell_vector(0.5f, 1.5f);
+        lno = m.cell_vector(0.5f, 1.5f);
+        params.m_ForgetLayerNormWeights = &lnf;
+        params.m_CellLayerNormWeights = &lnc;
+        params.m_OutputLayerNormWeights = &lno;
+    }
+}
+
+// The optional parts both LstmDescriptor and QLstmDescriptor switch on, from a case's parameters.
+template <class Desc, class Params>
+void set_lstm_features(Desc& d, const Params& p) {
+    std::tie(d.m_CifgEnabled, d.m_PeepholeEnabled, d.m_ProjectionEnabled, d.m_LayerNormEnabled) =
+        std::tie(p.cifg, p.peephole, p.projection, p.layer_norm);
+}
+
 void build_lstm(Net& net, const TypeVariant& v, const LstmP& p) {
     const LstmTypes t{v};
     const unsigned gates = p.cifg ? 3 : 4;
@@ -80,68 +170,15 @@ void build_lstm(Net& net, const TypeVariant& v, const LstmP& p) {
     d.m_ActivationFunc = p.act;
     d.m_ClippingThresCell = p.clip_cell;
     d.m_ClippingThresProj = p.clip_proj;
-    d.m_CifgEnabled = p.cifg;
-    d.m_PeepholeEnabled = p.peephole;
-    d.m_ProjectionEnabled = p.projection;
-    d.m_LayerNormEnabled = p.layer_norm;
+    set_lstm_features(d, p);
 
-    armnn::LstmInputParams params;
-    // Constants in a fixed order (the oracle network draws the same ones).
-    const armnn::ConstTensor i2f = weights(p.cell, p.in), i2c = weights(p.cell, p.in), i2o = weights(p.cell, p.in);
-    const armnn::ConstTensor r2f = weights(p.cell, p.out), r2c = weights(p.cell, p.out), r2o = weights(p.cell, p.out);
-    const armnn::ConstTensor fb = vec(-0.5f, 0.5f), cb = vec(-0.5f, 0.5f), ob = vec(-0.5f, 0.5f);
-    params.m_InputToForgetWeights = &i2f;
-    params.m_InputToCellWeights = &i2c;
-    params.m_InputToOutputWeights = &i2o;
-    params.m_RecurrentToForgetWeights = &r2f;
-    params.m_RecurrentToCellWeights = &r2c;
-    params.m_RecurrentToOutputWeights = &r2o;
-    params.m_ForgetGateBias = &fb;
-    params.m_CellBias = &cb;
-    params.m_OutputGateBias = &ob;
-    armnn::ConstTensor i2i, r2i, ib, c2i, c2f, c2o, pw, pb, lni, lnf, lnc, lno;
-    if (!p.cifg) {
-        i2i = weights(p.cell, p.in);
-        r2i = weights(p.cell, p.out);
-        ib = vec(-0.5f, 0.5f);
-        params.m_InputToInputWeights = &i2i;
-        params.m_RecurrentToInputWeights = &r2i;
-        params.m_InputGateBias = &ib;
-    }
-    if (p.peephole) {
-        if (!p.cifg) {
-            c2i = vec(-0.5f, 0.5f);
-            params.m_CellToInputWeights = &c2i;
-        }
-        c2f = vec(-0.5f, 0.5f);
-        c2o = vec(-0.5f, 0.5f);
-        params.m_CellToForgetWeights = &c2f;
-        params.m_CellToOutputWeights = &c2o;
-    }
-    if (p.projection) {
-        pw = weights(p.out, p.cell);
-        params.m_ProjectionWeights = &pw;
-        if (p.projection_bias) {
-            pb = net.random_const(t.info({p.out}, 2), -0.5f, 0.5f);
-            params.m_ProjectionBias = &pb;
-        }
-    }
-    if (p.layer_norm) {
-        if (!p.cifg) {
-            lni = vec(0.5f, 1.5f);
-            params.m_InputLayerNormWeights = &lni;
-        }
-        lnf = vec(0.5f, 1.5f);
-        lnc = vec(0.5f, 1.5f);
-        lno = vec(0.5f, 1.5f);
-        params.m_ForgetLayerNormWeights = &lnf;
-        params.m_CellLayerNormWeights = &lnc;
-        params.m_OutputLayerNormWeights = &lno;
-    }
+    LstmConstantMakers makers{weights, [&] { return vec(-0.5f, 0.5f); }, vec, nullptr};
+    if (p.projection_bias) makers.projection_bias = [&] { return net.random_const(t.info({p.out}, 2), -0.5f, 0.5f); };
+    const LstmConstants k(makers, p.in, p.cell, p.out, p.cifg, p.peephole, p.projection, p.layer_norm);
 
     if (!p.cifg && !p.peephole) std::fprintf(stderr, "%s\n", kNoCellToInputCrash);
     if (p.projection && !p.projection_bias) std::fprintf(stderr, "%s\n", kNoProjectionBiasCrash);
-    auto* layer = net.net().AddLstmLayer(d, params, "lstm");
+    auto* layer = net.net().AddLstmLayer(d, k.params, "lstm");
     x.Connect(layer->GetInputSlot(0));
     h.Connect(layer->GetInputSlot(1));
     c.Connect(layer->GetInputSlot(2));
@@ -199,10 +236,7 @@ void add_qlstm(std::vector<CaseSpec>& out) {
             armnn::QLstmDescriptor d;
             d.m_CellClip = p.cell_clip;
             d.m_ProjectionClip = p.projection_clip;
-            d.m_CifgEnabled = p.cifg;
-            d.m_PeepholeEnabled = p.peephole;
-            d.m_ProjectionEnabled = p.projection;
-            d.m_LayerNormEnabled = p.layer_norm;
+            set_lstm_features(d, p);
             d.m_InputIntermediateScale = 1.0f / 4096;
             d.m_ForgetIntermediateScale = 1.0f / 4096;
             d.m_CellIntermediateScale = 1.0f / 4096;
@@ -210,57 +244,12 @@ void add_qlstm(std::vector<CaseSpec>& out) {
             d.m_HiddenStateScale = 1.0f / 128;
             d.m_HiddenStateZeroPoint = 0;
 
-            armnn::LstmInputParams params;
-            const armnn::ConstTensor i2f = weights(p.cell, p.in), i2c = weights(p.cell, p.in), i2o = weights(p.cell, p.in);
-            const armnn::ConstTensor r2f = weights(p.cell, p.out), r2c = weights(p.cell, p.out), r2o = weights(p.cell, p.out);
-            const armnn::ConstTensor fb = bias(p.cell), cb = bias(p.cell), ob = bias(p.cell);
-            params.m_InputToForgetWeights = &i2f;
-            params.m_InputToCellWeights = &i2c;
-            params.m_InputToOutputWeights = &i2o;
-            params.m_RecurrentToForgetWeights = &r2f;
-            params.m_RecurrentToCellWeights = &r2c;
-            params.m_RecurrentToOutputWeights = &r2o;
-            params.m_ForgetGateBias = &fb;
-            params.m_CellBias = &cb;
-            params.m_OutputGateBias = &ob;
-            armnn::ConstTensor i2i, r2i, ib, c2i, c2f, c2o, pw, pb, lni, lnf, lnc, lno;
-            if (!p.cifg) {
-                i2i = weights(p.cell, p.in);
-                r2i = weights(p.cell, p.out);
-                ib = bias(p.cell);
-                params.m_InputToInputWeights = &i2i;
-                params.m_RecurrentToInputWeights = &r2i;
-                params.m_InputGateBias = &ib;
-            }
-            if (p.peephole) {
-                if (!p.cifg) {
-                    c2i = s16(-0.5f, 0.5f);
-                    params.m_CellToInputWeights = &c2i;
-                }
-                c2f = s16(-0.5f, 0.5f);
-                c2o = s16(-0.5f, 0.5f);
-                params.m_CellToForgetWeights = &c2f;
-                params.m_CellToOutputWeights = &c2o;
-            }
-            if (p.projection) {
-                pw = weights(p.out, p.cell);
-                pb = net.random_const(TensorInfo({p.out}, DataType::Signed32, d.m_HiddenStateScale * w_scale, 0), -0.5f, 0.5f);
-                params.m_ProjectionWeights = &pw;
-                params.m_ProjectionBias = &pb;
-            }
-            if (p.layer_norm) {
-                if (!p.cifg) {
-                    lni = s16(0.5f, 1.5f);
-                    params.m_InputLayerNormWeights = &lni;
-                }
-                lnf = s16(0.5f, 1.5f);
-                lnc = s16(0.5f, 1.5f);
-                lno = s16(0.5f, 1.5f);
-                params.m_ForgetLayerNormWeights = &lnf;
-                params.m_CellLayerNormWeights = &lnc;
-                params.m_OutputLayerNormWeights = &lno;
-            }
-            auto* layer = net.net().AddQLstmLayer(d, params, "qlstm");
+            const auto projection_bias = [&] {
+                return net.random_const(TensorInfo({p.out}, DataType::Signed32, d.m_HiddenStateScale * w_scale, 0), -0.5f, 0.5f);
+            };
+            const LstmConstants k({weights, [&] { return bias(p.cell); }, s16, projection_bias}, p.in, p.cell, p.out, p.cifg,
+                                  p.peephole, p.projection, p.layer_norm);
+            auto* layer = net.net().AddQLstmLayer(d, k.params, "qlstm");
             x.Connect(layer->GetInputSlot(0));
             h.Connect(layer->GetInputSlot(1));
             c.Connect(layer->GetInputSlot(2));

@@ -231,13 +231,8 @@ void add_resize(std::vector<CaseSpec>& out) {
                                              (method == armnn::ResizeMethod::Bilinear ? "bilinear_" : "nearest_") + v.tag +
                                              "_" + m.tag + "_" + s.tag + (si == 1 ? "_nchw" : "_nhwc");
                     out.push_back(make_case(name, "Resize", v, [v, s, m, method, layout](Net& net) {
-                        armnn::ResizeDescriptor d;
+                        auto d = resize_descriptor<armnn::ResizeDescriptor>(s.oh, s.ow, layout, m.align, m.half);
                         d.m_Method = method;
-                        d.m_TargetHeight = s.oh;
-                        d.m_TargetWidth = s.ow;
-                        d.m_DataLayout = layout;
-                        d.m_AlignCorners = m.align;
-                        d.m_HalfPixelCenters = m.half;
                         const unsigned c = 3, n = 1;
                         auto shape = [&](unsigned h, unsigned w) {
                             return layout == armnn::DataLayout::NHWC ? TensorShape({n, h, w, c}) : TensorShape({n, c, h, w});

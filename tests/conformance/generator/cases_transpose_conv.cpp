@@ -104,12 +104,7 @@ void add_transpose_conv(std::vector<CaseSpec>& out) {
                 const ValueRange range = q.weights == Weights::S16PerTensor ? ValueRange{-6.4f, 6.4f} : ValueRange{};
                 auto& in = net.input(q.act.info(image_shape(p.layout, p.n, p.h, p.w, p.c), kInScale, zp), range);
                 armnn::TransposeConvolution2dDescriptor d;
-                d.m_PadLeft = p.pl;
-                d.m_PadRight = p.pr;
-                d.m_PadTop = p.pt;
-                d.m_PadBottom = p.pb;
-                d.m_StrideX = p.sx;
-                d.m_StrideY = p.sy;
+                set_pads_strides(d, p.pl, p.pr, p.pt, p.pb, p.sx, p.sy);
                 d.m_BiasEnabled = p.bias;
                 d.m_DataLayout = p.layout;
                 const armnn::ConstTensor weights = net.random_const(wi.weights);

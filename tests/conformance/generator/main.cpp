@@ -31,14 +31,19 @@ using namespace conformance;
 
 namespace {
 
+// Runs a case's network builder; Arm NN refusing the network makes the case a skip (`refusal` + Arm NN's message).
+void build_or_skip(const std::function<void(Net&)>& build, Net& net, const char* refusal) {
+    try {
+        build(net);
+    } catch (const armnn::Exception& e) {
+        throw CaseSkipped(refusal + std::string(e.what()));
+    }
+}
+
 CaseRecord run_spec(const CaseSpec& spec, CpuRefRunner& runner) {
     Prng prng = Prng::for_case(spec.name);
     Net net(prng);
-    try {
-        spec.build(net);
-    } catch (const armnn::Exception& e) {
-        throw CaseSkipped(std::string("INetwork rejects it: ") + e.what());
-    }
+    build_or_skip(spec.build, net, "INetwork rejects it: ");
     const std::vector<ValueRange> ranges = net.input_ranges();
     std::vector<std::vector<float>> presets;
     for (size_t i = 0; i < ranges.size(); ++i) presets.push_back(net.preset(i));
@@ -69,11 +74,7 @@ CaseRecord run_spec(const CaseSpec& spec, CpuRefRunner& runner) {
         // constants from the same seed, in the same order as `build`; the inputs above are shared.
         Prng oracle_prng = Prng::for_case(spec.name);
         Net alt(oracle_prng);
-        try {
-            spec.oracle_build(alt);
-        } catch (const armnn::Exception& e) {
-            throw CaseSkipped(std::string("INetwork rejects the substitute oracle: ") + e.what());
-        }
+        build_or_skip(spec.oracle_build, alt, "INetwork rejects the substitute oracle: ");
         armnn::INetworkPtr alt_net = alt.take();
         const Bindings alt_bindings = bindings_of(*alt_net);
         if (alt_bindings.inputs.size() != rec.bindings.inputs.size() ||

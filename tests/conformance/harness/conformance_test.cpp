@@ -160,6 +160,16 @@ LibraryRun run_library(const ConformanceCase& c) {
     return r;
 }
 
+// run_library, with an npurun error recorded as this test's failure (`what` prefixes the message).
+LibraryRun run_library_or_fail(const ConformanceCase& c, const char* what) {
+    try {
+        return run_library(c);
+    } catch (const npurun::Error& e) {
+        ADD_FAILURE() << what << e.what();
+        return {};
+    }
+}
+
 class Conformance : public ::testing::TestWithParam<ConformanceCase> {};
 
 TEST_P(Conformance, MatchesCpuRef) {
@@ -169,12 +179,7 @@ TEST_P(Conformance, MatchesCpuRef) {
         GTEST_SKIP() << "Arm NN 20.08 gives no reference: " << c.reason;
     }
     for (const auto& n : c.notes) RecordProperty("note", n);
-    LibraryRun r;
-    try {
-        r = run_library(c);
-    } catch (const npurun::Error& e) {
-        FAIL() << "npurun error: " << e.what();
-    }
+    const LibraryRun r = run_library_or_fail(c, "npurun error: ");
     if (HasFailure()) return;
     for (size_t k = 0; k < c.outputs.size(); ++k) {
         const ManifestBinding& m = c.outputs[k];
@@ -234,12 +239,7 @@ TEST_P(ConformanceCli, BinaryWritesTheLibraryBytes) {
         record_skip("npurun binary not built");
         GTEST_SKIP() << "NPURUN_BIN not set: the npurun binary is not built in this tree";
     }
-    LibraryRun r;
-    try {
-        r = run_library(c);
-    } catch (const npurun::Error& e) {
-        FAIL() << "npurun library error: " << e.what();
-    }
+    const LibraryRun r = run_library_or_fail(c, "npurun library error: ");
     if (HasFailure()) return;
     char tmpl[] = "/tmp/npurun-conformance-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);

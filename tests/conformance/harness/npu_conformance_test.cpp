@@ -258,12 +258,8 @@ int compare_each_layer(const ConformanceCase& c, const std::shared_ptr<const npu
         layers.push_back(std::move(l));
     }
     // The CPU's value of every layer input: model inputs from the case, the others bound as extra outputs.
-    npurun::Graph probe;
-    probe.tensors = g.tensors;
-    probe.nodes = g.nodes;
-    probe.inputs = g.inputs;
-    probe.outputs = g.outputs;
-    probe.file = g.file;
+    // Every field but `owned`, which is not copyable.
+    npurun::Graph probe{g.tensors, g.nodes, g.inputs, g.outputs, {}, g.file};
     std::set<npurun::TensorId> bound;
     for (const auto& b : g.inputs) bound.insert(b.tensor);
     for (const auto& b : g.outputs) bound.insert(b.tensor);

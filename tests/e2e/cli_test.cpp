@@ -173,6 +173,11 @@ TEST_F(Cli, ListLayers) {
     EXPECT_NE(row("StandIn                     Float32   no   -").find("placeholder"), std::string::npos);
     EXPECT_NE(row("LogicalBinary               Float32   no   -").find("does not accept"), std::string::npos);
     EXPECT_NE(r.out.find("Merger as\nConcat"), std::string::npos);
+    // the mnn column, and the MNN op types with what each becomes or why it is refused
+    EXPECT_NE(row("Convolution2d               Float32   yes  fp16 yes").find("yes"), std::string::npos) << r.out;
+    EXPECT_NE(row("QLstm                       QAsymmS8  yes  -    -").find("yes"), std::string::npos) << r.out;
+    EXPECT_NE(row("ConvInt8 ").find("Convolution2d"), std::string::npos) << r.out;
+    EXPECT_NE(row("Extra ").find("refused: custom ops"), std::string::npos) << r.out;
     expect_error(run({"--list-layers", path("identity.armnn")}), 2, {"--list-layers"});
 }
 

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "include/npurun/npurun.hpp"
 #include "core/error.h"
 #include "runtime/loaders/load_model.h"
+#include "runtime/loaders/mnn/mnn_ops.h"
 #include "tests/mnn/mnn_test_models.h"
 
 using namespace npurun;
@@ -272,4 +274,42 @@ TEST(MnnMalformed, TruncationsAndByteFlips) {
                 EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
             }
         }
+}
+
+// The op table behind map_op and `npurun --list-layers`: one row per type, a mapper or a refusal (never
+// both, never neither), and the refusal is what loading such an op reports.
+TEST(MnnOpTable, OneRowPerTypeWithAMapperOrAReason) {
+    std::set<int32_t> seen;
+    for (const mnn::MnnOpRow& r : mnn::mnn_op_table()) {
+        EXPECT_TRUE(seen.insert(int32_t(r.type)).second) << mnn::op_type_name(int32_t(r.type)) << " listed twice";
+        EXPECT_NE(r.map == nullptr, r.refusal == nullptr) << mnn::op_type_name(int32_t(r.type));
+        EXPECT_EQ(mnn::find_mnn_op(r.type), &r);
+    }
+    EXPECT_EQ(mnn::find_mnn_op(MNN::OpType(9999)), nullptr);
+    // Every op type the real face detectors use has a mapper.
+    for (MNN::OpType t : {MNN::OpType::Convolution, MNN::OpType::ConvolutionDepthwise, MNN::OpType::ConvInt8,
+                          MNN::OpType::DepthwiseConvInt8, MNN::OpType::FloatToInt8, MNN::OpType::Int8ToFloat,
+                          MNN::OpType::Softmax, MNN::OpType::Concat, MNN::OpType::Reshape, MNN::OpType::Permute}) {
+        const mnn::MnnOpRow* r = mnn::find_mnn_op(t);
+        ASSERT_NE(r, nullptr) << mnn::op_type_name(int32_t(t));
+        EXPECT_NE(r->map, nullptr) << mnn::op_type_name(int32_t(t));
+    }
+}
+
+TEST(MnnOpTable, ARefusedRowIsWhatLoadingReports) {
+    const mnn::MnnOpRow* row = mnn::find_mnn_op(MNN::OpType::Extra);
+    ASSERT_NE(row, nullptr);
+    ASSERT_EQ(row->map, nullptr);
+    NetSpec spec;
+    spec.tensors = {"x", "y"};
+    spec.ops.push_back(input_op(0, {1, 4, 2, 2}, "x"));
+    OpSpec e;
+    e.type = MNN::OpType::Extra;
+    e.name = "custom";
+    e.inputs = {0};
+    e.outputs = {1};
+    spec.ops.push_back(e);
+    const std::string m = load_error(build(spec));
+    EXPECT_NE(m.find(row->refusal), std::string::npos) << m;
+    EXPECT_NE(m.find("'custom' (Extra)"), std::string::npos) << m;
 }

@@ -11,6 +11,8 @@ docs/layers.md --write`; the test `layers-doc` fails when this file and the bina
 from the op semantics and each CPU kernel's own check, not from a hand-kept list. `cpu`: the reference
 kernels run it (NEON kernels take over where they cover it). `npu`: which layers go to the NPU is decided per
 model by `npurun --explain` (the RKNN2 constraints depend on shapes and attributes, not only on the type).
+`mnn`: some MNN op type maps to the layer type; the MNN op types, with what each becomes or why it is refused,
+follow the table.
 
 ```
 """

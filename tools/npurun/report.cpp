@@ -9,6 +9,7 @@
 #include "ir/graph.h"
 #include "runtime/exec/cpu_support.h"
 #include "runtime/npu/npu_op.h"
+#include "runtime/loaders/mnn/mnn_ops.h"
 
 namespace npurun::cli {
 namespace {
@@ -226,15 +227,43 @@ void print_model_info(std::FILE* out, const Model& model, const MemoryPlanStats&
                  stats.naive_bytes, pct, stats.num_tensors, stats_note.c_str());
 }
 
+namespace {
+
+// The MNN op types (.mnn files): what each becomes in the IR, or why it is refused. "mnn" in the table
+// above marks the IR layer types these reach.
+void print_mnn_op_support(std::FILE* out) {
+    std::fprintf(out, "\nMNN op types (.mnn files)          IR layers (besides layout Transpose/Reshape) or refusal\n");
+    for (const mnn::MnnOpRow& r : mnn::mnn_op_table()) {
+        std::string what;
+        if (!r.map) {
+            what = std::string("refused: ") + r.refusal;
+        } else if (r.kinds.empty()) {
+            what = "no node (a graph constant, folded at load, or the identity)";
+        } else {
+            for (OpKind k : r.kinds) what += (what.empty() ? "" : ", ") + std::string(to_string(k));
+        }
+        std::fprintf(out, "%-34s %s\n", mnn::op_type_name(int32_t(r.type)).c_str(), what.c_str());
+    }
+    std::fprintf(out, "Any other MNN op type is refused at load with its name and number.\n");
+}
+
+}  // namespace
+
 void print_layer_support(std::FILE* out) {
     static const DataType types[] = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
                                      DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
                                      DataType::Signed32, DataType::Signed64, DataType::Boolean};
-    std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", "layer type", "data type", "cpu", "npu", "reason (when not supported)");
+    // The IR layer types some MNN op maps to (the MNN loader's op table, runtime/loaders/mnn/mnn_ops.h).
+    std::vector<bool> from_mnn(uint32_t(OpKind::Count_), false);
+    for (const mnn::MnnOpRow& r : mnn::mnn_op_table())
+        for (OpKind k : r.kinds) from_mnn[uint32_t(k)] = true;
+    std::fprintf(out, "%-27s %-9s %-4s %-4s %-4s %s\n", "layer type", "data type", "cpu", "npu", "mnn",
+                 "reason (when not supported)");
     for (uint32_t k = 0; k < uint32_t(OpKind::Count_); ++k) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;
         const bool npu_unit = npu::npu_op_unit(op) != nullptr;  // the NPU operation table (runtime/npu/npu_op.h)
+        const char* mnn = from_mnn[k] ? "yes" : "-";
         for (DataType t : types) {
             const std::string reason = exec::cpu_support(op, t);
             // The NPU computes int8 (QAsymmU8/S8 activations) or fp16; Float32 runs as fp16 under --fp16.
@@ -242,8 +271,8 @@ void print_layer_support(std::FILE* out) {
                               : (t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::Float16) ? "yes"
                               : t == DataType::Float32                                 ? "fp16"
                                                                                        : "no";
-            std::fprintf(out, "%-27s %-9s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no", npu,
-                         reason.c_str());
+            std::fprintf(out, "%-27s %-9s %-4s %-4s %-4s %s\n", to_string(op), to_string(t), reason.empty() ? "yes" : "no",
+                         npu, mnn, reason.c_str());
         }
     }
     std::fprintf(out,
@@ -268,6 +297,7 @@ void print_layer_support(std::FILE* out) {
     list("Activation functions", ActivationFunction::Gelu, "Gelu: Arm NN 23.11+");
     std::fprintf(out,
                  "Not supported (a clean error naming the type): ReverseV2, Tile (Arm NN 23.08+) and ScatterNd (24.05+).\n");
+    print_mnn_op_support(out);
 }
 
 }  // namespace npurun::cli

@@ -268,7 +268,8 @@ void map_reshape(Builder& b) {
     b.produce(0, reshape(b, x, s), want);
 }
 
-void map_squeeze_like(Builder& b, T type) {
+void map_squeeze_like(Builder& b) {
+    const T type = b.op->type();
     const TensorState& xs = b.in(0);
     const Shape in = b.g.info(xs.id).shape;
     std::vector<uint32_t> out;
@@ -825,102 +826,146 @@ uint32_t positive_size(const Builder& b, int32_t v) {
     return static_cast<uint32_t>(v);
 }
 
+// ---- ops mapped in place (no family of their own) ----
+
+namespace {
+
+void map_dropout(Builder& b) {  // inference: the identity
+    const TensorState xs = b.raw(0);
+    b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
+}
+
+void map_relu(Builder& b) {
+    ActivationAttrs a;
+    const auto* r = b.op->main_as_Relu();
+    if (r && r->slope() != 0.0f) a.function = ActivationFunction::LeakyReLu, a.a = r->slope();
+    else a.function = ActivationFunction::ReLu;
+    map_activation(b, a);
+}
+
+void map_relu6(Builder& b) {
+    ActivationAttrs a;
+    a.function = ActivationFunction::BoundedReLu;
+    const auto* r = b.op->main_as_Relu6();
+    a.a = r ? r->maxValue() : 6.0f;
+    a.b = r ? r->minValue() : 0.0f;
+    if (!(a.a >= a.b)) b.bad("ReLU6 bounds are inverted");
+    map_activation(b, a);
+}
+
+void map_elu(Builder& b) {
+    ActivationAttrs a;
+    a.function = ActivationFunction::Elu;
+    const auto* e = b.op->main_as_ELU();
+    a.a = e ? e->alpha() : 1.0f;
+    map_activation(b, a);
+}
+
+template <ActivationFunction F>
+void map_plain_activation(Builder& b) {
+    ActivationAttrs a;
+    a.function = F;
+    if (F == ActivationFunction::TanH) a.a = 1.0f, a.b = 1.0f;  // Arm NN's TanH is a*tanh(b*x)
+    map_activation(b, a);
+}
+
+void map_conv_float(Builder& b) { map_convolution(b, false); }
+void map_conv_int8(Builder& b) { map_convolution(b, true); }
+void map_permute_op(Builder& b) { map_permute(b, false); }
+void map_transpose_op(Builder& b) { map_permute(b, true); }
+
+using K = OpKind;
+
+// One row per MNN op type the loader knows: how it is mapped and which IR operations it becomes (besides
+// the layout Transposes and Reshapes any op may need at its inputs), or why it is refused. map_op
+// dispatches through this table and `npurun --list-layers` prints it, so the list cannot drift from the
+// code; map_op also checks, on every op it maps, that the nodes it added are of the kinds listed here.
+const std::vector<MnnOpRow>& rows() {
+    static const std::vector<MnnOpRow> table = {
+        {T::Input, map_input, {K::Input}, nullptr},
+        {T::Const, map_const, {}, nullptr},
+        {T::Convolution, map_conv_float, {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
+        {T::ConvolutionDepthwise, map_conv_float, {K::DepthwiseConvolution2d, K::Convolution2d, K::Activation}, nullptr},
+        {T::ConvInt8, map_conv_int8, {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
+        {T::DepthwiseConvInt8, map_conv_int8, {K::DepthwiseConvolution2d, K::Convolution2d, K::Activation}, nullptr},
+        {T::FloatToInt8, map_float_to_int8, {K::ElementwiseBinary, K::Quantize, K::Activation}, nullptr},
+        {T::Int8ToFloat, map_int8_to_float, {K::Dequantize}, nullptr},
+        {T::Pooling, map_pooling, {K::Pooling2d}, nullptr},
+        {T::InnerProduct, map_inner_product, {K::FullyConnected}, nullptr},
+        {T::ConvertTensor, map_convert_tensor, {K::Transpose}, nullptr},
+        {T::Permute, map_permute_op, {K::Transpose}, nullptr},
+        {T::Transpose, map_transpose_op, {K::Transpose}, nullptr},
+        {T::Reshape, map_reshape, {K::Reshape}, nullptr},
+        {T::Squeeze, map_squeeze_like, {K::Reshape}, nullptr},
+        {T::Unsqueeze, map_squeeze_like, {K::Reshape}, nullptr},
+        {T::ExpandDims, map_squeeze_like, {K::Reshape}, nullptr},
+        {T::Flatten, map_squeeze_like, {K::Reshape}, nullptr},
+        {T::Concat, map_concat, {K::Concat}, nullptr},
+        {T::Slice, map_slice, {K::Splitter}, nullptr},
+        {T::Shape, map_shape, {}, nullptr},
+        {T::StridedSlice, map_strided_slice, {K::StridedSlice}, nullptr},
+        {T::Pack, map_pack, {K::Stack}, nullptr},
+        {T::Eltwise, map_eltwise, {K::ElementwiseBinary}, nullptr},
+        {T::BinaryOp, map_binary, {K::ElementwiseBinary, K::Activation}, nullptr},
+        {T::UnaryOp, map_unary, {K::ElementwiseUnary, K::Activation}, nullptr},
+        {T::Softmax, map_softmax, {K::Softmax}, nullptr},
+        {T::ArgMax, map_argmax, {K::ArgMinMax}, nullptr},
+        {T::ArgMin, map_argmax, {K::ArgMinMax}, nullptr},
+        {T::Reduction, map_reduction, {K::Reduce}, nullptr},
+        {T::Scale, map_scale, {K::BatchNormalization}, nullptr},
+        {T::BatchNorm, map_mnn_batch_norm, {K::BatchNormalization}, nullptr},
+        {T::PReLU, map_prelu, {K::Prelu}, nullptr},
+        {T::Interp, map_interp, {K::Resize}, nullptr},
+        {T::Resize, map_interp, {K::Resize}, nullptr},
+        {T::LRN, map_lrn, {K::Normalization}, nullptr},
+        {T::Normalize, map_normalize, {K::L2Normalization, K::ElementwiseBinary}, nullptr},
+        {T::Padding, map_padding, {K::Pad}, nullptr},
+        {T::Cast, map_cast, {K::Cast}, nullptr},
+        {T::Dropout, map_dropout, {}, nullptr},
+        {T::ReLU, map_relu, {K::Activation}, nullptr},
+        {T::ReLU6, map_relu6, {K::Activation}, nullptr},
+        {T::Sigmoid, map_plain_activation<ActivationFunction::Sigmoid>, {K::Activation}, nullptr},
+        {T::TanH, map_plain_activation<ActivationFunction::TanH>, {K::Activation}, nullptr},
+        {T::ELU, map_elu, {K::Activation}, nullptr},
+        {T::PriorBox, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
+        {T::DetectionOutput, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
+        {T::ROIPooling, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
+        {T::Proposal, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
+        {T::LSTM, nullptr, {}, "MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)"},
+        {T::Deconvolution, nullptr, {}, "deconvolution is not mapped yet"},
+        {T::DeconvolutionDepthwise, nullptr, {}, "deconvolution is not mapped yet"},
+        {T::EltwiseInt8, nullptr, {}, "EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)"},
+        {T::Extra, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
+        {T::Plugin, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
+    };
+    return table;
+}
+
+// The layout moves any op may add in front of its inputs or at its outputs (Builder::in, file_order).
+bool layout_move(OpKind k) { return k == OpKind::Transpose || k == OpKind::Reshape; }
+
+}  // namespace
+
+const std::vector<MnnOpRow>& mnn_op_table() { return rows(); }
+
+const MnnOpRow* find_mnn_op(MNN::OpType type) {
+    for (const MnnOpRow& r : rows())
+        if (r.type == type) return &r;
+    return nullptr;
+}
+
 void map_op(Builder& b) {
     const T type = b.op->type();
-    switch (type) {
-        case T::Input: return map_input(b);
-        case T::Const: return map_const(b);
-        case T::Convolution:
-        case T::ConvolutionDepthwise: return map_convolution(b, false);
-        case T::ConvInt8:
-        case T::DepthwiseConvInt8: return map_convolution(b, true);
-        case T::FloatToInt8: return map_float_to_int8(b);
-        case T::Int8ToFloat: return map_int8_to_float(b);
-        case T::Pooling: return map_pooling(b);
-        case T::InnerProduct: return map_inner_product(b);
-        case T::ConvertTensor: return map_convert_tensor(b);
-        case T::Permute: return map_permute(b, false);
-        case T::Transpose: return map_permute(b, true);
-        case T::Reshape: return map_reshape(b);
-        case T::Squeeze:
-        case T::Unsqueeze:
-        case T::ExpandDims:
-        case T::Flatten: return map_squeeze_like(b, type);
-        case T::Concat: return map_concat(b);
-        case T::Slice: return map_slice(b);
-        case T::Shape: return map_shape(b);
-        case T::StridedSlice: return map_strided_slice(b);
-        case T::Pack: return map_pack(b);
-        case T::Eltwise: return map_eltwise(b);
-        case T::BinaryOp: return map_binary(b);
-        case T::UnaryOp: return map_unary(b);
-        case T::Softmax: return map_softmax(b);
-        case T::ArgMax:
-        case T::ArgMin: return map_argmax(b);
-        case T::Reduction: return map_reduction(b);
-        case T::Scale: return map_scale(b);
-        case T::BatchNorm: return map_mnn_batch_norm(b);
-        case T::PReLU: return map_prelu(b);
-        case T::Interp:
-        case T::Resize: return map_interp(b);
-        case T::LRN: return map_lrn(b);
-        case T::Normalize: return map_normalize(b);
-        case T::Padding: return map_padding(b);
-        case T::Cast: return map_cast(b);
-        case T::Dropout: {
-            const TensorState xs = b.raw(0);
-            return b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
-        }
-        case T::ReLU: {
-            ActivationAttrs a;
-            const auto* r = b.op->main_as_Relu();
-            if (r && r->slope() != 0.0f) a.function = ActivationFunction::LeakyReLu, a.a = r->slope();
-            else a.function = ActivationFunction::ReLu;
-            return map_activation(b, a);
-        }
-        case T::ReLU6: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::BoundedReLu;
-            const auto* r = b.op->main_as_Relu6();
-            a.a = r ? r->maxValue() : 6.0f;
-            a.b = r ? r->minValue() : 0.0f;
-            if (!(a.a >= a.b)) b.bad("ReLU6 bounds are inverted");
-            return map_activation(b, a);
-        }
-        case T::Sigmoid: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::Sigmoid;
-            return map_activation(b, a);
-        }
-        case T::TanH: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::TanH, a.a = 1.0f, a.b = 1.0f;
-            return map_activation(b, a);
-        }
-        case T::ELU: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::Elu;
-            const auto* e = b.op->main_as_ELU();
-            a.a = e ? e->alpha() : 1.0f;
-            return map_activation(b, a);
-        }
-        case T::PriorBox:
-        case T::DetectionOutput:
-        case T::ROIPooling:
-        case T::Proposal:
-            b.unsupported("SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host");
-        case T::LSTM:
-            b.unsupported("MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)");
-        case T::Deconvolution:
-        case T::DeconvolutionDepthwise:
-            b.unsupported("deconvolution is not mapped yet");
-        case T::EltwiseInt8:
-            b.unsupported("EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)");
-        case T::Extra:
-        case T::Plugin:
-            b.unsupported("custom ops (Extra/Plugin) cannot run outside MNN");
-        default:
-            b.unsupported("op type " + std::to_string(static_cast<int32_t>(type)) + " is not supported");
+    const MnnOpRow* row = find_mnn_op(type);
+    if (!row) b.unsupported("op type " + std::to_string(static_cast<int32_t>(type)) + " is not supported");
+    if (!row->map) b.unsupported(row->refusal);
+    const size_t first = b.g.nodes.size();
+    row->map(b);
+    for (size_t i = first; i < b.g.nodes.size(); ++i) {
+        const OpKind k = b.g.nodes[i].op;
+        if (layout_move(k) || std::find(row->kinds.begin(), row->kinds.end(), k) != row->kinds.end()) continue;
+        fail(ErrorKind::Internal, b.describe() + " became a " + to_string(k) +
+                                      " node, which its row of the MNN op table (mnn_ops.cpp) does not list");
     }
 }
 

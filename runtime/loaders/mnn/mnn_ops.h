@@ -15,4 +15,15 @@ void map_inner_product(Builder& b);
 
 namespace npurun::mnn {
 uint32_t positive_size(const Builder& b, int32_t v);
+
+// One MNN op type: how the loader maps it (map), the IR operations it becomes (kinds), or, when map is
+// null, why it is refused (refusal). The table behind map_op and `npurun --list-layers`.
+struct MnnOpRow {
+    MNN::OpType type;
+    void (*map)(Builder&);
+    std::vector<OpKind> kinds;
+    const char* refusal;
+};
+const std::vector<MnnOpRow>& mnn_op_table();
+const MnnOpRow* find_mnn_op(MNN::OpType type);  // nullptr: a type the loader does not know
 }  // namespace npurun::mnn

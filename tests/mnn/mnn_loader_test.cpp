@@ -281,9 +281,13 @@ TEST(MnnMalformed, TruncationsAndByteFlips) {
 TEST(MnnOpTable, OneRowPerTypeWithAMapperOrAReason) {
     std::set<int32_t> seen;
     for (const mnn::MnnOpRow& r : mnn::mnn_op_table()) {
-        EXPECT_TRUE(seen.insert(int32_t(r.type)).second) << mnn::op_type_name(int32_t(r.type)) << " listed twice";
-        EXPECT_NE(r.map == nullptr, r.refusal == nullptr) << mnn::op_type_name(int32_t(r.type));
-        EXPECT_EQ(mnn::find_mnn_op(r.type), &r);
+        ASSERT_FALSE(r.types.empty());
+        const std::string name = mnn::op_type_name(int32_t(r.types[0]));
+        EXPECT_NE(r.map == nullptr, r.refusal == nullptr) << name;
+        for (MNN::OpType t : r.types) {
+            EXPECT_TRUE(seen.insert(int32_t(t)).second) << mnn::op_type_name(int32_t(t)) << " listed twice";
+            EXPECT_EQ(mnn::find_mnn_op(t), &r);
+        }
     }
     EXPECT_EQ(mnn::find_mnn_op(MNN::OpType(9999)), nullptr);
     // Every op type the real face detectors use has a mapper.

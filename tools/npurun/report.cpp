@@ -242,7 +242,7 @@ void print_mnn_op_support(std::FILE* out) {
         } else {
             for (OpKind k : r.kinds) what += (what.empty() ? "" : ", ") + std::string(to_string(k));
         }
-        std::fprintf(out, "%-34s %s\n", mnn::op_type_name(int32_t(r.type)).c_str(), what.c_str());
+        for (MNN::OpType t : r.types) std::fprintf(out, "%-34s %s\n", mnn::op_type_name(int32_t(t)).c_str(), what.c_str());
     }
     std::fprintf(out, "Any other MNN op type is refused at load with its name and number.\n");
 }

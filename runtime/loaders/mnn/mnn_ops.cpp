@@ -835,39 +835,32 @@ void map_dropout(Builder& b) {  // inference: the identity
     b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
 }
 
+ActivationAttrs activation(ActivationFunction f, float a = 0.0f, float b = 0.0f) {
+    ActivationAttrs attrs;
+    attrs.function = f, attrs.a = a, attrs.b = b;
+    return attrs;
+}
+
 void map_relu(Builder& b) {
-    ActivationAttrs a;
     const auto* r = b.op->main_as_Relu();
-    if (r && r->slope() != 0.0f) a.function = ActivationFunction::LeakyReLu, a.a = r->slope();
-    else a.function = ActivationFunction::ReLu;
-    map_activation(b, a);
+    if (r && r->slope() != 0.0f) return map_activation(b, activation(ActivationFunction::LeakyReLu, r->slope()));
+    map_activation(b, activation(ActivationFunction::ReLu));
 }
 
 void map_relu6(Builder& b) {
-    ActivationAttrs a;
-    a.function = ActivationFunction::BoundedReLu;
     const auto* r = b.op->main_as_Relu6();
-    a.a = r ? r->maxValue() : 6.0f;
-    a.b = r ? r->minValue() : 0.0f;
+    const ActivationAttrs a = activation(ActivationFunction::BoundedReLu, r ? r->maxValue() : 6.0f, r ? r->minValue() : 0.0f);
     if (!(a.a >= a.b)) b.bad("ReLU6 bounds are inverted");
     map_activation(b, a);
 }
 
 void map_elu(Builder& b) {
-    ActivationAttrs a;
-    a.function = ActivationFunction::Elu;
     const auto* e = b.op->main_as_ELU();
-    a.a = e ? e->alpha() : 1.0f;
-    map_activation(b, a);
+    map_activation(b, activation(ActivationFunction::Elu, e ? e->alpha() : 1.0f));
 }
 
-template <ActivationFunction F>
-void map_plain_activation(Builder& b) {
-    ActivationAttrs a;
-    a.function = F;
-    if (F == ActivationFunction::TanH) a.a = 1.0f, a.b = 1.0f;  // Arm NN's TanH is a*tanh(b*x)
-    map_activation(b, a);
-}
+void map_sigmoid(Builder& b) { map_activation(b, activation(ActivationFunction::Sigmoid)); }
+void map_tanh(Builder& b) { map_activation(b, activation(ActivationFunction::TanH, 1.0f, 1.0f)); }  // a*tanh(b*x)
 
 void map_conv_float(Builder& b) { map_convolution(b, false); }
 void map_conv_int8(Builder& b) { map_convolution(b, true); }
@@ -882,61 +875,52 @@ using K = OpKind;
 // code; map_op also checks, on every op it maps, that the nodes it added are of the kinds listed here.
 const std::vector<MnnOpRow>& rows() {
     static const std::vector<MnnOpRow> table = {
-        {T::Input, map_input, {K::Input}, nullptr},
-        {T::Const, map_const, {}, nullptr},
-        {T::Convolution, map_conv_float, {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
-        {T::ConvolutionDepthwise, map_conv_float, {K::DepthwiseConvolution2d, K::Convolution2d, K::Activation}, nullptr},
-        {T::ConvInt8, map_conv_int8, {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
-        {T::DepthwiseConvInt8, map_conv_int8, {K::DepthwiseConvolution2d, K::Convolution2d, K::Activation}, nullptr},
-        {T::FloatToInt8, map_float_to_int8, {K::ElementwiseBinary, K::Quantize, K::Activation}, nullptr},
-        {T::Int8ToFloat, map_int8_to_float, {K::Dequantize}, nullptr},
-        {T::Pooling, map_pooling, {K::Pooling2d}, nullptr},
-        {T::InnerProduct, map_inner_product, {K::FullyConnected}, nullptr},
-        {T::ConvertTensor, map_convert_tensor, {K::Transpose}, nullptr},
-        {T::Permute, map_permute_op, {K::Transpose}, nullptr},
-        {T::Transpose, map_transpose_op, {K::Transpose}, nullptr},
-        {T::Reshape, map_reshape, {K::Reshape}, nullptr},
-        {T::Squeeze, map_squeeze_like, {K::Reshape}, nullptr},
-        {T::Unsqueeze, map_squeeze_like, {K::Reshape}, nullptr},
-        {T::ExpandDims, map_squeeze_like, {K::Reshape}, nullptr},
-        {T::Flatten, map_squeeze_like, {K::Reshape}, nullptr},
-        {T::Concat, map_concat, {K::Concat}, nullptr},
-        {T::Slice, map_slice, {K::Splitter}, nullptr},
-        {T::Shape, map_shape, {}, nullptr},
-        {T::StridedSlice, map_strided_slice, {K::StridedSlice}, nullptr},
-        {T::Pack, map_pack, {K::Stack}, nullptr},
-        {T::Eltwise, map_eltwise, {K::ElementwiseBinary}, nullptr},
-        {T::BinaryOp, map_binary, {K::ElementwiseBinary, K::Activation}, nullptr},
-        {T::UnaryOp, map_unary, {K::ElementwiseUnary, K::Activation}, nullptr},
-        {T::Softmax, map_softmax, {K::Softmax}, nullptr},
-        {T::ArgMax, map_argmax, {K::ArgMinMax}, nullptr},
-        {T::ArgMin, map_argmax, {K::ArgMinMax}, nullptr},
-        {T::Reduction, map_reduction, {K::Reduce}, nullptr},
-        {T::Scale, map_scale, {K::BatchNormalization}, nullptr},
-        {T::BatchNorm, map_mnn_batch_norm, {K::BatchNormalization}, nullptr},
-        {T::PReLU, map_prelu, {K::Prelu}, nullptr},
-        {T::Interp, map_interp, {K::Resize}, nullptr},
-        {T::Resize, map_interp, {K::Resize}, nullptr},
-        {T::LRN, map_lrn, {K::Normalization}, nullptr},
-        {T::Normalize, map_normalize, {K::L2Normalization, K::ElementwiseBinary}, nullptr},
-        {T::Padding, map_padding, {K::Pad}, nullptr},
-        {T::Cast, map_cast, {K::Cast}, nullptr},
-        {T::Dropout, map_dropout, {}, nullptr},
-        {T::ReLU, map_relu, {K::Activation}, nullptr},
-        {T::ReLU6, map_relu6, {K::Activation}, nullptr},
-        {T::Sigmoid, map_plain_activation<ActivationFunction::Sigmoid>, {K::Activation}, nullptr},
-        {T::TanH, map_plain_activation<ActivationFunction::TanH>, {K::Activation}, nullptr},
-        {T::ELU, map_elu, {K::Activation}, nullptr},
-        {T::PriorBox, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
-        {T::DetectionOutput, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
-        {T::ROIPooling, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
-        {T::Proposal, nullptr, {}, "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
-        {T::LSTM, nullptr, {}, "MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)"},
-        {T::Deconvolution, nullptr, {}, "deconvolution is not mapped yet"},
-        {T::DeconvolutionDepthwise, nullptr, {}, "deconvolution is not mapped yet"},
-        {T::EltwiseInt8, nullptr, {}, "EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)"},
-        {T::Extra, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
-        {T::Plugin, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
+        {{T::Input}, map_input, {K::Input}, nullptr},
+        {{T::Const}, map_const, {}, nullptr},
+        {{T::Convolution, T::ConvolutionDepthwise}, map_conv_float,
+         {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
+        {{T::ConvInt8, T::DepthwiseConvInt8}, map_conv_int8,
+         {K::Convolution2d, K::DepthwiseConvolution2d, K::Activation}, nullptr},
+        {{T::FloatToInt8}, map_float_to_int8, {K::ElementwiseBinary, K::Quantize, K::Activation}, nullptr},
+        {{T::Int8ToFloat}, map_int8_to_float, {K::Dequantize}, nullptr},
+        {{T::Pooling}, map_pooling, {K::Pooling2d}, nullptr},
+        {{T::InnerProduct}, map_inner_product, {K::FullyConnected}, nullptr},
+        {{T::ConvertTensor}, map_convert_tensor, {K::Transpose}, nullptr},
+        {{T::Permute}, map_permute_op, {K::Transpose}, nullptr},
+        {{T::Transpose}, map_transpose_op, {K::Transpose}, nullptr},
+        {{T::Reshape}, map_reshape, {K::Reshape}, nullptr},
+        {{T::Squeeze, T::Unsqueeze, T::ExpandDims, T::Flatten}, map_squeeze_like, {K::Reshape}, nullptr},
+        {{T::Concat}, map_concat, {K::Concat}, nullptr},
+        {{T::Slice}, map_slice, {K::Splitter}, nullptr},
+        {{T::Shape}, map_shape, {}, nullptr},
+        {{T::StridedSlice}, map_strided_slice, {K::StridedSlice}, nullptr},
+        {{T::Pack}, map_pack, {K::Stack}, nullptr},
+        {{T::Eltwise}, map_eltwise, {K::ElementwiseBinary}, nullptr},
+        {{T::BinaryOp}, map_binary, {K::ElementwiseBinary, K::Activation}, nullptr},
+        {{T::UnaryOp}, map_unary, {K::ElementwiseUnary, K::Activation}, nullptr},
+        {{T::Softmax}, map_softmax, {K::Softmax}, nullptr},
+        {{T::ArgMax, T::ArgMin}, map_argmax, {K::ArgMinMax}, nullptr},
+        {{T::Reduction}, map_reduction, {K::Reduce}, nullptr},
+        {{T::Scale}, map_scale, {K::BatchNormalization}, nullptr},
+        {{T::BatchNorm}, map_mnn_batch_norm, {K::BatchNormalization}, nullptr},
+        {{T::PReLU}, map_prelu, {K::Prelu}, nullptr},
+        {{T::Interp, T::Resize}, map_interp, {K::Resize}, nullptr},
+        {{T::LRN}, map_lrn, {K::Normalization}, nullptr},
+        {{T::Normalize}, map_normalize, {K::L2Normalization, K::ElementwiseBinary}, nullptr},
+        {{T::Padding}, map_padding, {K::Pad}, nullptr},
+        {{T::Cast}, map_cast, {K::Cast}, nullptr},
+        {{T::Dropout}, map_dropout, {}, nullptr},
+        {{T::ReLU}, map_relu, {K::Activation}, nullptr},
+        {{T::ReLU6}, map_relu6, {K::Activation}, nullptr},
+        {{T::Sigmoid}, map_sigmoid, {K::Activation}, nullptr},
+        {{T::TanH}, map_tanh, {K::Activation}, nullptr},
+        {{T::ELU}, map_elu, {K::Activation}, nullptr},
+        {{T::PriorBox, T::DetectionOutput, T::ROIPooling, T::Proposal}, nullptr, {},
+         "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
+        {{T::LSTM}, nullptr, {}, "MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)"},
+        {{T::Deconvolution, T::DeconvolutionDepthwise}, nullptr, {}, "deconvolution is not mapped yet"},
+        {{T::EltwiseInt8}, nullptr, {}, "EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)"},
+        {{T::Extra, T::Plugin}, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
     };
     return table;
 }
@@ -950,7 +934,7 @@ const std::vector<MnnOpRow>& mnn_op_table() { return rows(); }
 
 const MnnOpRow* find_mnn_op(MNN::OpType type) {
     for (const MnnOpRow& r : rows())
-        if (r.type == type) return &r;
+        if (std::find(r.types.begin(), r.types.end(), type) != r.types.end()) return &r;
     return nullptr;
 }
 

@@ -16,10 +16,10 @@ void map_inner_product(Builder& b);
 namespace npurun::mnn {
 uint32_t positive_size(const Builder& b, int32_t v);
 
-// One MNN op type: how the loader maps it (map), the IR operations it becomes (kinds), or, when map is
-// null, why it is refused (refusal). The table behind map_op and `npurun --list-layers`.
+// MNN op types mapped alike: how the loader maps them (map), the IR operations they become (kinds), or,
+// when map is null, why they are refused (refusal). The table behind map_op and `npurun --list-layers`.
 struct MnnOpRow {
-    MNN::OpType type;
+    std::vector<MNN::OpType> types;
     void (*map)(Builder&);
     std::vector<OpKind> kinds;
     const char* refusal;

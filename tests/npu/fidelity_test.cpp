@@ -176,9 +176,10 @@ TEST(Fidelity, VendorConvCaptures) {
     }
     std::printf("OVERALL: %zu shapes, %zu with identical task count and fields; %zu/%zu field values match (%.1f%%)\n",
                 shapes, exact_shapes, total_match, total_fields, 100.0 * double(total_match) / double(total_fields));
-    // Regression guard at the level reached (91.2% when written): the remaining differences are explained in
-    // runtime/npu/README.md (FEATURE_GRAINS rule unknown, output plane alignment, K/row tiling choices).
-    EXPECT_GE(100.0 * double(total_match) / double(total_fields), 85.0);
+    // Regression guard at the level reached (91.2% when written, 94.0% with the vendor's depthwise channel
+    // slices): the remaining differences are explained in runtime/npu/README.md (FEATURE_GRAINS rule
+    // unknown, output plane alignment).
+    EXPECT_GE(100.0 * double(total_match) / double(total_fields), 93.5);
     std::printf("MULTI-CORE: %zu 2/3-core vendor task sets, %zu comparable (one task per lane), split (K or rows) as the "
                 "vendor's in %zu; %zu/%zu field values match (%.1f%%)\n",
                 mc_sets, mc_comparable, mc_split_match, mc_match, mc_fields,

@@ -70,6 +70,36 @@ size_t single_core_tasks(const std::vector<const rc::DecodedTask*>& vt, const rc
     return 0;
 }
 
+// All tasks of the vendor's single-core set compared with ours when ours has as many (the same tiling):
+// how the layer is cut (row tiles, depthwise channel slices) and each tile's CBUF split and reuse flags.
+struct SingleCoreTally {
+    size_t sets = 0, same_count = 0, match = 0, fields = 0;
+    std::map<std::string, size_t> mismatch;
+
+    void add(const std::string& file, const std::vector<const rc::DecodedTask*>& vt,
+             const std::vector<const rc::DecodedTask*>& ot, const rc::RecoveredConv& v) {
+        const size_t n1 = single_core_tasks(vt, v);
+        if (n1 == 0) return;
+        ++sets;
+        std::printf("%-32s single core: vendor %zu tasks, ours %zu\n", file.c_str(), n1, ot.size());
+        if (n1 != ot.size()) return;
+        ++same_count;
+        for (size_t i = 0; i < n1; ++i)
+            for (const char* name : kFields) {
+                const uint16_t off = rc::reg(name);
+                if (!vt[i]->state.written(off)) continue;
+                ++fields;
+                if (vt[i]->state.get(off) == ot[i]->state.get(off)) {
+                    ++match;
+                } else {
+                    ++mismatch[name];
+                    std::printf("  %s task %zu: %s v=%X o=%X\n", file.c_str(), i, name, vt[i]->state.get(off), ot[i]->state.get(off));
+                }
+            }
+    }
+    double percent() const { return fields ? 100.0 * double(match) / double(fields) : 0.0; }
+};
+
 bool is_conv(const rc::DecodedTask& t) {
     const uint32_t en = t.op_en ? *t.op_en : t.descriptor_enable_mask;
     return (en & rc::kEnCna) != 0;
@@ -97,8 +127,7 @@ TEST(Fidelity, VendorConvCaptures) {
     size_t total_match = 0, total_fields = 0, shapes = 0, exact_shapes = 0;
     std::map<std::string, size_t> field_mismatch;
     size_t mc_sets = 0, mc_comparable = 0, mc_split_match = 0, mc_match = 0, mc_fields = 0;
-    size_t sc_sets = 0, sc_same_count = 0, sc_match = 0, sc_fields = 0;
-    std::map<std::string, size_t> sc_mismatch;
+    SingleCoreTally single;
     for (const std::string& f : files) {
         SCOPED_TRACE(f);
         const rc::Capture cap = rc::read_capture_json(captures_dir() + "/" + f);
@@ -155,28 +184,7 @@ TEST(Fidelity, VendorConvCaptures) {
                 }
             }
         }
-        // All tasks of the vendor's single-core set, when ours has as many (the same tiling): how the
-        // layer is cut (row tiles, depthwise channel slices) and each tile's CBUF split and reuse flags.
-        const size_t n1 = single_core_tasks(vt, v);
-        if (n1 != 0) {
-            ++sc_sets;
-            if (n1 == ot.size()) {
-                ++sc_same_count;
-                for (size_t i = 0; i < n1; ++i)
-                    for (const char* name : kFields) {
-                        const uint16_t off = rc::reg(name);
-                        if (!vt[i]->state.written(off)) continue;
-                        ++sc_fields;
-                        if (vt[i]->state.get(off) == ot[i]->state.get(off)) {
-                            ++sc_match;
-                        } else {
-                            ++sc_mismatch[name];
-                            std::printf("  %s task %zu: %s v=%X o=%X\n", f.c_str(), i, name, vt[i]->state.get(off), ot[i]->state.get(off));
-                        }
-                    }
-            }
-            std::printf("%-32s single core: vendor %zu tasks, ours %zu\n", f.c_str(), n1, ot.size());
-        }
+        single.add(f, vt, ot, v);
         // Multi-core: when the vendor buffer holds exactly the 1-, 2- and 3-core alternatives of a one-task
         // layer (6 conv tasks: 1 | 2 | 3), compare our 2- and 3-lane plans task by task with them.
         if (vt.size() == 6 && ot.size() == 1) {
@@ -231,13 +239,13 @@ TEST(Fidelity, VendorConvCaptures) {
                 mc_fields ? 100.0 * double(mc_match) / double(mc_fields) : 0.0);
     std::printf("SINGLE-CORE: %zu vendor single-core task sets identified, %zu with our task count; over all their tasks "
                 "%zu/%zu field values match (%.1f%%); differing:",
-                sc_sets, sc_same_count, sc_match, sc_fields, sc_fields ? 100.0 * double(sc_match) / double(sc_fields) : 0.0);
-    for (const auto& [name, n] : sc_mismatch) std::printf(" %s:%zu", name.c_str(), n);
+                single.sets, single.same_count, single.match, single.fields, single.percent());
+    for (const auto& [name, n] : single.mismatch) std::printf(" %s:%zu", name.c_str(), n);
     std::printf("\n");
     // Every single-core set is tiled into as many tasks as the vendor's (39 of 42 before the vendor's
     // depthwise channel slices); the field values of all their tasks at the level reached (90.8%).
-    EXPECT_EQ(sc_same_count, sc_sets);
-    EXPECT_GE(100.0 * double(sc_match) / double(sc_fields), 90.5);
+    EXPECT_EQ(single.same_count, single.sets);
+    EXPECT_GE(single.percent(), 90.5);
     std::printf("fields differing most often:");
     for (const auto& [name, n] : field_mismatch) std::printf(" %s:%zu", name.c_str(), n);
     std::printf("\n");

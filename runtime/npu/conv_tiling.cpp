@@ -63,6 +63,24 @@ bool plan_slice(const ConvLayer& L, uint32_t ca, uint32_t kernels, uint32_t rows
     return true;
 }
 
+// Channels per task of a depthwise layer whose whole input does not fit the CBUF: the most whole weight
+// groups (64 bytes of channels: 32 fp16, 64 int8) whose full-height input planes and weights fit the 12
+// banks together. This is the vendor's rule, read off its depthwise captures (tests/npu/fidelity_test.cpp):
+// 576x20x20 fp16 -> 448 + 128 channels (448 planes of 800 bytes = 11 banks), 576x19x19 -> 480 + 96,
+// 256x28x28 -> 224 + 32, and 32 when not even two groups fit (128x56x56, 144x75x75, 96x112x112: then
+// also split by rows). One task per slice instead of row tiles also fetches no halo rows twice.
+uint32_t depthwise_channels_per_task(const ConvLayer& L) {
+    const uint64_t bpe = L.elem_bytes();
+    const uint32_t group = static_cast<uint32_t>(64 / bpe);
+    const uint64_t plane = uint64_t{L.w} * L.h * bpe, taps = uint64_t{L.kw} * L.kh;
+    for (uint32_t per = L.ca / group * group; per > group; per -= group) {
+        const uint32_t db = std::max(1u, ceil_div(plane * per, kBankBytes));
+        const uint32_t wb = std::max(1u, ceil_div(taps * per * bpe, kBankBytes));
+        if (db + wb <= kBanks) return per;
+    }
+    return std::min(group, L.ca);
+}
+
 }  // namespace
 
 InputWindow input_window(const ConvLayer& L, uint32_t oy0, uint32_t rows) {
@@ -117,10 +135,12 @@ bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, con
     if (!L.depthwise) t.kernels_per_task = kcap < L.k ? kcap : 0;
 
     if (!plan_slice(L, L.ca, L.depthwise ? 1 : kcap, rows, &t, why)) return false;
-    const uint32_t group = L.elem_bytes() == 1 ? 64 : 32;
-    if (L.depthwise && t.tasks > 1 && L.ca > group) {
-        if (!plan_slice(L, group, 1, rows, &t, why)) return false;
-        t.channels_per_task = group;
+    if (L.depthwise && t.tasks > 1) {
+        const uint32_t per = depthwise_channels_per_task(L);
+        if (per < L.ca) {
+            if (!plan_slice(L, per, 1, rows, &t, why)) return false;
+            t.channels_per_task = per;
+        }
     }
     // Both K and row tiles: keep resident whichever costs fewer fetched bytes.
     if (!L.depthwise && t.kernels_per_task != 0 && t.rows_per_task < rows) {

@@ -24,8 +24,8 @@ struct ConvTiling {
     uint32_t rows_per_task = 0;  // output rows per task (the last task of a range may have fewer)
     uint32_t tasks = 0;
     // Depthwise only: input channels per task (0 = all). A depthwise layer whose input does not fit is
-    // first split into channel groups (as the vendor does: 32 fp16 channels; 64 int8 channels, one
-    // weight group), then by rows.
+    // first split into channel slices, as the vendor does: the most whole weight groups (64 bytes of
+    // channels) whose full input fits the data banks, at least one group; then by rows if still needed.
     uint32_t channels_per_task = 0;
     // The weights of one task fit its weight banks: a following task of the same lane with the same
     // weights finds them resident in the CBUF (CBUF_CON0.WEIGHT_REUSE, as the vendor's later row tiles

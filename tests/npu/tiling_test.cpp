@@ -141,6 +141,35 @@ TEST(ConvTilingPlan, UntiledLayerKeepsTheVendorBankSplit) {
     EXPECT_EQ(t.kernels_per_task, 0u);
 }
 
+TEST(ConvTilingPlan, DepthwiseChannelSlicesAsTheVendorCutsThem) {
+    // The vendor's single-core depthwise task sets (../shared/captures/rk3588-vendor-conv, fp16): the most
+    // 32-channel groups whose whole input fits 11 data banks per task, the rest in a last slice.
+    struct Case {
+        uint32_t c, hw;
+        std::vector<uint32_t> slices;
+        uint32_t data_banks;
+    };
+    const Case cases[] = {{576, 20, {448, 128}, 11}, {576, 19, {480, 96}, 11}, {256, 28, {224, 32}, 11},
+                          {128, 56, {32, 32, 32, 32}, 7}, {144, 56, {32, 32, 32, 32, 16}, 7}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.c) + "x" + std::to_string(c.hw));
+        const ConvLayer L = layer(NpuDomain::Fp16, c.c, c.hw, c.hw, 0, 3, 1, true);
+        const ConvTiling t = plan(L);
+        check_plan(L, t);
+        std::vector<uint32_t> got;
+        for (const ConvTile& x : npurun::npu::conv_tiles(L, t)) got.push_back(x.ca);
+        EXPECT_EQ(got, c.slices);
+        EXPECT_EQ(t.data_banks, c.data_banks);
+    }
+    // int8 groups are 64 channels (64 bytes): 40x30 planes of 1200 bytes, 256 of them take 10 banks (320
+    // would take 12, none left for weights), so 512 channels go as two slices of 256.
+    const ConvLayer L = layer(NpuDomain::Int8, 512, 30, 40, 0, 3, 1, true);
+    const ConvTiling t = plan(L);
+    check_plan(L, t);
+    EXPECT_EQ(t.channels_per_task, 256u);
+    EXPECT_EQ(t.tasks, 2u);
+}
+
 TEST(ConvTilingPlan, WeightsLargerThanTheirBanksAreStreamedNotKTiled) {
     // 3x3x512->512 int8 on 14x14: 100352 input bytes (4 banks), 2.36 MB of weights through 8 banks in one
     // task. The vendor does the same (1x1 1024->1024 fp16 on 7x7: 2 MiB of weights, CBUF 4/8, one task):

@@ -6,47 +6,72 @@
 namespace npurun::npu {
 
 namespace {
-// Bits kept below the output LSB: as many as the BS output keeps inside int32 for outputs up to 2^10 in
-// magnitude (beyond that the int8 output saturates anyway), at most 16.
-constexpr int kIntermediateBits = 31 - 10;
-constexpr int kMaxFracBits = 16;
-constexpr int kMaxExponentSpan = 14;  // BN operand 2^(14 - d) must stay >= 1
-constexpr int kMaxBsShift = 63;       // BS_MUL_SHIFT_VALUE is 6 bits
+constexpr double kOutputRange = 512.0;  // outputs up to this magnitude keep every intermediate inside int32
+constexpr double kInt32Max = 2147483647.0;
+// x2 = output * 2^21 stays below 2^30 for outputs up to 2^9: int32 with room for the approximation.
+constexpr int kFracBits = 21;
+constexpr int kMaxShift = 63;          // BS_ / BN_MUL_SHIFT_VALUE are 6 bits
+constexpr int32_t kMaxFactor = 32767;  // the stream operands are signed 16-bit
+// The search stops at a pair whose errors move no output by more than this (in output LSBs): below the
+// rounding of x2 (2^-22), and below MNN's own float32 rounding of acc * scale for outputs above 1.
+constexpr double kGoodEnough = 1.0 / (1 << 24);
+
+struct Factors {
+    int32_t a = 1, b = 0;
+};
+
+// The pair (a <= 32767, b <= 32767) for target product t = m * 2^r with the smallest bound on the output
+// error: acc * |a*b - t| / 2^r from the product, plus (s1 > 0) half an x1 unit, b * 2^(s1-1) / 2^r. For
+// each a only b = round(t / a) can be best for the first term, so one pass over a is exhaustive up to the
+// second term, which favours large a (the pass runs downwards and stops once the bound is good enough).
+Factors nearest_product(double t, double acc, int s1, int r) {
+    Factors best;  // {1, 0}: the zero product
+    const double unit = std::ldexp(1.0, -r);
+    double best_err = acc * t * unit;
+    const auto lo = static_cast<int32_t>(std::max(1.0, std::ceil(t / kMaxFactor)));
+    const auto hi = static_cast<int32_t>(std::min<double>(kMaxFactor, std::floor(2.0 * t)));  // above: b = 0
+    const double half_x1 = s1 > 0 ? std::ldexp(0.5, s1) * unit : 0.0;
+    for (int32_t a = hi; a >= lo; --a) {
+        const double b = std::min<double>(kMaxFactor, std::round(t / a));
+        const double err = acc * std::fabs(a * b - t) * unit + b * half_x1;
+        if (err < best_err) {
+            best_err = err;
+            best = Factors{a, static_cast<int32_t>(b)};
+            if (err <= kGoodEnough) break;
+        }
+    }
+    return best;
+}
 }  // namespace
 
-bool per_channel_requant(const std::vector<double>& m, PerChannelRequant* out) {
-    if (m.empty()) return false;
-    std::vector<int> e(m.size());
-    std::vector<int> mant(m.size());
+bool per_channel_requant(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out) {
+    if (m.empty() || acc_bound.size() != m.size()) return false;
+    // Per channel, the accumulator magnitude that matters (beyond kOutputRange the output saturates). The
+    // BS shift s1 is the smallest that keeps x1 = acc * a_c / 2^s1 inside int32 for every channel with a
+    // full 16-bit a_c; the total shift R the largest that keeps every target m_c * 2^R below 32767^2.
+    std::vector<double> acc(m.size());
+    int s1 = 0;
+    double m_max = 0.0;
     for (size_t c = 0; c < m.size(); ++c) {
-        if (!(m[c] > 0.0) || !std::isfinite(m[c])) return false;
-        int ex = 0;
-        const double f = std::frexp(m[c], &ex);  // m = f * 2^ex, f in [0.5, 1)
-        auto a = static_cast<int>(std::lround(f * 32768.0));
-        if (a == 32768) {  // rounded up to the next power of two
-            a = 16384;
-            ++ex;
-        }
-        mant[c] = a;
-        e[c] = -ex;  // m_c ~= a_c * 2^-(15 + e_c)
+        if (!(m[c] > 0.0) || !std::isfinite(m[c]) || !(acc_bound[c] >= 0.0)) return false;
+        acc[c] = std::max(1.0, std::min(acc_bound[c], kOutputRange / m[c]));
+        s1 = std::max(s1, static_cast<int>(std::ceil(std::log2(acc[c] * kMaxFactor / kInt32Max))));
+        m_max = std::max(m_max, m[c]);
     }
-    const int e_min = *std::min_element(e.begin(), e.end());
-    const int span = *std::max_element(e.begin(), e.end()) - e_min;
-    if (span > kMaxExponentSpan) return false;
-    // m_c = a_c * 2^-s1 * 2^-d_c * 2^-(15 + e_min - s1), the last factor = 2^14 / 2^out_shift.
-    const int frac = std::min(kMaxFracBits, kIntermediateBits - span);
-    int s1 = std::max(0, std::min(kMaxBsShift, e_min + 15 - frac));
-    const int f_bits = 15 + e_min - s1;
-    if (f_bits < 0) return false;
+    const int r = static_cast<int>(std::floor(std::log2(double(kMaxFactor) * kMaxFactor / m_max)));
+    const int frac = std::min(kFracBits, r - s1);
+    if (s1 > kMaxShift || frac < 0 || r - s1 - frac > kMaxShift) return false;  // no int8 layer is this far out
     out->bs_shift = static_cast<uint32_t>(s1);
-    out->frac_bits = static_cast<uint32_t>(f_bits);
+    out->bn_shift = static_cast<uint32_t>(r - s1 - frac);
+    out->frac_bits = static_cast<uint32_t>(frac);
     out->out_scale = 1u << 14;
-    out->out_shift = static_cast<uint32_t>(14 + f_bits);
+    out->out_shift = static_cast<uint32_t>(14 + frac);
     out->bs_mul.resize(m.size());
     out->bn_mul.resize(m.size());
     for (size_t c = 0; c < m.size(); ++c) {
-        out->bs_mul[c] = static_cast<int16_t>(mant[c]);
-        out->bn_mul[c] = static_cast<int16_t>(1 << (kMaxExponentSpan - (e[c] - e_min)));
+        const Factors f = nearest_product(std::ldexp(m[c], r), acc[c], s1, r);
+        out->bs_mul[c] = static_cast<int16_t>(f.a);
+        out->bn_mul[c] = static_cast<int16_t>(f.b);
     }
     return true;
 }

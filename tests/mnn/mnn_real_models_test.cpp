@@ -102,16 +102,18 @@ TEST(UltraFaceInt8, CpuMatchesMnnRuntime) {
     expect_close(r, "mnn-runtime/slim-320-quant-ADMM-50", 0.01, 0.05);
 }
 
-// On the simulated NPU all 42 int8 convolutions run on the NPU. Each channel's multiplier is its own 15-bit
-// mantissa (BS) and exponent (BN, runtime/npu/requant_per_channel.h) instead of a 14-bit fraction of the
-// layer's largest (measured before: 0.0235 / 0.618). Measured now 0.0194 (scores) / 0.502 (boxes) off the
-// MNN runtime; with unbounded intermediate bits it stays ~0.026 / 0.39, so the requantization precision
-// is not the remaining cause. Not within the 0.01 / 0.05 target; held here to what the NPU path gives.
+// On the simulated NPU all 42 int8 convolutions run on the NPU. Each channel's multiplier is the product
+// of two 16-bit factors (BS and BN MUL, runtime/npu/requant_per_channel.h), which carries MNN's float32
+// scales to about 2^-25: each convolution alone then equals the CPU except in 2 of 3 million values
+// (mnn_int8_layers_test.cpp). Measured 0.00457 (scores) / 0.116 (boxes) off the MNN runtime (before:
+// 15-bit mantissas, 0.0194 / 0.502). The boxes miss the 0.05 target because of one of those two values:
+// layer 209's acc * scale = 38.4999980 comes out 39 on the NPU, and that one LSB grows through the 30
+// layers after it. Held here to what the NPU path gives.
 TEST(UltraFaceInt8, SimRunsEveryConvolutionOnTheNpu) {
     NPURUN_REQUIRE_SHARED(shared_path("models/mnn/slim-320-quant-ADMM-50.mnn"));
     const Result r = run_face("slim-320-quant-ADMM-50", DeviceKind::Sim, false);
     EXPECT_EQ(npu_conv_layers(r), 42u);
-    expect_close(r, "mnn-runtime/slim-320-quant-ADMM-50", 0.03, 0.7);
+    expect_close(r, "mnn-runtime/slim-320-quant-ADMM-50", 0.006, 0.13);
 }
 
 TEST(UltraFace, Deterministic) {

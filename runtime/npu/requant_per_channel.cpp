@@ -21,22 +21,25 @@ struct Factors {
 };
 
 // The pair (a <= 32767, b <= 32767) for target product t = m * 2^r with the smallest bound on the output
-// error: acc * |a*b - t| / 2^r from the product, plus (s1 > 0) half an x1 unit, b * 2^(s1-1) / 2^r. For
-// each a only b = round(t / a) can be best for the first term, so one pass over a is exhaustive up to the
-// second term, which favours large a (the pass runs downwards and stops once the bound is good enough).
+// error: acc * |a*b - t| / 2^r from the product, plus half an x1 unit, b * 2^(s1-1) / 2^r. Of a pair and
+// its swap the one with b <= a is never worse (same product, smaller x1 unit), so b runs up to sqrt(t);
+// for each b only a = round(t / b) can be best. The x1 term grows with b: once it alone exceeds the best
+// bound the rest cannot win.
 Factors nearest_product(double t, double acc, int s1, int r) {
     Factors best;  // {1, 0}: the zero product
     const double unit = std::ldexp(1.0, -r);
     double best_err = acc * t * unit;
+    const double half_x1 = s1 > 0 ? std::ldexp(0.5, s1) * unit : 0.0;  // s1 = 0: x1 is exact
     const auto lo = static_cast<int32_t>(std::max(1.0, std::ceil(t / kMaxFactor)));
-    const auto hi = static_cast<int32_t>(std::min<double>(kMaxFactor, std::floor(2.0 * t)));  // above: b = 0
-    const double half_x1 = s1 > 0 ? std::ldexp(0.5, s1) * unit : 0.0;
-    for (int32_t a = hi; a >= lo; --a) {
-        const double b = std::min<double>(kMaxFactor, std::round(t / a));
-        const double err = acc * std::fabs(a * b - t) * unit + b * half_x1;
+    const auto hi = static_cast<int32_t>(std::min<double>(kMaxFactor, std::floor(std::sqrt(t))));
+    for (int32_t b = lo; b <= hi; ++b) {
+        const double x1_err = b * half_x1;
+        if (x1_err >= best_err) break;
+        const double a = std::min<double>(kMaxFactor, std::round(t / b));
+        const double err = acc * std::fabs(a * b - t) * unit + x1_err;
         if (err < best_err) {
             best_err = err;
-            best = Factors{a, static_cast<int32_t>(b)};
+            best = Factors{static_cast<int32_t>(a), b};
             if (err <= kGoodEnough) break;
         }
     }

@@ -31,13 +31,24 @@ int64_t dpu_output(const PerChannelRequant& q, size_t c, int64_t acc, bool* over
     return round_shift(x2 * int64_t{q.out_scale}, q.out_shift);
 }
 
-// A layer's multipliers as MNN stores them (float32), spread over `span` octaves, with accumulator bounds.
-void random_layer(std::mt19937& rng, size_t channels, double span, std::vector<double>* m, std::vector<double>* bound) {
+// A layer's multipliers as MNN stores them (float32), spread over `span` octaves, with accumulator bounds,
+// and the factors for them.
+struct RandomLayer {
+    std::vector<double> m, bound;
+    PerChannelRequant q;
+    bool ok = false;
+};
+
+RandomLayer random_layer(uint32_t seed, size_t channels, double span) {
+    std::mt19937 rng(seed);
     std::uniform_real_distribution<double> e(-span, 0.0), b(2e4, 4e6);
+    RandomLayer l;
     for (size_t c = 0; c < channels; ++c) {
-        m->push_back(static_cast<float>(0.01 * std::exp2(e(rng))));
-        bound->push_back(b(rng));
+        l.m.push_back(static_cast<float>(0.01 * std::exp2(e(rng))));
+        l.bound.push_back(b(rng));
     }
+    l.ok = per_channel_requant(l.m, l.bound, &l.q);
+    return l;
 }
 
 }  // namespace
@@ -47,11 +58,11 @@ void random_layer(std::mt19937& rng, size_t channels, double span, std::vector<d
 // the channel's error bound (the product's error at the largest accumulator, half an x1 unit, half an x2
 // unit); those bounds leave out under 1% of the values.
 TEST(PerChannelRequant, MatchesTheExactRoundingAwayFromTies) {
-    std::mt19937 rng(20);
-    std::vector<double> m, bound;
-    random_layer(rng, 64, 16.0, &m, &bound);
-    PerChannelRequant q;
-    ASSERT_TRUE(per_channel_requant(m, bound, &q));
+    const RandomLayer l = random_layer(20, 64, 16.0);
+    ASSERT_TRUE(l.ok);
+    const std::vector<double>& m = l.m;
+    const PerChannelRequant& q = l.q;
+    std::mt19937 rng(21);
     ASSERT_EQ(q.bs_mul.size(), 64u);
     ASSERT_EQ(q.bn_mul.size(), 64u);
     EXPECT_LE(q.bs_shift, 63u);
@@ -62,7 +73,7 @@ TEST(PerChannelRequant, MatchesTheExactRoundingAwayFromTies) {
     for (size_t c = 0; c < m.size(); ++c) {
         EXPECT_GT(q.bs_mul[c], 0);
         EXPECT_GT(q.bn_mul[c], 0);
-        const double range = std::min(bound[c], 512.0 / m[c]);
+        const double range = std::min(l.bound[c], 512.0 / m[c]);
         const double product = std::ldexp(double(q.bs_mul[c]) * double(q.bn_mul[c]), -r);
         const double err = range * std::fabs(product - m[c]) + std::ldexp(0.5 * q.bn_mul[c], int(q.bs_shift) - r) +
                            std::ldexp(0.5, -int(q.frac_bits));
@@ -89,11 +100,10 @@ TEST(PerChannelRequant, MatchesTheExactRoundingAwayFromTies) {
 // integer grid of a*b below 2^(30-d)): far below one 15-bit mantissa's 2^-16 for the channels within 2^12
 // of the largest, where outputs are large.
 TEST(PerChannelRequant, ProductErrorIsFarBelowAMantissa) {
-    std::mt19937 rng(7);
-    std::vector<double> m, bound;
-    random_layer(rng, 128, 12.0, &m, &bound);
-    PerChannelRequant q;
-    ASSERT_TRUE(per_channel_requant(m, bound, &q));
+    const RandomLayer l = random_layer(7, 128, 12.0);
+    ASSERT_TRUE(l.ok);
+    const std::vector<double>& m = l.m;
+    const PerChannelRequant& q = l.q;
     const double r = std::ldexp(1.0, int(q.bs_shift + q.bn_shift + q.frac_bits));
     const double m_max = *std::max_element(m.begin(), m.end());
     for (size_t c = 0; c < m.size(); ++c) {

@@ -296,7 +296,8 @@ Refusal check_int8_constants(const Graph& g, const Node& node, const Node* act, 
         L->bn_mul_shift = pcr.bn_shift;
         L->out_scale = pcr.out_scale;
         L->out_shift = pcr.out_shift;
-        relux_unit = static_cast<double>(o.y->quant.scale()) / std::ldexp(1.0, static_cast<int>(pcr.frac_bits));
+        // RELUX compares BN's output x2; OUT_CVT maps one unit of it to scale / 2^shift output LSBs.
+        relux_unit = static_cast<double>(o.y->quant.scale()) * std::ldexp(double(pcr.out_scale), -static_cast<int>(pcr.out_shift));
     }
     L->use_bs = true;
     L->bs_data_use = L->per_channel ? 5 : 1;

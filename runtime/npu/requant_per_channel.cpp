@@ -8,7 +8,7 @@ namespace npurun::npu {
 namespace {
 constexpr double kOutputRange = 512.0;  // outputs up to this magnitude keep every intermediate inside int32
 constexpr double kInt32Max = 2147483647.0;
-// x2 = output * 2^21 stays below 2^30 for outputs up to 2^9: int32 with room for the approximation.
+// x2 = output * 2^(14+21) / S <= output * 2^21 stays below 2^30 for outputs up to 2^9: int32 with room.
 constexpr int kFracBits = 21;
 constexpr int kMaxShift = 63;          // BS_ / BN_MUL_SHIFT_VALUE are 6 bits
 constexpr int32_t kMaxFactor = 32767;  // the stream operands are signed 16-bit
@@ -20,14 +20,13 @@ struct Factors {
     int32_t a = 1, b = 0;
 };
 
-// The pair (a <= 32767, b <= 32767) for target product t = m * 2^r with the smallest bound on the output
-// error: acc * |a*b - t| / 2^r from the product, plus half an x1 unit, b * 2^(s1-1) / 2^r. Of a pair and
-// its swap the one with b <= a is never worse (same product, smaller x1 unit), so b runs up to sqrt(t);
-// for each b only a = round(t / b) can be best. The x1 term grows with b: once it alone exceeds the best
-// bound the rest cannot win.
-Factors nearest_product(double t, double acc, int s1, int r) {
+// The pair (a <= 32767, b <= 32767) for target product t with the smallest bound on the output error (in
+// output LSBs, `unit` per unit of a*b): acc * |a*b - t| * unit from the product, plus half an x1 unit,
+// b * 2^(s1-1) * unit. Of a pair and its swap the one with b <= a is never worse (same product, smaller
+// x1 unit), so b runs up to sqrt(t); for each b only a = round(t / b) can be best. The x1 term grows with
+// b: once it alone exceeds the best bound the rest cannot win.
+Factors nearest_product(double t, double acc, int s1, double unit) {
     Factors best;  // {1, 0}: the zero product
-    const double unit = std::ldexp(1.0, -r);
     double best_err = acc * t * unit;
     const double half_x1 = s1 > 0 ? std::ldexp(0.5, s1) * unit : 0.0;  // s1 = 0: x1 is exact
     const auto lo = static_cast<int32_t>(std::max(1.0, std::ceil(t / kMaxFactor)));
@@ -52,6 +51,7 @@ bool per_channel_requant(const std::vector<double>& m, const std::vector<double>
     // Per channel, the accumulator magnitude that matters (beyond kOutputRange the output saturates). The
     // BS shift s1 is the smallest that keeps x1 = acc * a_c / 2^s1 inside int32 for every channel with a
     // full 16-bit a_c; the total shift R the largest that keeps every target m_c * 2^R below 32767^2.
+    // (A channel of no consequence, e.g. MNN's zero scale, gets the product 0.)
     std::vector<double> acc(m.size());
     int s1 = 0;
     double m_max = 0.0;
@@ -64,15 +64,21 @@ bool per_channel_requant(const std::vector<double>& m, const std::vector<double>
     const int r = static_cast<int>(std::floor(std::log2(double(kMaxFactor) * kMaxFactor / m_max)));
     const int frac = std::min(kFracBits, r - s1);
     if (s1 > kMaxShift || frac < 0 || r - s1 - frac > kMaxShift) return false;  // no int8 layer is this far out
+    // OUT_CVT's scale S in [2^14, 2^15) takes the fraction of an octave that the power of two 2^R leaves:
+    // the largest target m_max * 2^(R+14) / S then sits just below 32767^2, every channel's target is up to
+    // twice as large as with S = 2^14, and the products' gaps are that much finer relative to it.
+    const double fill = double(kMaxFactor) * kMaxFactor / std::ldexp(m_max, r);  // in [1, 2)
+    const auto scale = static_cast<uint32_t>(std::clamp(std::floor(16384.0 * fill), 16384.0, double(kMaxFactor)));
     out->bs_shift = static_cast<uint32_t>(s1);
     out->bn_shift = static_cast<uint32_t>(r - s1 - frac);
     out->frac_bits = static_cast<uint32_t>(frac);
-    out->out_scale = 1u << 14;
+    out->out_scale = scale;
     out->out_shift = static_cast<uint32_t>(14 + frac);
     out->bs_mul.resize(m.size());
     out->bn_mul.resize(m.size());
+    const double unit = std::ldexp(double(scale), -(r + 14));  // output LSBs per unit of a_c * b_c
     for (size_t c = 0; c < m.size(); ++c) {
-        const Factors f = nearest_product(std::ldexp(m[c], r), acc[c], s1, r);
+        const Factors f = nearest_product(m[c] / unit, acc[c], s1, unit);
         out->bs_mul[c] = static_cast<int16_t>(f.a);
         out->bn_mul[c] = static_cast<int16_t>(f.b);
     }

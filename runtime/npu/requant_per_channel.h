@@ -5,18 +5,19 @@
 // significant bits, and models like slim-320-quant drift by whole LSBs through 40 layers from that alone
 // (measured: rounding MNN's scales to 15 bits on the CPU costs 0.029 / 0.35, to 22 bits 0.075 in boxes).
 // The DPU has two per-channel multipliers in a row, BS MUL (BRDMA stream) and BN MUL (NRDMA stream), so
-//     m_c ~= a_c * b_c / 2^(bs_shift + bn_shift + frac_bits)
+//     m_c ~= a_c * b_c * S / 2^(bs_shift + bn_shift + 14 + frac_bits)
 //   BS  MUL a_c (16-bit operand), shift bs_shift: x1 = round(acc * a_c / 2^bs_shift);
-//   BN  MUL b_c (16-bit operand), shift bn_shift: x2 = round(x1 * b_c / 2^bn_shift) carries frac_bits
-//       bits below the output LSB;
-//   OUT_CVT: scale 2^14, shift 14 + frac_bits, the one rounding to the output LSB.
-// The pair (a_c, b_c) is searched for the product nearest m_c * 2^R (R the sum of the shifts, chosen so
-// the largest channel's target is just below 32767^2): the many factorizations of a 30-bit target come
-// far closer than one 15-bit mantissa (the gaps between products are a few units, ~2^-25 relative).
+//   BN  MUL b_c (16-bit operand), shift bn_shift: x2 = round(x1 * b_c / 2^bn_shift) carries about
+//       frac_bits bits below the output LSB;
+//   OUT_CVT: scale S in [2^14, 2^15), shift 14 + frac_bits, the one rounding to the output LSB.
+// The layer's shifts and S put the largest channel's target product just below 32767^2; the pair
+// (a_c, b_c) is then searched for the product nearest each channel's target: the many factorizations of a
+// 30-bit target come far closer than one 15-bit mantissa (gaps of a few units, ~2^-26 relative).
 // Widths: x1 and x2 stay inside int32 (the DPU's data path, NVDLA-style) for every accumulator the
 // channel can produce whose output is below 2^9 in magnitude; beyond that the int8 output saturates
-// either way. The x2 rounding is 2^-22 of an output LSB; the x1 rounding (half an x1 unit, b_c * 2^-R *
-// 2^(bs_shift-1)) is weighed against the product's error in the search, which favours large a_c.
+// either way. The x2 rounding is at most 2^-21 of an output LSB; the x1 rounding (half an x1 unit, i.e.
+// b_c * 2^(bs_shift-1) product units) is weighed against the product's error in the search, which
+// favours large a_c.
 // Register facts: DPU_BS_MUL_CFG / DPU_BN_MUL_CFG / DPU_RDMA_NRDMA_CFG in drv/regcmd/register_table.def
 // (reference §4.5, §6.3; the vendor also runs the conv's ReLU in BN).
 #pragma once

@@ -9,8 +9,8 @@
 //   BS  MUL a_c (16-bit operand), shift bs_shift: x1 = round(acc * a_c / 2^bs_shift);
 //   BN  MUL b_c (16-bit operand), shift bn_shift: x2 = round(x1 * b_c / 2^bn_shift) carries about
 //       frac_bits bits below the output LSB;
-//   OUT_CVT: scale S in [2^14, 2^15), shift 14 + frac_bits, the one rounding to the output LSB.
-// The layer's shifts and S put the largest channel's target product just below 32767^2; the pair
+//   OUT_CVT: scale S in (2^14, 2^15], shift 14 + frac_bits, the one rounding to the output LSB.
+// The layer's shifts and S put the largest channel's target product at 32767^2 / 2; the pair
 // (a_c, b_c) is then searched for the product nearest each channel's target: the many factorizations of a
 // 30-bit target come far closer than one 15-bit mantissa (gaps of a few units, ~2^-26 relative).
 // Widths: x1 and x2 stay inside int32 (the DPU's data path, NVDLA-style) for every accumulator the

@@ -103,10 +103,10 @@ TEST(UltraFaceInt8, CpuMatchesMnnRuntime) {
 }
 
 // On the simulated NPU all 42 int8 convolutions run on the NPU. Each channel's multiplier is the product
-// of two 16-bit factors (BS and BN MUL) and OUT_CVT's scale (runtime/npu/requant_per_channel.h), which
-// carries MNN's float32 scales to ~2^-26: each convolution alone then equals the CPU except in 1 of 3
-// million values (mnn_int8_layers_test.cpp). Measured 4.5e-5 (scores) / 0.0386 (boxes, one output LSB)
-// off the MNN runtime, as on the CPU (before: 15-bit mantissas, 0.0194 / 0.502).
+// of two 16-bit factors (BS and BN MUL) and OUT_CVT's scale (runtime/npu/requant_per_channel.h), within
+// ~2^-26 of MNN's float32 scale: each convolution gives the CPU's bytes (mnn_int8_layers_test.cpp) and the
+// outputs equal the CPU's, 4.5e-5 (scores) / 0.0386 (boxes, one output LSB) off the MNN runtime (before:
+// 15-bit mantissas, 0.0194 / 0.502).
 TEST(UltraFaceInt8, SimRunsEveryConvolutionOnTheNpu) {
     NPURUN_REQUIRE_SHARED(shared_path("models/mnn/slim-320-quant-ADMM-50.mnn"));
     const Result r = run_face("slim-320-quant-ADMM-50", DeviceKind::Sim, false);

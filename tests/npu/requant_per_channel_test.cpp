@@ -73,8 +73,8 @@ TEST(PerChannelRequant, MatchesTheExactRoundingAwayFromTies) {
     EXPECT_LE(q.bs_shift, 63u);
     EXPECT_LE(q.bn_shift, 63u);
     EXPECT_EQ(q.out_shift, 14 + q.frac_bits);
-    EXPECT_GE(q.out_scale, 1u << 14);
-    EXPECT_LT(q.out_scale, 1u << 15);
+    EXPECT_GT(q.out_scale, 1u << 14);
+    EXPECT_LE(q.out_scale, 1u << 15);
     const int shifts = int(q.bs_shift + q.bn_shift + q.out_shift);
     size_t checked = 0, near_ties = 0;
     for (size_t c = 0; c < m.size(); ++c) {

@@ -237,6 +237,24 @@ int64_t corrected_bias(const ConvOperands& o, const ConvLayer& L, const WeightIn
     return accumulator_bias(o, c) - int64_t{p.zx_s} * sumw;
 }
 
+// The largest magnitude channel c's NPU accumulator can take: sum (w - wz) * x over int8 inputs |x| <= 128,
+// plus bias' (the per-channel requantization keeps its intermediates in range for it).
+std::vector<double> accumulator_bounds(const ConvOperands& o, const ConvLayer& L, const WeightIndex& widx,
+                                       const Int8Points& p) {
+    std::vector<double> bound(L.k);
+    for (uint32_t c = 0; c < L.k; ++c) {
+        int64_t sum_abs = 0;
+        for (uint32_t cc = 0; cc < L.c; ++cc) {
+            if (L.depthwise && cc != c) continue;
+            for (uint32_t ky = 0; ky < L.kh; ++ky)
+                for (uint32_t kx = 0; kx < L.kw; ++kx)
+                    sum_abs += std::abs(quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz);
+        }
+        bound[c] = 128.0 * static_cast<double>(sum_abs) + std::fabs(static_cast<double>(corrected_bias(o, L, widx, p, c)));
+    }
+    return bound;
+}
+
 bool fits_int32(int64_t v) { return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(); }
 
 // Refuses when a corrected bias leaves int32. |sum (w - wz)| <= taps * channels * 255, so the exact sum is
@@ -272,12 +290,14 @@ Refusal check_int8_constants(const Graph& g, const Node& node, const Node* act, 
     if (!out_convert_constants(mref, &L->out_scale, &L->out_shift, &why)) return Refusal::because(why);
     PerChannelRequant pcr;
     double relux_unit = static_cast<double>(o.y->quant.scale()) * mref;  // real value of one RELUX_CMP unit
-    if (L->per_channel && per_channel_requant(m, &pcr)) {
-        L->bn_exponent = true;
+    if (L->per_channel && per_channel_requant(m, accumulator_bounds(o, *L, weight_index(node, *L), p), &pcr)) {
+        L->bn_factor = true;
         L->bs_mul_shift = pcr.bs_shift;
+        L->bn_mul_shift = pcr.bn_shift;
         L->out_scale = pcr.out_scale;
         L->out_shift = pcr.out_shift;
-        relux_unit = static_cast<double>(o.y->quant.scale()) / std::ldexp(1.0, static_cast<int>(pcr.frac_bits));
+        // RELUX compares BN's output x2; OUT_CVT maps one unit of it to scale / 2^shift output LSBs.
+        relux_unit = static_cast<double>(o.y->quant.scale()) * std::ldexp(double(pcr.out_scale), -static_cast<int>(pcr.out_shift));
     }
     L->use_bs = true;
     L->bs_data_use = L->per_channel ? 5 : 1;
@@ -387,16 +407,16 @@ void write_conv_bs_stream(const Graph& g, const Node& node, const Node* act, con
     const std::vector<double> m = multipliers(o, L.k, &mmax);
     const size_t per = L.per_channel ? 6 : 4;
     PerChannelRequant pcr;
-    if (L.bn_exponent && !per_channel_requant(m, &pcr)) throw std::logic_error("per-channel requantization changed since the check");
+    if (L.bn_factor && !per_channel_requant(m, accumulator_bounds(o, L, widx, p), &pcr)) throw std::logic_error("per-channel requantization changed since the check");
     uint8_t* bn = dst + size_t{L.coa} * per;  // the BN stream follows the BS stream
     for (uint32_t c = 0; c < L.k; ++c) {
         const int32_t b32 = static_cast<int32_t>(corrected_bias(o, L, widx, p, c));  // range checked by the check
         std::memcpy(dst + c * per, &b32, 4);
         if (L.per_channel) {
-            const auto mc = L.bn_exponent ? pcr.bs_mul[c] : static_cast<int16_t>(std::lround(m[c] / mmax * 16384.0));
+            const auto mc = L.bn_factor ? pcr.bs_mul[c] : static_cast<int16_t>(std::lround(m[c] / mmax * 16384.0));
             std::memcpy(dst + c * per + 4, &mc, 2);
         }
-        if (L.bn_exponent) std::memcpy(bn + size_t{c} * 2, &pcr.bn_mul[c], 2);
+        if (L.bn_factor) std::memcpy(bn + size_t{c} * 2, &pcr.bn_mul[c], 2);
     }
 }
 

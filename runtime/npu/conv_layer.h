@@ -39,11 +39,12 @@ struct ConvLayer {
     uint32_t pad_value = 0;           // CNA_PAD_CON1: signed input zero point (two's complement)
     int32_t ow_op = 0;                // DPU_BS_OW_OP; 0 = CPEND bypassed
     bool per_channel = false;         // BS MUL from the stream
-    // Per-channel exponents (requant_per_channel.h): BS MUL = the channel's mantissa with bs_mul_shift, BN MUL
-    // from the NRDMA stream (after the BS stream) = its exponent, ReLU / ReLU-X in BN. Else BS MUL is relative
-    // to the layer's largest multiplier with shift 14.
-    bool bn_exponent = false;
+    // Per-channel multipliers as two factors (requant_per_channel.h): BS MUL = a_c with bs_mul_shift (0), BN
+    // MUL from the NRDMA stream (after the BS stream) = b_c with bn_mul_shift, ReLU / ReLU-X in BN. Else BS
+    // MUL is relative to the layer's largest multiplier with shift 14.
+    bool bn_factor = false;
     uint32_t bs_mul_shift = 14;
+    uint32_t bn_mul_shift = 0;
     uint32_t out_scale = 1, out_shift = 0;
     int32_t out_offset = 0;
 
@@ -51,7 +52,7 @@ struct ConvLayer {
     bool use_bs = false;              // bias stream present (int8: always)
     uint32_t bs_data_use = 0;         // BRDMA_DATA_USE: 1 = ALU, 5 = ALU + MUL
     bool relu = false, relux = false;
-    uint32_t relux_bits = 0;          // RELUX_CMP: int32 in BS (BN with bn_exponent) units, or fp32 bits
+    uint32_t relux_bits = 0;          // RELUX_CMP: int32 in BS (BN with bn_factor) units, or fp32 bits
 
     uint32_t elem_bytes() const { return domain == NpuDomain::Int8 ? 1 : 2; }
     uint64_t macs() const {
@@ -65,8 +66,8 @@ struct ConvLayer {
         if (!use_bs) return 0;
         return uint64_t(coa) * (domain == NpuDomain::Int8 && per_channel ? 6 : 4) + bn_stream_bytes();
     }
-    // BN operand stream (bn_exponent): per aligned output channel [i16 MUL], right after the BS stream.
-    uint64_t bn_stream_bytes() const { return bn_exponent ? uint64_t(coa) * 2 : 0; }
+    // BN operand stream (bn_factor): per aligned output channel [i16 MUL], right after the BS stream.
+    uint64_t bn_stream_bytes() const { return bn_factor ? uint64_t(coa) * 2 : 0; }
 };
 
 // Checks that `node` (with an optional fused activation node `act`, whose output becomes the layer's output)

@@ -51,7 +51,7 @@ TaskRegs task_regs(const ConvLayer& L, const ConvTile& tile, const ConvAddresses
     r.out_base = a.output + ch0 / c2 * r.out_plane_atoms * 16;
     r.w_base = a.weights + (L.depthwise ? tile.c0 * taps * r.bpe : tile.k0 * r.per_kernel);
     r.bs_base = a.bs_stream + ch0 * bs_per;
-    r.bn_base = L.bn_exponent ? a.bs_stream + L.coa * bs_per + ch0 * 2 : 0;  // BN stream after the BS stream
+    r.bn_base = L.bn_factor ? a.bs_stream + L.coa * bs_per + ch0 * 2 : 0;  // BN stream after the BS stream
     r.oy0 = tile.oy0, r.hot = tile.rows;
     const InputWindow win = input_window(L, r.oy0, r.hot);
     r.pad_top = win.pad_top, r.iy0 = win.iy0, r.ht = win.iy1 - win.iy0;
@@ -114,10 +114,10 @@ void write_cna(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, con
     w.write({CNA_PAD_CON1::PAD_VALUE(r.i8 ? L.pad_value : 0u)});
 }
 
-// BN stage: bypassed, or (bn_exponent) the channel's exponent from the NRDMA stream as a rounding right
-// shift (MUL 2^(14-d), shift 14), then the layer's ReLU / ReLU-X in the units OUT_CVT reads.
+// BN stage: bypassed, or (bn_factor) the channel's second multiplier factor from the NRDMA stream with the
+// layer's shift, then the layer's ReLU / ReLU-X in the units OUT_CVT reads.
 void write_bn(rc::RegcmdWriter& w, const ConvLayer& L) {
-    if (!L.bn_exponent) {
+    if (!L.bn_factor) {
         w.write({DPU_BN_CFG::BN_RELU_BYPASS(1), DPU_BN_CFG::BN_MUL_BYPASS(1), DPU_BN_CFG::BN_ALU_BYPASS(1),
                  DPU_BN_CFG::BN_BYPASS(1)});
         w.write(DPU_BN_ALU_CFG{});
@@ -128,7 +128,7 @@ void write_bn(rc::RegcmdWriter& w, const ConvLayer& L) {
     w.write({DPU_BN_CFG::BN_RELUX_EN(L.relux ? 1u : 0u), DPU_BN_CFG::BN_RELU_BYPASS(L.relu ? 0u : 1u),
              DPU_BN_CFG::BN_ALU_BYPASS(1)});
     w.write(DPU_BN_ALU_CFG{});
-    w.write({DPU_BN_MUL_CFG::BN_MUL_SHIFT_VALUE(kBnMulShift), DPU_BN_MUL_CFG::BN_MUL_SRC(1)});
+    w.write({DPU_BN_MUL_CFG::BN_MUL_SHIFT_VALUE(L.bn_mul_shift), DPU_BN_MUL_CFG::BN_MUL_SRC(1)});
     w.write({DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT(L.relux ? L.relux_bits : 0u)});
 }
 
@@ -152,7 +152,7 @@ void write_core_dpu(rc::RegcmdWriter& w, const ConvLayer& L, const TaskRegs& r) 
     w.write(DPU_DATA_CUBE_NOTCH_ADDR{});
     w.write({DPU_DATA_CUBE_CHANNEL::ORIG_CHANNEL(r.orig - 1), DPU_DATA_CUBE_CHANNEL::CHANNEL(r.coa - 1)});
     if (L.use_bs) {
-        const bool relu_here = !L.bn_exponent;  // else ReLU / ReLU-X run in BN, after the channel's exponent
+        const bool relu_here = !L.bn_factor;  // else ReLU / ReLU-X run in BN, after the channel's second factor
         w.write({DPU_BS_CFG::BS_ALU_ALGO(2), DPU_BS_CFG::BS_ALU_SRC(1), DPU_BS_CFG::BS_RELUX_EN(relu_here && L.relux ? 1u : 0u),
                  DPU_BS_CFG::BS_RELU_BYPASS(relu_here && L.relu ? 0u : 1u), DPU_BS_CFG::BS_MUL_BYPASS(L.per_channel ? 0u : 1u)});
     } else {
@@ -165,7 +165,7 @@ void write_core_dpu(rc::RegcmdWriter& w, const ConvLayer& L, const TaskRegs& r) 
     } else {
         w.write(DPU_BS_MUL_CFG{});
     }
-    w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(L.relux && !L.bn_exponent ? L.relux_bits : 0u)});
+    w.write({DPU_BS_RELUX_CMP_VALUE::BS_RELUX_CMP_DAT(L.relux && !L.bn_factor ? L.relux_bits : 0u)});
     w.write({DPU_BS_OW_CFG::SIZE_E_2(r.m - 1), DPU_BS_OW_CFG::SIZE_E_1(r.m - 1), DPU_BS_OW_CFG::SIZE_E_0(r.m - 1),
              DPU_BS_OW_CFG::OD_BYPASS(L.ow_op == 0 ? 1u : 0u)});
     w.write({DPU_BS_OW_OP::OW_OP(static_cast<uint32_t>(L.ow_op) & DPU_BS_OW_OP::OW_OP.max_value())});
@@ -193,7 +193,7 @@ void write_dpu_rdma(rc::RegcmdWriter& w, const ConvLayer& L, const TaskRegs& r) 
     w.write(DPU_RDMA_SRC_BASE_ADDR{});
     w.write({DPU_RDMA_BRDMA_CFG::BRDMA_DATA_USE(L.bs_data_use)});
     w.write({DPU_RDMA_BS_BASE_ADDR::BS_BASE_ADDR(r.bs_base)});
-    w.write({DPU_RDMA_NRDMA_CFG::NRDMA_DATA_USE(L.bn_exponent ? kNrdmaMulOnly : 0u)});
+    w.write({DPU_RDMA_NRDMA_CFG::NRDMA_DATA_USE(L.bn_factor ? kNrdmaMulOnly : 0u)});
     w.write({DPU_RDMA_BN_BASE_ADDR::BN_BASE_ADDR(r.bn_base)});
     w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DISABLE(1)});
     w.write(DPU_RDMA_EW_BASE_ADDR{});

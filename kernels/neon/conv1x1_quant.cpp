@@ -248,6 +248,16 @@ GemmKernel conv1x1_kernel_in_use() {
     return use_i8mm() ? GemmKernel::I8mm : GemmKernel::Dot;
 }
 
+GemmKernel conv1x1_kernel_to_pack() {
+    const GemmKernel k = conv1x1_kernel_in_use();
+    return k == GemmKernel::None ? GemmKernel::Dot : k;
+}
+
+bool conv1x1_runs_now(GemmKernel packed) {
+    const GemmKernel now = conv1x1_kernel_in_use();
+    return packed == GemmKernel::I8mm ? now == GemmKernel::I8mm : packed == GemmKernel::Dot && now != GemmKernel::None;
+}
+
 // Room for either layout: the i8mm one (K rounded up to 8) is never smaller than the dot product's (to 4).
 size_t conv1x1_packed_bytes(const ConvGeometry& g) { return corr_bytes(g) + oc_padded(g) * ((window(g) + 7) & ~size_t(7)); }
 

@@ -16,6 +16,11 @@ enum class GemmKernel : uint8_t { None, Dot, I8mm };
 // What the GEMM would run on now (cpu_features.h): None while the dot-product path is off (the widening kernels
 // run instead), else i8mm when in use, else the dot product. i8mm refines the dot-product path: it uses SDOT too.
 GemmKernel conv1x1_kernel_in_use();
+// The layout prepare packs: the micro-kernel in use, or the dot product's when none is (a later set_dotprod).
+GemmKernel conv1x1_kernel_to_pack();
+// Whether weights packed for `packed` run on the GEMM now: Dot while the dot-product path is in use, I8mm while
+// i8mm is. A path switched off since prepare leaves the layer to conv2d_quant (same bytes, the slower kernel).
+bool conv1x1_runs_now(GemmKernel packed);
 
 // Whether the geometry and types fit the packed GEMM kernel (input and weight codes of the same signedness, and
 // either pointwise/stride 1/unpadded with input channels a multiple of 4, or a window of at most 1024 codes). Independent of the CPU: prepare packs

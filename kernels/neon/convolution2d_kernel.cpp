@@ -5,7 +5,6 @@
 #include "kernels/neon/conv2d.h"
 #include "kernels/neon/conv1x1_quant.h"
 #include "kernels/neon/conv2d_quant.h"
-#include "kernels/neon/cpu_features.h"
 #include "kernels/neon/conv_state.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -118,9 +117,7 @@ void prepare(const PrepareArgs& a) {
     if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, s->oc, t.bias);
     if (s->weights_ready) fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
     if (s->gemm_offset) {
-        // Packed for the micro-kernel in use now; the dot product's layout when neither is (a later set_dotprod).
-        const GemmKernel k = conv1x1_kernel_in_use();
-        s->gemm_kernel = k == GemmKernel::None ? GemmKernel::Dot : k;
+        s->gemm_kernel = conv1x1_kernel_to_pack();
         conv1x1_pack(s->g, s->q, s->gemm_kernel, static_cast<const uint8_t*>(w), t.sum_w, s->gemm_weights());
     }
 }
@@ -158,10 +155,7 @@ void run(const KernelArgs& a) {
         if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
         if (!s->weights_ready && conv2d_quant_uses_dotprod(s->q))
             fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
-        // The packed GEMM while its micro-kernel is in use (a path switched off since prepare takes conv2d_quant).
-        const bool gemm = s->gemm_offset && (s->gemm_kernel == GemmKernel::I8mm ? conv1x1_kernel_in_use() == GemmKernel::I8mm
-                                                                                : use_dotprod());
-        if (gemm)
+        if (s->gemm_offset && conv1x1_runs_now(s->gemm_kernel))
             conv1x1_quant(s->g, s->q, t, s->gemm_kernel, s->gemm_weights(), static_cast<const uint8_t*>(x),
                           static_cast<uint8_t*>(y));
         else

@@ -4,7 +4,8 @@
 // of 4 modulo 8 codes, gathered windows padded to 8), both SMMLA (int8) and UMMLA (uint8) codes. Each case
 // checks from the prepared state that the i8mm layout was packed, so the kernel under test really ran.
 // i8mm exists on aarch64 builds only (SIMDe has no vmmlaq_*): elsewhere, and on CPUs without FEAT_I8MM
-// (qemu-aarch64 -cpu max has it), the bit-exactness tests skip with a message.
+// (qemu-aarch64 -cpu max has it), the bit-exactness tests skip with a message. FullyConnected layers with a batch
+// of 2 or more take the same GEMM (batch rows as pixels), covered here too.
 #include "tests/neon/harness.h"
 #include "tests/neon/kernel_paths.h"
 
@@ -47,6 +48,44 @@ OneNode make(const GemmCase& c, uint32_t seed) {
     return OneNode(OpKind::Convolution2d, window_attrs<Convolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC), ins, {y});
 }
 
+struct FcCase {
+    uint32_t batch, in, out;
+    bool transpose, s8;
+};
+const FcCase kFc[] = {
+    {2, 36, 19, false, false},  // [in, out] weights (transposed by prepare), K = 36 (32 + 4)
+    {5, 33, 9, true, true},     // K = 33: gathered rows padded to 40; 5 rows (one odd)
+    {3, 100, 64, true, true},   // K = 100 (96 + 4), per-channel int8
+    {8, 256, 10, true, false},  // one full tile of 8 rows
+};
+
+OneNode make_fc(const FcCase& c, uint32_t seed) {
+    std::mt19937 rng(seed);
+    const QuantDraw q = draw_quant(rng, c.s8, c.out);
+    const Shape w = c.transpose ? Shape{c.out, c.in} : Shape{c.in, c.out};
+    auto ins = quant_conv_operands(rng, q, Shape{c.batch, c.in}, w, c.transpose ? 0 : 1, true);
+    FullyConnectedAttrs a;
+    a.transpose_weights = c.transpose;
+    a.bias_enabled = true;
+    return OneNode(OpKind::FullyConnected, a, ins, {tinfo(q.x, {c.batch, c.out}, {q.sy}, q.zy)});
+}
+
+// Prepares `node`, checks that its weights were packed for i8mm, then runs it with 1..4 threads against kernels/ref.
+void expect_i8mm_exact(const OneNode& node, const std::string& what) {
+    ASSERT_EQ(node.neon_check(), "") << what;
+    const kernels::Kernel* k = kernels::neon_kernel(node.node().op);
+    std::vector<uint8_t> storage;
+    void* state = exec::prepare_standalone(*k, exec::KernelNodeView(node.node(), node.graph()), storage);
+    const nn::ConvState* s = nn::conv_state(state);
+    ASSERT_NE(s->gemm_offset, 0u) << what << ": not on the packed GEMM";
+    ASSERT_EQ(s->gemm_kernel, nn::GemmKernel::I8mm) << what;
+    const auto want = node.run_ref().at(0);
+    for (unsigned t = 1; t <= 4; ++t) {
+        nn::set_num_threads(t);
+        EXPECT_EQ(node.run(k, &state).at(0), want) << what << ", threads " << t;
+    }
+}
+
 class I8mmGemm : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -66,22 +105,19 @@ protected:
     bool saved_ = false, saved_dot_ = false;
 };
 
-TEST_F(I8mmGemm, BitExactWithReferenceForOneToFourThreads) {
+TEST_F(I8mmGemm, ConvolutionBitExactWithReferenceForOneToFourThreads) {
     uint32_t seed = 700;
     for (const auto& c : kCases) {
-        const OneNode node = make(c, seed++);
-        ASSERT_EQ(node.neon_check(), "") << "case " << seed - 1;
-        const kernels::Kernel* k = kernels::neon_kernel(node.node().op);
-        std::vector<uint8_t> storage;
-        void* state = exec::prepare_standalone(*k, exec::KernelNodeView(node.node(), node.graph()), storage);
-        const nn::ConvState* s = nn::conv_state(state);
-        ASSERT_NE(s->gemm_offset, 0u) << "case " << seed - 1 << ": not on the packed GEMM";
-        ASSERT_EQ(s->gemm_kernel, nn::GemmKernel::I8mm) << "case " << seed - 1;
-        const auto want = node.run_ref().at(0);
-        for (unsigned t = 1; t <= 4; ++t) {
-            nn::set_num_threads(t);
-            EXPECT_EQ(node.run(k, &state).at(0), want) << "case " << seed - 1 << ", threads " << t;
-        }
+        const std::string what = "conv case " + std::to_string(seed);
+        expect_i8mm_exact(make(c, seed++), what);
+    }
+}
+
+TEST_F(I8mmGemm, FullyConnectedBitExactWithReferenceForOneToFourThreads) {
+    uint32_t seed = 800;
+    for (const auto& c : kFc) {
+        const std::string what = "fc case " + std::to_string(seed);
+        expect_i8mm_exact(make_fc(c, seed++), what);
     }
 }
 

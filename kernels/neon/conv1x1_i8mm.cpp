@@ -5,10 +5,10 @@
 // holds [p0 o0, p0 o1, p1 o0, p1 o1].
 //
 // Weights (packed once by prepare, gemm_pack_i8mm): per tile of 8 channels and group of 8 codes, 64 bytes, one
-// 16-byte register per pair of channels. Rows: 16 codes of two rows are loaded and their 8-byte halves swapped
-// across (ZIP1/ZIP2 on 64-bit lanes) into the two row pairs of code groups g and g + 1. A tile of 8 pixels x 8
-// channels keeps 16 accumulators, 8 row-pair registers and one weight register live: 32 SMMLA (1024
-// multiply-adds) per 16 codes for 16 loads and 8 zips, against conv1x1_quant.cpp's 64 SDOT for 10 loads.
+// 16-byte register per pair of channels. Rows: 8 codes of each of two rows loaded into the two halves of one
+// register (16 codes of each, regrouped with ZIP1/ZIP2, in the main loop). A tile of 8 pixels x 8 channels keeps 16
+// accumulators live: 32 SMMLA (1024 multiply-adds) per 16 codes for 16 loads and 8 zips, against
+// conv1x1_quant.cpp's 64 SDOT for 10 loads.
 //
 // The arithmetic is the dot-product kernel's: raw codes multiplied modulo 2^32 and the zero points applied
 // afterwards with the same corrections (conv1x1_quant.cpp), the same store epilogue: bit-exact with kernels/ref.
@@ -38,14 +38,6 @@ template <bool S8> NPURUN_I8MM uint32x4_t mmla(uint32x4_t acc, uint8x16_t rows, 
         return vmmlaq_u32(acc, rows, cols);
 }
 
-// The low (ZIP1) or high (ZIP2) 8 codes of a and b, a's first: the 2x8 row block of two rows.
-NPURUN_I8MM inline uint8x16_t pair_lo(uint8x16_t a, uint8x16_t b) {
-    return vreinterpretq_u8_u64(vzip1q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-}
-NPURUN_I8MM inline uint8x16_t pair_hi(uint8x16_t a, uint8x16_t b) {
-    return vreinterpretq_u8_u64(vzip2q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)));
-}
-
 // 4 codes at p, zero-extended to 8 (the row's last group when its length is 4 modulo 8: reads nothing past it).
 NPURUN_I8MM inline uint8x8_t load_4_codes(const uint8_t* p) {
     uint32_t v;
@@ -59,46 +51,48 @@ NPURUN_I8MM void tile(const GemmCtx& c, const uint8_t* const* r, const uint32_t*
                       ptrdiff_t o0) {
     const ptrdiff_t k = c.k, k8 = (k + 7) & ~ptrdiff_t(7);
     const uint8_t* wp = c.w + o0 * k8;
-    uint32x4_t acc[NPP][4];
+    // Four 1-D accumulator arrays (channel pairs q = 0..3), not one 2-D array: GCC keeps these in registers.
+    uint32x4_t a0[NPP], a1[NPP], a2[NPP], a3[NPP];
     #pragma GCC unroll 4
-    for (int pp = 0; pp < NPP; ++pp) acc[pp][0] = acc[pp][1] = acc[pp][2] = acc[pp][3] = vdupq_n_u32(0);
+    for (int pp = 0; pp < NPP; ++pp) a0[pp] = a1[pp] = a2[pp] = a3[pp] = vdupq_n_u32(0);
+    // 16 codes per step: 16 bytes of each row, their 8-byte halves regrouped across two rows (ZIP1/ZIP2 on 64-bit
+    // lanes) into the row pairs of two code groups; then groups of 8 for the tail (a row of 4 modulo 8 codes ends
+    // in a half group, zero-extended: nothing is read past a row).
+#define NPURUN_MMLA_STEP(x, wq)                                                                                   \
+    {                                                                                                             \
+        const uint8x16_t w0 = vld1q_u8(wq), w1 = vld1q_u8(wq + 16), w2 = vld1q_u8(wq + 32), w3 = vld1q_u8(wq + 48); \
+        _Pragma("GCC unroll 4") for (int pp = 0; pp < NPP; ++pp) {                                                \
+            a0[pp] = mmla<S8>(a0[pp], x[pp], w0);                                                                 \
+            a1[pp] = mmla<S8>(a1[pp], x[pp], w1);                                                                 \
+            a2[pp] = mmla<S8>(a2[pp], x[pp], w2);                                                                 \
+            a3[pp] = mmla<S8>(a3[pp], x[pp], w3);                                                                 \
+        }                                                                                                         \
+    }
     ptrdiff_t i = 0;
     for (; i + 16 <= k; i += 16, wp += 128) {
         uint8x16_t lo[NPP], hi[NPP];
         #pragma GCC unroll 4
         for (int pp = 0; pp < NPP; ++pp) {
-            const uint8x16_t a = vld1q_u8(r[2 * pp] + i), b = vld1q_u8(r[2 * pp + 1] + i);
-            lo[pp] = pair_lo(a, b);
-            hi[pp] = pair_hi(a, b);
+            const uint64x2_t a = vreinterpretq_u64_u8(vld1q_u8(r[2 * pp] + i)), b = vreinterpretq_u64_u8(vld1q_u8(r[2 * pp + 1] + i));
+            lo[pp] = vreinterpretq_u8_u64(vzip1q_u64(a, b));
+            hi[pp] = vreinterpretq_u8_u64(vzip2q_u64(a, b));
         }
-        #pragma GCC unroll 4
-        for (int q = 0; q < 4; ++q) {
-            const uint8x16_t w = vld1q_u8(wp + 16 * q);
-            #pragma GCC unroll 4
-            for (int pp = 0; pp < NPP; ++pp) acc[pp][q] = mmla<S8>(acc[pp][q], lo[pp], w);
-        }
-        #pragma GCC unroll 4
-        for (int q = 0; q < 4; ++q) {
-            const uint8x16_t w = vld1q_u8(wp + 64 + 16 * q);
-            #pragma GCC unroll 4
-            for (int pp = 0; pp < NPP; ++pp) acc[pp][q] = mmla<S8>(acc[pp][q], hi[pp], w);
-        }
+        NPURUN_MMLA_STEP(lo, wp)
+        NPURUN_MMLA_STEP(hi, wp + 64)
     }
-    // Tails of 12, 8 or 4 codes (k is a multiple of 4): groups of 8, the last one possibly half zeros.
-    for (; i < k; i += 8, wp += 64) {
-        const bool eight = i + 8 <= k;
+    for (; i + 8 <= k; i += 8, wp += 64) {
         uint8x16_t x[NPP];
         #pragma GCC unroll 4
-        for (int pp = 0; pp < NPP; ++pp)
-            x[pp] = eight ? vcombine_u8(vld1_u8(r[2 * pp] + i), vld1_u8(r[2 * pp + 1] + i))
-                          : vcombine_u8(load_4_codes(r[2 * pp] + i), load_4_codes(r[2 * pp + 1] + i));
-        #pragma GCC unroll 4
-        for (int q = 0; q < 4; ++q) {
-            const uint8x16_t w = vld1q_u8(wp + 16 * q);
-            #pragma GCC unroll 4
-            for (int pp = 0; pp < NPP; ++pp) acc[pp][q] = mmla<S8>(acc[pp][q], x[pp], w);
-        }
+        for (int pp = 0; pp < NPP; ++pp) x[pp] = vcombine_u8(vld1_u8(r[2 * pp] + i), vld1_u8(r[2 * pp + 1] + i));
+        NPURUN_MMLA_STEP(x, wp)
     }
+    if (i < k) {
+        uint8x16_t x[NPP];
+        #pragma GCC unroll 4
+        for (int pp = 0; pp < NPP; ++pp) x[pp] = vcombine_u8(load_4_codes(r[2 * pp] + i), load_4_codes(r[2 * pp + 1] + i));
+        NPURUN_MMLA_STEP(x, wp)
+    }
+#undef NPURUN_MMLA_STEP
     // Row 2pp + h of pair pp: the low (h = 0) or high 64 bits of each channel pair's accumulator.
     const uint32x4_t c0 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0)), c1 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0 + 4));
     #pragma GCC unroll 4
@@ -107,10 +101,10 @@ NPURUN_I8MM void tile(const GemmCtx& c, const uint8_t* const* r, const uint32_t*
         for (int h = 0; h < 2; ++h) {
             const ptrdiff_t p = 2 * pp + h;
             if (p >= np) break;
-            const uint64x2_t a0 = vreinterpretq_u64_u32(acc[pp][0]), a1 = vreinterpretq_u64_u32(acc[pp][1]);
-            const uint64x2_t a2 = vreinterpretq_u64_u32(acc[pp][2]), a3 = vreinterpretq_u64_u32(acc[pp][3]);
-            const uint32x4_t v0 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(a0, a1) : vzip2q_u64(a0, a1));
-            const uint32x4_t v1 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(a2, a3) : vzip2q_u64(a2, a3));
+            const uint64x2_t b0 = vreinterpretq_u64_u32(a0[pp]), b1 = vreinterpretq_u64_u32(a1[pp]);
+            const uint64x2_t b2 = vreinterpretq_u64_u32(a2[pp]), b3 = vreinterpretq_u64_u32(a3[pp]);
+            const uint32x4_t v0 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(b0, b1) : vzip2q_u64(b0, b1));
+            const uint32x4_t v1 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(b2, b3) : vzip2q_u64(b2, b3));
             const uint32x4_t s = vdupq_n_u32(zw_sx[p]);
             gemm_store_tile_row(c, c.y + (p0 + p) * c.oc, o0, vsubq_u32(vaddq_u32(v0, c0), s), vsubq_u32(vaddq_u32(v1, c1), s));
         }

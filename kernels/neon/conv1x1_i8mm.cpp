@@ -95,6 +95,7 @@ NPURUN_I8MM void tile(const GemmCtx& c, const uint8_t* const* r, const uint32_t*
 #undef NPURUN_MMLA_STEP
     // Row 2pp + h of pair pp: the low (h = 0) or high 64 bits of each channel pair's accumulator.
     const uint32x4_t c0 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0)), c1 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0 + 4));
+    const GemmTileStore out(c, p0, o0);
     #pragma GCC unroll 4
     for (int pp = 0; pp < NPP; ++pp) {
         #pragma GCC unroll 2
@@ -106,7 +107,7 @@ NPURUN_I8MM void tile(const GemmCtx& c, const uint8_t* const* r, const uint32_t*
             const uint32x4_t v0 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(b0, b1) : vzip2q_u64(b0, b1));
             const uint32x4_t v1 = vreinterpretq_u32_u64(h == 0 ? vzip1q_u64(b2, b3) : vzip2q_u64(b2, b3));
             const uint32x4_t s = vdupq_n_u32(zw_sx[p]);
-            gemm_store_tile_row(c, c.y + (p0 + p) * c.oc, o0, vsubq_u32(vaddq_u32(v0, c0), s), vsubq_u32(vaddq_u32(v1, c1), s));
+            out.row(p, vsubq_u32(vaddq_u32(v0, c0), s), vsubq_u32(vaddq_u32(v1, c1), s));
         }
     }
 }

@@ -129,10 +129,11 @@ NPURUN_DOTPROD void tile(const GemmCtx& c, const uint8_t* xp, const uint32_t* zw
         }
     }
     const uint32x4_t c0 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0)), c1 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0 + 4));
+    const GemmTileStore out(c, p0, o0);
     #pragma GCC unroll 8
     for (int p = 0; p < NP; ++p) {
         const uint32x4_t s = vdupq_n_u32(zw_sx[p]);
-        gemm_store_tile_row(c, c.y + (p0 + p) * c.oc, o0, vsubq_u32(vaddq_u32(a0[p], c0), s), vsubq_u32(vaddq_u32(a1[p], c1), s));
+        out.row(p, vsubq_u32(vaddq_u32(a0[p], c0), s), vsubq_u32(vaddq_u32(a1[p], c1), s));
     }
 }
 

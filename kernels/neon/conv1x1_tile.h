@@ -38,15 +38,38 @@ inline void gemm_store_partial_row(const GemmCtx& c, uint8_t* yp, ptrdiff_t o0, 
         yp[o] = uint8_t(quant::requantize(int64_t(acc[o - o0]) + c.bias[o], c.mult[o], c.zo, c.out_type));
 }
 
-// Stores output channels o0..o0+7 of one pixel (fewer in the last, padded tile) from the raw-code accumulators
-// v0, v1 once the zero-point corrections are in (conv1x1_quant.cpp's identity).
-__attribute__((always_inline)) inline void gemm_store_tile_row(const GemmCtx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v0,
-                                                               uint32x4_t v1) {
-    const int32x4_t a0 = vreinterpretq_s32_u32(v0), a1 = vreinterpretq_s32_u32(v1);
-    if (o0 + ptrdiff_t(kGemmTileOc) > c.oc) return gemm_store_partial_row(c, yp, o0, a0, a1);
-    vst1_u8(yp + o0, narrow_to_bytes(requantize_x4(a0, c.bias + o0, c.mult + o0, c.rq),
-                                     requantize_x4(a1, c.bias + o0 + 4, c.mult + o0 + 4, c.rq)));
-}
+// Stores the rows (output pixels) of one tile of 8 output channels from their raw-code accumulators, once the
+// zero-point corrections are in (conv1x1_quant.cpp's identity). The channels' bias terms, multipliers and the
+// epilogue constants are loaded once per tile into registers: a byte store may alias anything, so read through
+// the context they would be reloaded for every row.
+class GemmTileStore {
+public:
+    __attribute__((always_inline)) GemmTileStore(const GemmCtx& c, ptrdiff_t p0, ptrdiff_t o0)
+        : c_(c), o0_(o0), oc_(c.oc), full_(o0 + ptrdiff_t(kGemmTileOc) <= c.oc), y_(c.y + p0 * c.oc), rq_(c.rq) {
+        if (!full_) return;
+        for (int j = 0; j < 4; ++j) {
+            b_[j] = vld1q_s64(c.bias + o0 + 2 * j);
+            m_[j] = vld1q_f64(c.mult + o0 + 2 * j);
+        }
+    }
+    // Channels o0..o0+7 of row p (from pixel p0): v0 holds o0..o0+3, v1 o0+4..o0+7.
+    __attribute__((always_inline)) void row(ptrdiff_t p, uint32x4_t v0, uint32x4_t v1) const {
+        const int32x4_t a0 = vreinterpretq_s32_u32(v0), a1 = vreinterpretq_s32_u32(v1);
+        uint8_t* yp = y_ + p * oc_;
+        if (!full_) return gemm_store_partial_row(c_, yp, o0_, a0, a1);
+        vst1_u8(yp + o0_, narrow_to_bytes(requantize_x4(a0, b_[0], b_[1], m_[0], m_[1], rq_),
+                                          requantize_x4(a1, b_[2], b_[3], m_[2], m_[3], rq_)));
+    }
+
+private:
+    const GemmCtx& c_;
+    ptrdiff_t o0_, oc_;
+    bool full_;
+    uint8_t* y_;
+    RequantConsts rq_;
+    int64x2_t b_[4];
+    float64x2_t m_[4];
+};
 
 // The i8mm weight layout (conv1x1_i8mm.cpp): w [oc, k] (raw codes) into tiles of 8 channels, and within a tile,
 // per group of 8 codes, 64 bytes [o0 k0..k7][o1 k0..k7]...[o7 k0..k7], zero-padded to round_up(k, 8) codes and to

@@ -23,15 +23,14 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/neon/neon.h"
-#include "kernels/neon/requantize.h"
+#include "kernels/neon/conv1x1_tile.h"
+#include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
-#include "core/quantization.h"
 
 namespace npurun::kernels::neon {
 namespace {
 
-constexpr size_t kTileOc = 8;
+constexpr size_t kTileOc = kGemmTileOc;
 
 // Other geometries gather each tile's input windows into a buffer on the stack, rows of this many codes at most.
 constexpr size_t kMaxGatherK = 1024;
@@ -44,21 +43,12 @@ bool direct(const ConvGeometry& g) {
     return g.kh == 1 && g.kw == 1 && g.sy == 1 && g.sx == 1 && g.pt == 0 && g.pl == 0 && g.ih == g.oh && g.iw == g.ow &&
            g.ic % 4 == 0;
 }
+// Codes per GEMM row: the input's own rows (direct), else the gathered window zero-padded to the micro-kernel's
+// code group (4 for the dot product, 8 for i8mm, whose weights are always padded to 8).
+size_t row_codes(const ConvGeometry& g, GemmKernel kernel) {
+    return direct(g) || kernel != GemmKernel::I8mm ? window_padded(g) : (window(g) + 7) & ~size_t(7);
+}
 size_t corr_bytes(const ConvGeometry& g) { return (oc_padded(g) * sizeof(int32_t) + 63) & ~size_t(63); }
-
-struct Ctx {
-    ptrdiff_t k, oc;  // k: codes per GEMM row (the window rounded up to 4)
-    const int32_t* corr;
-    const uint8_t* w;
-    const uint8_t* x;
-    uint8_t* y;
-    const int64_t* bias;
-    const double* mult;
-    uint32_t zw;
-    int32_t zo;
-    DataType out_type;
-    RequantConsts rq;
-};
 
 // The dot products on raw codes, unsigned (UDOT) or signed (SDOT), all in uint32 lanes (modulo 2^32).
 template <bool S8> struct Dot {
@@ -81,27 +71,10 @@ template <bool S8> struct Dot {
     }
 };
 
-// Output channels o0..o0+c.oc of one pixel, the last, padded tile (fewer than 8 channels).
-void store_partial_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, int32x4_t a0, int32x4_t a1) {
-    int32_t acc[kTileOc];
-    vst1q_s32(acc, a0);
-    vst1q_s32(acc + 4, a1);
-    for (ptrdiff_t o = o0; o < c.oc; ++o)
-        yp[o] = uint8_t(quant::requantize(int64_t(acc[o - o0]) + c.bias[o], c.mult[o], c.zo, c.out_type));
-}
-
-// Stores output channels o0..o0+7 of one pixel (fewer in the last, padded tile).
-__attribute__((always_inline)) inline void store_tile_row(const Ctx& c, uint8_t* yp, ptrdiff_t o0, uint32x4_t v0, uint32x4_t v1) {
-    const int32x4_t a0 = vreinterpretq_s32_u32(v0), a1 = vreinterpretq_s32_u32(v1);
-    if (o0 + ptrdiff_t(kTileOc) > c.oc) return store_partial_row(c, yp, o0, a0, a1);
-    vst1_u8(yp + o0, narrow_to_bytes(requantize_x4(a0, c.bias + o0, c.mult + o0, c.rq),
-                                     requantize_x4(a1, c.bias + o0 + 4, c.mult + o0 + 4, c.rq)));
-}
-
 // NP pixels (GEMM rows xp, xp + k, ...; outputs from pixel p0) x the 8 output channels of tile o0 / 8.
 // zw_sx[p]: zw times the sum of the codes of row p (pixel_sums).
 template <bool S8, int NP>
-NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, const uint32_t* zw_sx, ptrdiff_t p0, ptrdiff_t o0) {
+NPURUN_DOTPROD void tile(const GemmCtx& c, const uint8_t* xp, const uint32_t* zw_sx, ptrdiff_t p0, ptrdiff_t o0) {
     using D = Dot<S8>;
     const ptrdiff_t k = c.k;
     const uint8_t* wp = c.w + o0 * k;
@@ -156,17 +129,18 @@ NPURUN_DOTPROD void tile(const Ctx& c, const uint8_t* xp, const uint32_t* zw_sx,
         }
     }
     const uint32x4_t c0 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0)), c1 = vreinterpretq_u32_s32(vld1q_s32(c.corr + o0 + 4));
+    const GemmTileStore out(c, p0, o0);
     #pragma GCC unroll 8
     for (int p = 0; p < NP; ++p) {
         const uint32x4_t s = vdupq_n_u32(zw_sx[p]);
-        store_tile_row(c, c.y + (p0 + p) * c.oc, o0, vsubq_u32(vaddq_u32(a0[p], c0), s), vsubq_u32(vaddq_u32(a1[p], c1), s));
+        out.row(p, vsubq_u32(vaddq_u32(a0[p], c0), s), vsubq_u32(vaddq_u32(a1[p], c1), s));
     }
 }
 
 // zw_sx[p] = zw * (sum of the k codes of row p), modulo 2^32, for the np rows at xp (all 0 when zw = 0). Rows
 // are a multiple of 4 codes; a last partial 16 is summed from the row's last 16 codes with the first ones masked
 // off (or from a zero-extended copy in rows shorter than 16).
-template <bool S8> NPURUN_DOTPROD void pixel_sums(const Ctx& c, const uint8_t* xp, ptrdiff_t np, uint32_t* zw_sx) {
+template <bool S8> NPURUN_DOTPROD void pixel_sums(const GemmCtx& c, const uint8_t* xp, ptrdiff_t np, uint32_t* zw_sx) {
     for (ptrdiff_t p = 0; p < np; ++p) {
         uint32x4_t sx = vdupq_n_u32(0);
         if (c.zw != 0) {
@@ -199,7 +173,7 @@ inline void copy_codes(uint8_t* dst, const uint8_t* src, ptrdiff_t n, const uint
 // The GEMM rows of output pixels p0..p0+np: each window in [ky][kx][ic] order (taps outside the input read the
 // zero-point row), then zeros up to k (code 0 times weight 0: nothing in any sum). A window row wholly inside
 // the input with dilation 1 is kw*ic consecutive input bytes, copied in one piece.
-void gather(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, ptrdiff_t p0, ptrdiff_t np, uint8_t* buf) {
+void gather(const ConvGeometry& g, const GemmCtx& c, const uint8_t* zero_row, ptrdiff_t p0, ptrdiff_t np, uint8_t* buf) {
     const ptrdiff_t ic = g.ic, per_image = g.oh * g.ow, seg = g.kw * ic;
     const uint8_t* x_end = c.x + g.n * g.ih * g.iw * ic;
     for (ptrdiff_t p = 0; p < np; ++p) {
@@ -227,7 +201,7 @@ void gather(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, ptrdif
 }
 
 template <bool S8>
-void run_tiles(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, size_t begin, size_t end) {
+void run_tiles(const ConvGeometry& g, const GemmCtx& c, bool i8mm, const uint8_t* zero_row, size_t begin, size_t end) {
     const ptrdiff_t pixels = g.n * g.oh * g.ow;
     const bool gathered = !direct(g);
     alignas(16) uint8_t buf[8 * kMaxGatherK + 16];
@@ -240,6 +214,14 @@ void run_tiles(const ConvGeometry& g, const Ctx& c, const uint8_t* zero_row, siz
         }
         uint32_t zw_sx[8];
         pixel_sums<S8>(c, rows, np, zw_sx);
+#if NPURUN_NEON_NATIVE
+        if (i8mm) {
+            gemm_rows_i8mm<S8>(c, rows, zw_sx, p0, np);
+            continue;
+        }
+#else
+        (void)i8mm;  // never set here: i8mm_available() is false without native NEON
+#endif
         for (ptrdiff_t o0 = 0; o0 < c.oc; o0 += ptrdiff_t(kTileOc)) {
             if (np == 8) {
                 tile<S8, 8>(c, rows, zw_sx, p0, o0);
@@ -262,32 +244,52 @@ bool conv1x1_quant_fits(const ConvGeometry& g, const QuantConvParams& q) {
     return g.ic > 0 && x_signed == w_signed && (direct(g) || window_padded(g) <= kMaxGatherK);
 }
 
-size_t conv1x1_packed_bytes(const ConvGeometry& g) { return corr_bytes(g) + oc_padded(g) * window_padded(g); }
+GemmKernel conv1x1_kernel_in_use() {
+    if (!use_dotprod()) return GemmKernel::None;
+    return use_i8mm() ? GemmKernel::I8mm : GemmKernel::Dot;
+}
 
-void conv1x1_pack(const ConvGeometry& g, const QuantConvParams& q, const uint8_t* w, const int32_t* sum_w, uint8_t* packed) {
+GemmKernel conv1x1_kernel_to_pack() {
+    const GemmKernel k = conv1x1_kernel_in_use();
+    return k == GemmKernel::None ? GemmKernel::Dot : k;
+}
+
+bool conv1x1_runs_now(GemmKernel packed) {
+    const GemmKernel now = conv1x1_kernel_in_use();
+    return packed == GemmKernel::I8mm ? now == GemmKernel::I8mm : packed == GemmKernel::Dot && now != GemmKernel::None;
+}
+
+// Room for either layout: the i8mm one (K rounded up to 8) is never smaller than the dot product's (to 4).
+size_t conv1x1_packed_bytes(const ConvGeometry& g) { return corr_bytes(g) + oc_padded(g) * ((window(g) + 7) & ~size_t(7)); }
+
+void conv1x1_pack(const ConvGeometry& g, const QuantConvParams& q, GemmKernel kernel, const uint8_t* w, const int32_t* sum_w,
+                  uint8_t* packed) {
     const size_t ocp = oc_padded(g), oc = size_t(g.oc), k = window(g), kp = window_padded(g);
     int32_t* corr = reinterpret_cast<int32_t*>(packed);
     const uint32_t zx = uint32_t(q.input_offset), zw = uint32_t(q.weight_offset);
     for (size_t o = 0; o < ocp; ++o)
         corr[o] = o < oc ? int32_t(uint32_t(k) * zx * zw - zx * uint32_t(sum_w[o])) : 0;
     uint8_t* dst = packed + corr_bytes(g);
+    if (kernel == GemmKernel::I8mm) return gemm_pack_i8mm(w, oc, k, dst);
     for (size_t t = 0; t < ocp; t += kTileOc)
         for (size_t i = 0; i < kp; i += 4)
             for (size_t o = t; o < t + kTileOc; ++o)
                 for (size_t j = 0; j < 4; ++j) *dst++ = o < oc && i + j < k ? w[o * k + i + j] : 0;
 }
 
-void conv1x1_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, const uint8_t* packed,
-                   const uint8_t* x, uint8_t* y) {
-    const Ctx c{ptrdiff_t(window_padded(g)), g.oc, reinterpret_cast<const int32_t*>(packed), packed + corr_bytes(g), x, y, t.bias, t.multiplier,
-                uint32_t(q.weight_offset), q.output_offset, q.output_type, requant_consts(q.output_offset, q.output_type)};
+void conv1x1_quant(const ConvGeometry& g, const QuantConvParams& q, const QuantTables& t, GemmKernel kernel,
+                   const uint8_t* packed, const uint8_t* x, uint8_t* y) {
+    const GemmCtx c{ptrdiff_t(row_codes(g, kernel)), g.oc, reinterpret_cast<const int32_t*>(packed), packed + corr_bytes(g), x, y,
+                    t.bias, t.multiplier, uint32_t(q.weight_offset), q.output_offset, q.output_type,
+                    requant_consts(q.output_offset, q.output_type)};
+    const bool i8mm = kernel == GemmKernel::I8mm;
     const ptrdiff_t pixels = g.n * g.oh * g.ow;
     const size_t tiles = size_t(pixels + 7) / 8;
     const size_t macs_per_tile = 8 * window_padded(g) * oc_padded(g);
     const size_t grain = work_grain(macs_per_tile);
     const bool s8 = q.input_type != DataType::QAsymmU8;
     parallel_for(tiles, grain, [&](size_t b, size_t e) {
-        s8 ? run_tiles<true>(g, c, t.zero_row, b, e) : run_tiles<false>(g, c, t.zero_row, b, e);
+        s8 ? run_tiles<true>(g, c, i8mm, t.zero_row, b, e) : run_tiles<false>(g, c, i8mm, t.zero_row, b, e);
     });
 }
 

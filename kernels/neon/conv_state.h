@@ -13,6 +13,7 @@
 #include <new>
 #include <type_traits>
 
+#include "kernels/neon/conv1x1_quant.h"
 #include "kernels/neon/conv_geometry.h"
 #include "kernels/neon/quant_tables.h"
 
@@ -28,6 +29,7 @@ struct ConvState {
     size_t weights_offset;    // 0: the weights operand is used as given (or packed per run into scratch)
     size_t oc, ic;            // table sizes
     size_t gemm_offset;       // 0: none; else the 1x1 GEMM kernel's packed weights (conv1x1_quant.h)
+    GemmKernel gemm_kernel;   // the micro-kernel those weights are packed for
 
     QuantTables tables() { return carve_quant_tables(at(tables_offset), oc, ic, with_conv_rows); }
     const float* zero_row_f32() { return static_cast<const float*>(at(tables_offset)); }

@@ -5,7 +5,6 @@
 #include "kernels/neon/conv2d.h"
 #include "kernels/neon/conv1x1_quant.h"
 #include "kernels/neon/conv2d_quant.h"
-#include "kernels/neon/cpu_features.h"
 #include "kernels/neon/conv_state.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -117,7 +116,10 @@ void prepare(const PrepareArgs& a) {
     fill_zero_row(s->q, s->ic, t.zero_row);
     if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, s->oc, t.bias);
     if (s->weights_ready) fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
-    if (s->gemm_offset) conv1x1_pack(s->g, s->q, static_cast<const uint8_t*>(w), t.sum_w, s->gemm_weights());
+    if (s->gemm_offset) {
+        s->gemm_kernel = conv1x1_kernel_to_pack();
+        conv1x1_pack(s->g, s->q, s->gemm_kernel, static_cast<const uint8_t*>(w), t.sum_w, s->gemm_weights());
+    }
 }
 
 // Scratch, NCHW only: [x as NHWC][run-time weights as OHWI][y as NHWC], each 64-byte aligned. The copies
@@ -153,8 +155,9 @@ void run(const KernelArgs& a) {
         if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
         if (!s->weights_ready && conv2d_quant_uses_dotprod(s->q))
             fill_sum_w(s->q, static_cast<const uint8_t*>(w), s->oc, size_t(s->g.kh * s->g.kw * s->g.ic), t.sum_w);
-        if (s->gemm_offset && use_dotprod())
-            conv1x1_quant(s->g, s->q, t, s->gemm_weights(), static_cast<const uint8_t*>(x), static_cast<uint8_t*>(y));
+        if (s->gemm_offset && conv1x1_runs_now(s->gemm_kernel))
+            conv1x1_quant(s->g, s->q, t, s->gemm_kernel, s->gemm_weights(), static_cast<const uint8_t*>(x),
+                          static_cast<uint8_t*>(y));
         else
             conv2d_quant(s->g, s->q, t, static_cast<const uint8_t*>(x), static_cast<const uint8_t*>(w), static_cast<uint8_t*>(y));
     } else {

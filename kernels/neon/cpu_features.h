@@ -18,4 +18,18 @@ bool set_dotprod(bool enabled);
 // Whether this CPU (or the SIMDe emulation) can execute the dot-product path at all.
 bool dotprod_available();
 
+// The ARMv8.6 8-bit matrix multiply-accumulate (FEAT_I8MM: SMMLA/UMMLA, one 2x8 by 8x2 block product per
+// instruction, twice the multiply-adds of an SDOT) is optional too: RK3588's A76/A55 lack it, Cortex-A78/X1
+// and later cores have it. Reported by the kernel as HWCAP2_I8MM. SIMDe (Debian 12's 0.7.4) does not
+// implement vmmlaq_*, so the path exists on aarch64 builds only; elsewhere it is never available.
+// When in use together with the dot-product path, the packed GEMM convolution (conv1x1_quant.h) takes it
+// instead of the dot-product micro-kernel.
+bool use_i8mm();
+// Forces the i8mm path on or off (tests, benchmarks); on is only honoured when i8mm_available().
+// Returns the value now in effect.
+bool set_i8mm(bool enabled);
+// Whether this CPU can execute the i8mm path: an aarch64 build on a CPU with both FEAT_I8MM and the dot
+// product (the i8mm kernel also uses SDOT/UDOT, for the per-pixel code sums).
+bool i8mm_available();
+
 }  // namespace npurun::kernels::neon

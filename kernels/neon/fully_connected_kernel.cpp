@@ -7,8 +7,12 @@
 // performs quant::requantize's operations, see requantize.h). Weights stored [in, out]
 // (transpose_weights false) are transposed to [out, in] once by prepare when constant, per run into scratch
 // when they are a run-time input; the requantization tables are prepared once. conv2d_quant splits work by output row, here one per batch item: batch 1 runs on one thread.
+// Constant weights with a batch of 2 or more are also packed for the GEMM convolution (conv1x1_quant.h), which
+// then runs the layer as a [batch, in] x [in, out] product, on i8mm where the CPU has it (its 2x8 blocks pair
+// batch rows). Batch 1 stays on conv2d_quant: a single row would fill half of each i8mm block, no gain over SDOT.
 #include <limits>
 
+#include "kernels/neon/conv1x1_quant.h"
 #include "kernels/neon/conv2d_quant.h"
 #include "kernels/neon/conv_state.h"
 #include "kernels/neon/fully_connected.h"
@@ -77,29 +81,51 @@ void transpose(const uint8_t* w, const Dims& d, uint8_t* t) {  // [in, out] -> [
         for (size_t o = 0; o < d.out; ++o) t[o * d.in + k] = w[k * d.out + o];
 }
 
-// Prepared state, quantized only (conv_state.h): the header, the tables, and constant [in, out] weights
-// transposed to [out, in]. Float32 needs none: fully_connected_f32 reads either layout as stored.
-size_t state_bytes(const KernelNode& n) {
-    if (!quantized(n)) return 0;
-    const Dims d = dims(n);
-    return conv_state_header_bytes() + quant_tables_bytes(d.out, d.in, true) +
-           (needs_transpose(n) && weights_constant(n) ? align64(d.in * d.out) : 0);
+// Prepared state, quantized only (conv_state.h): the header, the tables, constant [in, out] weights transposed to
+// [out, in], and the GEMM's packed weights when it takes the layer. Float32 needs none: fully_connected_f32 reads
+// either layout as stored.
+struct StateLayout {
+    size_t tables, weights, gemm, total;
+};
+
+bool packs_gemm(const KernelNode& n, const Dims& d) {
+    return weights_constant(n) && d.batch >= 2 && conv1x1_quant_fits(geometry(d), quant_params(n, has_bias(n)));
 }
+
+StateLayout state_layout(const KernelNode& n) {
+    const Dims d = dims(n);
+    StateLayout l{};
+    l.tables = conv_state_header_bytes();
+    l.total = l.tables + quant_tables_bytes(d.out, d.in, true);
+    if (needs_transpose(n) && weights_constant(n)) {
+        l.weights = l.total;
+        l.total += align64(d.in * d.out);
+    }
+    if (packs_gemm(n, d)) {
+        l.gemm = l.total;
+        l.total += align64(conv1x1_packed_bytes(geometry(d)));
+    }
+    return l;
+}
+
+size_t state_bytes(const KernelNode& n) { return quantized(n) ? state_layout(n).total : 0; }
 
 void prepare(const PrepareArgs& a) {
     const KernelNode& n = a.node;
     const Dims d = dims(n);
+    const StateLayout l = state_layout(n);
     ConvState* s = new_conv_state(a.state);
     s->g = geometry(d);
     s->quantized = true;
     s->oc = d.out;
     s->ic = d.in;
     s->with_conv_rows = true;
-    s->tables_offset = conv_state_header_bytes();
+    s->tables_offset = l.tables;
+    s->weights_offset = l.weights;
+    s->gemm_offset = l.gemm;
     const bool bias = has_bias(n);
     const uint8_t* w = static_cast<const uint8_t*>(n.constant(1));
     if (w != nullptr && needs_transpose(n)) {
-        s->weights_offset = s->tables_offset + quant_tables_bytes(d.out, d.in, true);
         transpose(w, d, s->packed_weights());
         w = s->packed_weights();
     }
@@ -111,6 +137,10 @@ void prepare(const PrepareArgs& a) {
     fill_zero_row(s->q, d.in, t.zero_row);
     if (s->bias_ready) fill_bias(s->q, bias ? static_cast<const int32_t*>(n.constant(2)) : nullptr, d.out, t.bias);
     if (s->weights_ready) fill_sum_w(s->q, w, d.out, d.in, t.sum_w);
+    if (s->gemm_offset) {
+        s->gemm_kernel = conv1x1_kernel_to_pack();
+        conv1x1_pack(s->g, s->q, s->gemm_kernel, w, t.sum_w, s->gemm_weights());
+    }
 }
 
 // Scratch: run-time [in, out] weights transposed per run (constant ones were transposed by prepare).
@@ -136,7 +166,10 @@ void run(const KernelArgs& a) {
             if (conv2d_quant_uses_dotprod(s->q)) fill_sum_w(s->q, w, s->oc, s->ic, t.sum_w);
         }
         if (!s->bias_ready) fill_bias(s->q, in_ptr<int32_t>(a, 2), s->oc, t.bias);
-        conv2d_quant(s->g, s->q, t, in_ptr<uint8_t>(a, 0), w, out_ptr<uint8_t>(a));
+        if (s->gemm_offset && conv1x1_runs_now(s->gemm_kernel))
+            conv1x1_quant(s->g, s->q, t, s->gemm_kernel, s->gemm_weights(), in_ptr<uint8_t>(a, 0), out_ptr<uint8_t>(a));
+        else
+            conv2d_quant(s->g, s->q, t, in_ptr<uint8_t>(a, 0), w, out_ptr<uint8_t>(a));
         return;
     }
     const Dims d = dims(n);

@@ -27,6 +27,12 @@
 #define NPURUN_DOTPROD
 #endif
 
+// Functions using the ARMv8.6 8-bit matrix multiply (SMMLA/UMMLA) and the dot product, aarch64 builds only
+// (SIMDe lacks vmmlaq_*): defined inside `#if NPURUN_NEON_NATIVE` and called only when use_i8mm() holds.
+#if NPURUN_NEON_NATIVE
+#define NPURUN_I8MM __attribute__((target("arch=armv8.2-a+dotprod+i8mm")))
+#endif
+
 namespace npurun::kernels::neon {
 
 inline float32x4_t div_f32x4(float32x4_t a, float32x4_t b) {

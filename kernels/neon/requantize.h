@@ -38,13 +38,19 @@ RequantConsts requant_consts(int32_t output_offset, DataType output_type);
 
 // Requantizes four accumulators of consecutive channels; bias[0..3] (accumulator units) and m[0..3]
 // (multipliers) belong to those channels. Lanes are clamped to the output type's range.
-inline int32x4_t requantize_x4(int32x4_t acc, const int64_t* bias, const double* m, const RequantConsts& k) {
-    const int64x2_t a0 = vaddw_s32(vld1q_s64(bias), vget_low_s32(acc));
-    const int64x2_t a1 = vaddw_high_s32(vld1q_s64(bias + 2), acc);
-    const float64x2_t r0 = vaddq_f64(round_away_f64x2(vmulq_f64(vcvtq_f64_s64(a0), vld1q_f64(m))), k.zo);
-    const float64x2_t r1 = vaddq_f64(round_away_f64x2(vmulq_f64(vcvtq_f64_s64(a1), vld1q_f64(m + 2))), k.zo);
+// The same with the channels' bias (b01: channels 0 and 1, b23: 2 and 3) and multipliers already in registers, for
+// kernels that requantize many pixels of the same channels.
+inline int32x4_t requantize_x4(int32x4_t acc, int64x2_t b01, int64x2_t b23, float64x2_t m01, float64x2_t m23,
+                               const RequantConsts& k) {
+    const int64x2_t a0 = vaddw_s32(b01, vget_low_s32(acc));
+    const int64x2_t a1 = vaddw_high_s32(b23, acc);
+    const float64x2_t r0 = vaddq_f64(round_away_f64x2(vmulq_f64(vcvtq_f64_s64(a0), m01)), k.zo);
+    const float64x2_t r1 = vaddq_f64(round_away_f64x2(vmulq_f64(vcvtq_f64_s64(a1), m23)), k.zo);
     const int32x4_t q = vqmovn_high_s64(vqmovn_s64(vcvtq_s64_f64(r0)), vcvtq_s64_f64(r1));
     return vminq_s32(vmaxq_s32(q, k.lo), k.hi);
+}
+inline int32x4_t requantize_x4(int32x4_t acc, const int64_t* bias, const double* m, const RequantConsts& k) {
+    return requantize_x4(acc, vld1q_s64(bias), vld1q_s64(bias + 2), vld1q_f64(m), vld1q_f64(m + 2), k);
 }
 
 // The low byte of each lane (two's complement for int8 types): 8 lanes from two vectors, or 4 from one.

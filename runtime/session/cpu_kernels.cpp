@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/neon/cpu_features.h"
 #include "kernels/neon/registry.h"
 #include "kernels/neon/thread_pool.h"
 #include "kernels/ref/registry.h"
@@ -14,9 +15,12 @@ namespace npurun {
 
 exec::KernelSelector SessionFactory::cpu_kernels() {
     // The NEON kernel when it covers the node (its check() accepts it), otherwise kernels/ref, which
-    // covers every op. NPURUN_KERNELS=ref selects the reference kernels only (benchmarks, bisecting).
+    // covers every op. NPURUN_KERNELS=ref selects the reference kernels only (benchmarks, bisecting);
+    // NPURUN_KERNELS=no-i8mm the NEON kernels without the i8mm GEMM micro-kernel (SDOT instead where the CPU has
+    // both: the on/off comparison of the i8mm path, which is otherwise taken whenever the CPU has it).
     const char* env = std::getenv("NPURUN_KERNELS");
     const bool ref_only = env != nullptr && std::strcmp(env, "ref") == 0;
+    if (env != nullptr && std::strcmp(env, "no-i8mm") == 0) kernels::neon::set_i8mm(false);
     return [ref_only](const Node& node, const Graph& graph) -> const kernels::Kernel* {
         if (!ref_only) {
             const kernels::Kernel* k = kernels::neon_kernel(node.op);

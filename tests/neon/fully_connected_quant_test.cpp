@@ -1,5 +1,6 @@
-// Quantized FullyConnected: NEON (through conv2d_quant as a 1x1 convolution) vs kernels/ref, bit-exact, on
-// the widening and dot-product paths, both weight layouts, for 1..4 threads.
+// Quantized FullyConnected: NEON (through conv2d_quant as a 1x1 convolution; batch >= 2 with constant weights on the
+// dot-product path through the packed GEMM) vs kernels/ref, bit-exact, on the widening and dot-product paths, both
+// weight layouts, for 1..4 threads.
 #include "tests/neon/harness.h"
 #include "tests/neon/kernel_paths.h"
 

@@ -62,19 +62,24 @@ inline std::vector<uint8_t> neon_all_threads(const OneNode& node) {
 }
 
 // A test parameterised on the integer path: true = the dot-product kernels (skipped on a CPU without
-// them), false = the plain NEON ones. Restores the path and the thread count afterwards.
+// them), false = the plain NEON ones. The i8mm GEMM micro-kernel is switched off, so that on a CPU with it the
+// dot-product one is still what runs (tests/neon/i8mm_test.cpp covers i8mm). Restores the paths and the
+// thread count afterwards.
 class DotprodPaths : public ::testing::TestWithParam<bool> {
 protected:
     void SetUp() override {
         saved_ = kernels::neon::use_dotprod();
+        saved_i8mm_ = kernels::neon::use_i8mm();
+        kernels::neon::set_i8mm(false);
         if (GetParam() && !kernels::neon::dotprod_available()) GTEST_SKIP() << "this CPU has no dot-product instructions";
         ASSERT_EQ(kernels::neon::set_dotprod(GetParam()), GetParam());
     }
     void TearDown() override {
         kernels::neon::set_dotprod(saved_);
+        kernels::neon::set_i8mm(saved_i8mm_);
         kernels::neon::set_num_threads(1);
     }
-    bool saved_ = false;
+    bool saved_ = false, saved_i8mm_ = false;
 };
 
 inline std::vector<Operand> quant_conv_operands(std::mt19937& rng, const QuantDraw& q, const Shape& x, const Shape& w,

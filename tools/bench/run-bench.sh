@@ -86,6 +86,10 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     echo "== qemu-aarch64: executed instructions per inference, mobilenet_v1_0.25_128_quant, 1 thread =="
     per_inference "npurun NEON" "$sysroot" "$cross/tools/npurun/npurun" "$quant_model" "$data/mnv1_input.bin" \
         --threads 1 --iterations @N@
+    # qemu-aarch64's default CPU ("max") has FEAT_I8MM, so "npurun NEON" takes the i8mm GEMM micro-kernel; this
+    # line is the same run on the dot-product one (the board's A76/A55 have no i8mm).
+    per_inference "npurun NEON, i8mm off" "$sysroot" -E NPURUN_KERNELS=no-i8mm "$cross/tools/npurun/npurun" "$quant_model" \
+        "$data/mnv1_input.bin" --threads 1 --iterations @N@
     per_inference "npurun kernels/ref" "$sysroot" -E NPURUN_KERNELS=ref "$cross/tools/npurun/npurun" "$quant_model" \
         "$data/mnv1_input.bin" --device cpu --threads 1 --iterations @N@
     if [[ -x $armnn_cross/armnn-bench ]]; then
@@ -105,6 +109,8 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
     echo "== qemu-aarch64: executed instructions per inference, MobileNetV2-1.0-224-shaped int8 (Arm NN 20.08 encoding), 1 thread =="
     count_n=2 per_inference "npurun NEON (MobileNetV2 int8)" "$sysroot" "$cross/tools/npurun/npurun" "$mnv2_old" \
         "$data/mnv2_input.bin" --threads 1 --iterations @N@
+    count_n=2 per_inference "npurun NEON, i8mm off (MobileNetV2 int8)" "$sysroot" -E NPURUN_KERNELS=no-i8mm \
+        "$cross/tools/npurun/npurun" "$mnv2_old" "$data/mnv2_input.bin" --threads 1 --iterations @N@
     if [[ -x $armnn_cross/armnn-bench ]]; then
         count_n=2 per_inference "Arm NN 20.08 CpuAcc (MobileNetV2 int8)" "$armnn_sysroot" "$armnn_cross/armnn-bench" \
             "$mnv2_old" "$data/mnv2_input.bin" @N@ CpuAcc

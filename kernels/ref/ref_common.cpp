@@ -15,4 +15,18 @@ std::string check_numeric_io(const KernelNode& node) {
     return {};
 }
 
+std::string check_weighted_operands(const KernelNode& node) {
+    const DataType x = node.in(0).dtype;
+    const DataType w = node.in(1).dtype;
+    const DataType y = node.out(0).dtype;
+    if (!is_numeric(x) || !is_numeric(w) || !is_numeric(y)) return "unsupported data type";
+    if (is_float(x) != is_float(w) || x != y) return "mixed float and quantized operands not supported";
+    if (node.out(0).quant.per_axis()) return "per-axis quantized output not supported";
+    if (node.num_inputs() > 2 && node.has_input(2)) {
+        const DataType b = node.in(2).dtype;
+        if (is_float(x) ? b != x : b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
+    }
+    return {};
+}
+
 }  // namespace npurun::kernels::ref

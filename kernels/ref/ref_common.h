@@ -13,6 +13,11 @@ inline bool is_numeric(DataType t) { return is_float(t) || is_quantized(t); }
 // "" when every present input and every output is a float or quantized type; otherwise the reason.
 std::string check_numeric_io(const KernelNode& node);
 
+// `check` of the layers with weights and an optional bias run by the integer pipeline (Convolution2d,
+// DepthwiseConvolution2d, FullyConnected): input, weights and output all float or all quantized, one
+// output scale, and a bias of the input's float type or Signed32.
+std::string check_weighted_operands(const KernelNode& node);
+
 inline const TensorInfo& in_info(const KernelArgs& a, size_t i) { return a.node.in(i); }
 inline const TensorInfo& out_info(const KernelArgs& a, size_t i) { return a.node.out(i); }
 

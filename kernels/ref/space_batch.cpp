@@ -56,19 +56,24 @@ void run_space_to_batch(const KernelArgs& a) {
     });
 }
 
-// DepthToSpace: out(n, y, x, c) = in(n, y / b, x / b, ((y % b) * b + x % b) * C_out + c).
+// The DCR correspondence both block layers move elements along: f(space_index, depth_index) for every
+// element (n, y, x, c) of the spatial tensor, whose place in the deep tensor is
+// (n, y / b, x / b, ((y % b) * b + x % b) * C + c), C being the spatial tensor's channel count.
+template <class F> void for_each_block_element(const ImageIndexer& space, const ImageIndexer& depth, uint32_t b, F&& f) {
+    for (uint32_t n = 0; n < space.n; ++n)
+        for (uint32_t y = 0; y < space.h; ++y)
+            for (uint32_t x = 0; x < space.w; ++x)
+                for (uint32_t c = 0; c < space.c; ++c)
+                    f(space(n, c, y, x), depth(n, ((y % b) * b + x % b) * space.c + c, y / b, x / b));
+}
+
 void run_depth_to_space(const KernelArgs& a) {
     const auto& at = a.node.attr<DepthToSpaceAttrs>();
     const TensorInfo& xi = in_info(a, 0);
     const TensorInfo& yi = out_info(a, 0);
     const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    const ImageIndexer in(xi.shape, at.layout), out(yi.shape, at.layout);
-    const uint32_t b = at.block_size;
-    for (uint32_t n = 0; n < out.n; ++n)
-        for (uint32_t y = 0; y < out.h; ++y)
-            for (uint32_t x = 0; x < out.w; ++x)
-                for (uint32_t c = 0; c < out.c; ++c)
-                    copy.copy(out(n, c, y, x), in(n, ((y % b) * b + x % b) * out.c + c, y / b, x / b));
+    for_each_block_element(ImageIndexer(yi.shape, at.layout), ImageIndexer(xi.shape, at.layout), at.block_size,
+                           [&](size_t space, size_t depth) { copy.copy(space, depth); });
 }
 
 void run_space_to_depth(const KernelArgs& a) {
@@ -76,13 +81,8 @@ void run_space_to_depth(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
     const TensorInfo& yi = out_info(a, 0);
     const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    const ImageIndexer in(xi.shape, at.layout), out(yi.shape, at.layout);
-    const uint32_t b = at.block_size;
-    for (uint32_t n = 0; n < in.n; ++n)
-        for (uint32_t y = 0; y < in.h; ++y)
-            for (uint32_t x = 0; x < in.w; ++x)
-                for (uint32_t c = 0; c < in.c; ++c)
-                    copy.copy(out(n, ((y % b) * b + x % b) * in.c + c, y / b, x / b), in(n, c, y, x));
+    for_each_block_element(ImageIndexer(xi.shape, at.layout), ImageIndexer(yi.shape, at.layout), at.block_size,
+                           [&](size_t space, size_t depth) { copy.copy(depth, space); });
 }
 
 }  // namespace

@@ -11,12 +11,10 @@ namespace {
 
 void run(const KernelArgs& a) {
     const auto& at = a.node.attr<BatchNormalizationAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const ImageIndexer ix(xi.shape, at.layout);
-    const Reader x(xi, a.inputs[0]);
+    const ImageInOut io(a, at.layout);
+    const ImageIndexer& ix = io.ix;
     const Reader mean(in_info(a, 1), a.inputs[1]), var(in_info(a, 2), a.inputs[2]);
     const Reader beta(in_info(a, 3), a.inputs[3]), gamma(in_info(a, 4), a.inputs[4]);
-    const Writer y(out_info(a, 0), a.outputs[0]);
     for (uint32_t c = 0; c < ix.c; ++c) {
         const float mult = gamma[c] / std::sqrt(var[c] + at.eps);
         const float add = beta[c] - mult * mean[c];
@@ -24,7 +22,7 @@ void run(const KernelArgs& a) {
             for (uint32_t h = 0; h < ix.h; ++h)
                 for (uint32_t w = 0; w < ix.w; ++w) {
                     const size_t i = ix(n, c, h, w);
-                    y.set(i, mult * x[i] + add);
+                    io.y.set(i, mult * io.x[i] + add);
                 }
     }
 }

@@ -15,20 +15,10 @@ void copy_view(const Shape& ss, const Shape& bs, const std::vector<uint32_t>& or
     const Strides bst(bs);
     size_t base = 0;
     for (uint32_t d = 0; d < bs.rank; ++d) base += origin[d] * bst[d];
-    const size_t count = ss.num_elements();
-    uint32_t idx[kMaxRank] = {};
-    size_t b = base;
-    for (size_t i = 0; i < count; ++i) {
+    for_each_strided(ss, bst.s, base, [&](size_t i, size_t b) {
         if (to_big) dst.set(b, src[i]);
         else dst.set(i, src[b]);
-        for (uint32_t d = ss.rank; d-- > 0;) {
-            ++idx[d];
-            b += bst[d];
-            if (idx[d] < ss[d]) break;
-            b -= bst[d] * idx[d];
-            idx[d] = 0;
-        }
-    }
+    });
 }
 
 void run_concat(const KernelArgs& a) {

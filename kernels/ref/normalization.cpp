@@ -19,10 +19,10 @@ namespace {
 
 void run_lrn(const KernelArgs& a) {
     const auto& at = a.node.attr<NormalizationAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const ImageIndexer ix(xi.shape, at.layout);
-    const Reader x(xi, a.inputs[0]);
-    const Writer y(out_info(a, 0), a.outputs[0]);
+    const ImageInOut io(a, at.layout);
+    const ImageIndexer& ix = io.ix;
+    const Reader& x = io.x;
+    const Writer& y = io.y;
     const int64_t r = at.norm_size / 2;
     for (uint32_t n = 0; n < ix.n; ++n)
         for (uint32_t c = 0; c < ix.c; ++c)
@@ -59,10 +59,10 @@ std::string check_lrn(const KernelNode& node) {
 
 void run_instance_norm(const KernelArgs& a) {
     const auto& at = a.node.attr<InstanceNormalizationAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const ImageIndexer ix(xi.shape, at.layout);
-    const Reader x(xi, a.inputs[0]);
-    const Writer y(out_info(a, 0), a.outputs[0]);
+    const ImageInOut io(a, at.layout);
+    const ImageIndexer& ix = io.ix;
+    const Reader& x = io.x;
+    const Writer& y = io.y;
     const float count = float(size_t(ix.h) * ix.w);
     for (uint32_t n = 0; n < ix.n; ++n)
         for (uint32_t c = 0; c < ix.c; ++c) {

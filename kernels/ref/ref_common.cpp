@@ -15,6 +15,16 @@ std::string check_numeric_io(const KernelNode& node) {
     return {};
 }
 
+std::string check_same_type(const KernelNode& node) {
+    if (node.in(0).dtype != node.out(0).dtype) return "input and output types differ";
+    return {};
+}
+
+std::string check_numeric_same_type(const KernelNode& node) {
+    std::string r = check_numeric_io(node);
+    return r.empty() ? check_same_type(node) : r;
+}
+
 std::string check_weighted_operands(const KernelNode& node) {
     const DataType x = node.in(0).dtype;
     const DataType w = node.in(1).dtype;

@@ -85,9 +85,7 @@ void run_arg_min_max(const KernelArgs& a) {
 }
 
 std::string check_arg_min_max(const KernelNode& node) {
-    const DataType t = node.in(0).dtype;
-    if (!is_numeric(t) && t != DataType::Signed32) return std::string(to_string(t)) + " input not supported";
-    return {};
+    return accept_numeric_or(node.in(0).dtype, {DataType::Signed32}, " input not supported");
 }
 
 }  // namespace

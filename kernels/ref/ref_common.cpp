@@ -2,6 +2,13 @@
 
 namespace npurun::kernels::ref {
 
+std::string accept_numeric_or(DataType t, std::initializer_list<DataType> also, const char* what) {
+    if (is_numeric(t)) return {};
+    for (DataType o : also)
+        if (t == o) return {};
+    return std::string(to_string(t)) + what;
+}
+
 std::string check_numeric_io(const KernelNode& node) {
     for (size_t i = 0; i < node.num_inputs(); ++i) {
         if (!node.has_input(i)) continue;

@@ -1,6 +1,7 @@
 // Helpers shared by the reference kernels: data-type checks for `check`, tensor indexing.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "kernels/kernel.h"
@@ -9,6 +10,10 @@
 namespace npurun::kernels::ref {
 
 inline bool is_numeric(DataType t) { return is_float(t) || is_quantized(t); }
+
+// "" when t is a float or quantized type or one of `also`; otherwise "<t><what>" (what: " input not
+// supported", ...), the reason a `check` gives for one operand.
+std::string accept_numeric_or(DataType t, std::initializer_list<DataType> also, const char* what);
 
 // "" when every present input and every output is a float or quantized type; otherwise the reason.
 std::string check_numeric_io(const KernelNode& node);

@@ -76,6 +76,12 @@ void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::
     expect_valid_quantization(node, t, what);
 }
 
+const TensorInfo& only_input(const Node& node, const Graph& g) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    return input(node, g, 0);
+}
+
 const TensorInfo& typed_input(const Node& node, const Graph& g, size_t min_inputs, size_t max_inputs,
                               std::initializer_list<DataType> allowed) {
     expect_inputs(node, min_inputs, max_inputs);

@@ -11,9 +11,7 @@ namespace npurun::ops {
 namespace {
 
 const TensorInfo& one_input(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_valid_quantization(node, x, "input");
     if (x.quant.per_axis()) bad(node, "per-axis quantized input is not supported");
     return x;
@@ -29,6 +27,14 @@ uint32_t spatial_start(const Node& node, const TensorInfo& x, DataLayout layout,
     return layout == DataLayout::NHWC ? 1 : 2;
 }
 
+// Block entry i, refused when 0, multiplied into the running block count (the batch factor).
+uint32_t block_entry(const Node& node, const std::vector<uint32_t>& block_shape, size_t i, uint32_t& blocks) {
+    const uint32_t b = block_shape[i];
+    if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
+    blocks = mul_u32(node, blocks, b, "block count");
+    return b;
+}
+
 }  // namespace
 
 std::vector<TensorInfo> infer_batch_to_space_nd(const Node& node, const Graph& graph) {
@@ -39,9 +45,7 @@ std::vector<TensorInfo> infer_batch_to_space_nd(const Node& node, const Graph& g
     Shape out = x.shape;
     uint32_t blocks = 1;
     for (size_t i = 0; i < a.block_shape.size(); ++i) {
-        const uint32_t b = a.block_shape[i];
-        if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
-        blocks = mul_u32(node, blocks, b, "block count");
+        const uint32_t b = block_entry(node, a.block_shape, i, blocks);
         const uint32_t full = mul_u32(node, x.shape[s0 + i], b, "output size");
         const uint64_t crop = uint64_t(a.crops[i].first) + a.crops[i].second;
         if (crop > full || (crop == full && crop != 0))
@@ -62,9 +66,7 @@ std::vector<TensorInfo> infer_space_to_batch_nd(const Node& node, const Graph& g
     Shape out = x.shape;
     uint32_t blocks = 1;
     for (size_t i = 0; i < a.block_shape.size(); ++i) {
-        const uint32_t b = a.block_shape[i];
-        if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
-        blocks = mul_u32(node, blocks, b, "block count");
+        const uint32_t b = block_entry(node, a.block_shape, i, blocks);
         const uint32_t padded = add_u32(node, add_u32(node, x.shape[s0 + i], a.pads[i].first, "padded size"),
                                         a.pads[i].second, "padded size");
         if (padded % b != 0)
@@ -237,9 +239,7 @@ std::vector<TensorInfo> infer_stack(const Node& node, const Graph& graph) {
 // shape operand must agree with it. Run-time shape values are not consulted (decision, see kernels/ref/fill.cpp).
 std::vector<TensorInfo> infer_fill(const Node& node, const Graph& graph) {
     (void)attrs_of<FillAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& s = input(node, graph, 0);
+    const TensorInfo& s = only_input(node, graph);
     expect_dtype(node, s, "shape", {DataType::Signed32});
     expect_rank(node, s, "shape", 1);
     const TensorInfo& y = declared_output(node, graph, 0);
@@ -258,17 +258,13 @@ std::vector<TensorInfo> infer_fill(const Node& node, const Graph& graph) {
 }
 
 std::vector<TensorInfo> infer_shape_op(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     return {output_like(node, graph, 0, Shape{x.shape.rank}, DataType::Signed32)};
 }
 
 // Rank: a Signed32 scalar (Arm NN's Dimensionality::Scalar); a file declaring [1] is accepted as well.
 std::vector<TensorInfo> infer_rank(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    (void)input(node, graph, 0);
+    (void)only_input(node, graph);
     const TensorInfo& y = declared_output(node, graph, 0);
     const Shape out = (y.shape.rank == 1 && y.shape[0] == 1) ? y.shape : Shape{};
     return {output_like(node, graph, 0, out, DataType::Signed32)};

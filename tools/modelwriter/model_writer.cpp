@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/depthwise_layout.h"
+
 namespace npurun::modelwriter {
 
 namespace {
@@ -15,6 +17,13 @@ std::vector<uint8_t> to_bytes(const std::vector<T>& v) {
     std::vector<uint8_t> out(v.size() * sizeof(T));
     if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
     return out;
+}
+
+// The inverse: `count` elements of T read from raw little-endian bytes (bytes.size() == count * sizeof(T)).
+template <class T> std::vector<T> elements_of(const std::vector<uint8_t>& bytes, size_t count) {
+    std::vector<T> e(count);
+    if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
+    return e;
 }
 
 // Element width and union member Arm NN's serializer uses for a data type number (any numbering).
@@ -70,14 +79,9 @@ ConstDesc depthwise_weights_to_legacy(const ConstDesc& cur, uint32_t M) {
     const size_t es = cur.bytes.size() / (size_t(H) * W * IM);
     ConstDesc out = cur;
     out.info.dims = {M, I, H, W};
-    for (uint32_t m = 0; m < M; ++m)
-        for (uint32_t i = 0; i < I; ++i)
-            for (uint32_t h = 0; h < H; ++h)
-                for (uint32_t w = 0; w < W; ++w) {
-                    const size_t dst = ((size_t(m) * I + i) * H + h) * W + w;
-                    const size_t src = (size_t(h) * W + w) * IM + size_t(i) * M + m;
-                    std::memcpy(&out.bytes[dst * es], &cur.bytes[src * es], es);
-                }
+    for_each_depthwise_weight(M, I, H, W, [&](size_t legacy, size_t current) {
+        std::memcpy(&out.bytes[legacy * es], &cur.bytes[current * es], es);
+    });
     if (!cur.info.scales.empty()) out.info.axis = 0;  // the scales stay indexed by output channel i*M+m
     return out;
 }
@@ -119,24 +123,15 @@ flatbuffers::Offset<fb::ConstTensor> ModelWriter::write_const_tensor(flatbuffers
             data = fb::CreateByteData(b, v).Union();
             break;
         }
-        case fb::ConstTensorData::ShortData: {
-            std::vector<int16_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateShortData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::ShortData:
+            data = fb::CreateShortData(b, b.CreateVector(elements_of<int16_t>(bytes, count))).Union();
             break;
-        }
-        case fb::ConstTensorData::IntData: {
-            std::vector<int32_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateIntData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::IntData:
+            data = fb::CreateIntData(b, b.CreateVector(elements_of<int32_t>(bytes, count))).Union();
             break;
-        }
-        case fb::ConstTensorData::LongData: {
-            std::vector<int64_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateLongData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::LongData:
+            data = fb::CreateLongData(b, b.CreateVector(elements_of<int64_t>(bytes, count))).Union();
             break;
-        }
         default: break;  // NONE (or a raw value): no data table, as Arm NN 20.08 writes int8 constants
     }
     auto info = write_tensor_info(b, c.info);

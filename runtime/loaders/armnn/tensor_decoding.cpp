@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/checked_math.h"
+#include "core/depthwise_layout.h"
 
 namespace npurun::armnn {
 
@@ -99,6 +100,11 @@ TensorInfo decode_tensor_info(const armnnSerializer::TensorInfo* fb, bool check_
     return info;
 }
 
+// The data vector of a ByteData/ShortData/IntData/LongData table as untyped elements (nullptr when absent).
+template <class Table> const flatbuffers::VectorOfAny* untyped_data(const Table* d) {
+    return d ? reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data()) : nullptr;
+}
+
 ConstView decode_const_tensor(const armnnSerializer::ConstTensor* fb, bool check_quant) {
     if (!fb) bad("constant tensor is missing");
     ConstView c;
@@ -111,30 +117,22 @@ ConstView decode_const_tensor(const armnnSerializer::ConstTensor* fb, bool check
         case armnnSerializer::ConstTensorData::NONE:
             // Arm NN 20.08 writes per-tensor QAsymmS8 constants like this; no reader can recover them.
             bad("constant data is missing (data union type NONE)");
-        case armnnSerializer::ConstTensorData::ByteData: {
-            const auto* d = fb->data_as_ByteData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
+        case armnnSerializer::ConstTensorData::ByteData:
+            vec = untyped_data(fb->data_as_ByteData());
             width = 1;
             break;
-        }
-        case armnnSerializer::ConstTensorData::ShortData: {
-            const auto* d = fb->data_as_ShortData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
+        case armnnSerializer::ConstTensorData::ShortData:
+            vec = untyped_data(fb->data_as_ShortData());
             width = 2;
             break;
-        }
-        case armnnSerializer::ConstTensorData::IntData: {
-            const auto* d = fb->data_as_IntData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
+        case armnnSerializer::ConstTensorData::IntData:
+            vec = untyped_data(fb->data_as_IntData());
             width = 4;
             break;
-        }
-        case armnnSerializer::ConstTensorData::LongData: {
-            const auto* d = fb->data_as_LongData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
+        case armnnSerializer::ConstTensorData::LongData:
+            vec = untyped_data(fb->data_as_LongData());
             width = 8;
             break;
-        }
         default:
             bad("unknown constant data union type " + std::to_string(static_cast<int>(kind)) + " (known: 1..4)");
     }
@@ -215,14 +213,9 @@ Tensor convert_legacy_depthwise_weights(Graph& g, const ConstView& c, const std:
 
     const size_t es = element_size(c.info.dtype);
     uint8_t* dst = g.allocate_owned(c.num_bytes);
-    for (uint32_t m = 0; m < M; ++m)
-        for (uint32_t i = 0; i < I; ++i)
-            for (uint32_t h = 0; h < H; ++h)
-                for (uint32_t w = 0; w < W; ++w) {
-                    const size_t src_index = ((size_t(m) * I + i) * H + h) * W + w;
-                    const size_t dst_index = (size_t(h) * W + w) * IM + size_t(i) * M + m;
-                    std::memcpy(dst + dst_index * es, c.bytes + src_index * es, es);
-                }
+    for_each_depthwise_weight(M, I, H, W, [&](size_t legacy, size_t current) {
+        std::memcpy(dst + current * es, c.bytes + legacy * es, es);
+    });
     t.data = dst;
     return t;
 }

@@ -700,10 +700,16 @@ void map_reduction(Builder& b) {
     b.produce(0, y, a.keep_dims ? xs.layout : Layout::NCHW);
 }
 
+// Input 0 of the image layers that run in MNN's NC4HW4 (NCHW here) layout only; refused otherwise.
+TensorState nchw_image_input(Builder& b) {
+    TensorState xs = b.in(0);
+    if (b.g.info(xs.id).shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
+    return xs;
+}
+
 void map_interp(Builder& b) {
-    const TensorState& xs = b.in(0);
+    const TensorState xs = nchw_image_input(b);
     const TensorInfo x = b.g.info(xs.id);
-    if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     ResizeAttrs a;
     a.layout = DataLayout::NCHW;
     uint32_t oh = 0, ow = 0;
@@ -744,8 +750,7 @@ void map_interp(Builder& b) {
 void map_lrn(Builder& b) {
     const auto* p = b.op->main_as_LRN();
     if (!p) b.bad("has no LRN parameters");
-    const TensorState& xs = b.in(0);
-    if (b.g.info(xs.id).shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
+    const TensorState xs = nchw_image_input(b);
     NormalizationAttrs a;
     a.channel = p->regionType() == 0 ? NormChannel::Across : NormChannel::Within;
     a.method = NormMethod::LocalBrightness;
@@ -761,9 +766,8 @@ void map_normalize(Builder& b) {
     const auto* p = b.op->main_as_Normalize();
     if (!p) b.bad("has no Normalize parameters");
     if (p->acrossSpatial()) b.unsupported("Normalize across spatial positions is not supported");
-    const TensorState& xs = b.in(0);
+    const TensorState xs = nchw_image_input(b);
     const TensorInfo x = b.g.info(xs.id);
-    if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     L2NormalizationAttrs a;
     a.layout = DataLayout::NCHW;
     a.eps = p->eps();

@@ -50,6 +50,22 @@ void same_pads(uint32_t in, uint32_t stride, uint32_t k_eff, uint32_t* begin, ui
     *end = static_cast<uint32_t>(total - total / 2);
 }
 
+// MNN's CAFFE padding, read alike from convolution and pooling parameters: pads = [top, left, bottom,
+// right] when the list has four entries, otherwise padY / padX on both sides. Returns whether the explicit
+// list was used.
+template <class Param> bool caffe_pads(const Builder& b, const Param* prm, Pads& p) {
+    if (prm->pads() && prm->pads()->size() >= 4) {
+        p.top = nonneg(b, prm->pads()->Get(0), "pads[0]");
+        p.left = nonneg(b, prm->pads()->Get(1), "pads[1]");
+        p.bottom = nonneg(b, prm->pads()->Get(2), "pads[2]");
+        p.right = nonneg(b, prm->pads()->Get(3), "pads[3]");
+        return true;
+    }
+    p.top = p.bottom = nonneg(b, prm->padY(), "padY");
+    p.left = p.right = nonneg(b, prm->padX(), "padX");
+    return false;
+}
+
 Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_h, uint32_t in_w, uint32_t kh_eff,
                uint32_t kw_eff, uint32_t sy, uint32_t sx) {
     Pads p;
@@ -62,15 +78,7 @@ Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_
         case MNN::PadMode::CAFFE: break;
         default: b.bad("unknown padMode " + std::to_string(static_cast<int>(c->padMode())));
     }
-    if (c->pads() && c->pads()->size() >= 4) {
-        p.top = nonneg(b, c->pads()->Get(0), "pads[0]");
-        p.left = nonneg(b, c->pads()->Get(1), "pads[1]");
-        p.bottom = nonneg(b, c->pads()->Get(2), "pads[2]");
-        p.right = nonneg(b, c->pads()->Get(3), "pads[3]");
-    } else {
-        p.top = p.bottom = nonneg(b, c->padY(), "padY");
-        p.left = p.right = nonneg(b, c->padX(), "padX");
-    }
+    caffe_pads(b, c, p);
     return p;
 }
 
@@ -332,19 +340,13 @@ void map_pooling(Builder& b) {
                 a.rounding = OutputShapeRounding::Floor;
                 break;
             case MNN::PoolPadType::VALID: a.rounding = OutputShapeRounding::Floor; break;  // ceil((in-k+1)/s)
-            case MNN::PoolPadType::CAFFE:
-                if (pl->pads() && pl->pads()->size() >= 4) {
-                    explicit_pads = true;
-                    a.pad_top = nonneg(b, pl->pads()->Get(0), "pads[0]");
-                    a.pad_left = nonneg(b, pl->pads()->Get(1), "pads[1]");
-                    a.pad_bottom = nonneg(b, pl->pads()->Get(2), "pads[2]");
-                    a.pad_right = nonneg(b, pl->pads()->Get(3), "pads[3]");
-                } else {
-                    a.pad_top = a.pad_bottom = nonneg(b, pl->padY(), "padY");
-                    a.pad_left = a.pad_right = nonneg(b, pl->padX(), "padX");
-                }
+            case MNN::PoolPadType::CAFFE: {
+                Pads p;
+                explicit_pads = caffe_pads(b, pl, p);
+                a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
                 a.rounding = pl->ceilModel() ? OutputShapeRounding::Ceiling : OutputShapeRounding::Floor;
                 break;
+            }
             default: b.bad("unknown padType " + std::to_string(static_cast<int>(pl->padType())));
         }
         // MNN clamps the kernel to the padded input.

@@ -82,6 +82,17 @@ Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_
     return p;
 }
 
+// The attributes both convolution kinds are emitted with (the IR names these fields alike): the window,
+// a bias (always materialized) and the channels-last layout the converted input has.
+template <class Attrs> Attrs window_attrs(const Pads& p, uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy) {
+    Attrs a;
+    a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
+    a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
+    a.bias_enabled = true;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
 // Emits the fused activation of a convolution (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
 TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool int8) {
     ActivationAttrs a;
@@ -240,21 +251,11 @@ void map_convolution(Builder& b, bool int8) {
     }
 
     const TensorId y = b.new_value(base, ytype, yq);
-    if (depthwise) {
-        DepthwiseConvolution2dAttrs a;
-        a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
-        a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
-        a.bias_enabled = true;
-        a.layout = DataLayout::NHWC;
-        b.emit(OpKind::DepthwiseConvolution2d, a, {xid, w, bias}, {y});
-    } else {
-        Convolution2dAttrs a;
-        a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
-        a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
-        a.bias_enabled = true;
-        a.layout = DataLayout::NHWC;
-        b.emit(OpKind::Convolution2d, a, {xid, w, bias}, {y});
-    }
+    if (depthwise)
+        b.emit(OpKind::DepthwiseConvolution2d, window_attrs<DepthwiseConvolution2dAttrs>(p, sx, sy, dx, dy),
+               {xid, w, bias}, {y});
+    else
+        b.emit(OpKind::Convolution2d, window_attrs<Convolution2dAttrs>(p, sx, sy, dx, dy), {xid, w, bias}, {y});
     b.produce(0, fused_activation(b, y, c->relu(), c->relu6(), int8), Layout::NCHW, {}, /*channels_last=*/true);
 }
 

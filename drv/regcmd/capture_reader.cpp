@@ -59,6 +59,26 @@ private:
     void skip() {
         while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
+    // After '{' or '[': true (and consumed) when the container closes at once.
+    bool closes(char close) {
+        skip();
+        if (i_ < s_.size() && s_[i_] == close) {
+            ++i_;
+            return true;
+        }
+        return false;
+    }
+    // After an object member or array item: true when a ',' announces another, false when `close` ends the
+    // container (both consumed); anything else is an error.
+    bool next_element(char close) {
+        skip();
+        if (i_ < s_.size() && s_[i_] == ',') {
+            ++i_;
+            return true;
+        }
+        if (closes(close)) return false;
+        error(std::string("expected ',' or '") + close + "'");
+    }
     Json value(int depth) {
         if (depth > 64) error("nesting too deep");
         skip();
@@ -68,12 +88,8 @@ private:
         if (c == '{') {
             v.type = Json::Object;
             ++i_;
-            skip();
-            if (i_ < s_.size() && s_[i_] == '}') {
-                ++i_;
-                return v;
-            }
-            for (;;) {
+            if (closes('}')) return v;
+            do {
                 skip();
                 if (i_ >= s_.size() || s_[i_] != '"') error("expected key");
                 std::string k = string();
@@ -81,39 +97,17 @@ private:
                 if (i_ >= s_.size() || s_[i_] != ':') error("expected ':'");
                 ++i_;
                 v.members.emplace_back(k, value(depth + 1));
-                skip();
-                if (i_ < s_.size() && s_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < s_.size() && s_[i_] == '}') {
-                    ++i_;
-                    return v;
-                }
-                error("expected ',' or '}'");
-            }
+            } while (next_element('}'));
+            return v;
         }
         if (c == '[') {
             v.type = Json::Array;
             ++i_;
-            skip();
-            if (i_ < s_.size() && s_[i_] == ']') {
-                ++i_;
-                return v;
-            }
-            for (;;) {
+            if (closes(']')) return v;
+            do {
                 v.items.push_back(value(depth + 1));
-                skip();
-                if (i_ < s_.size() && s_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < s_.size() && s_[i_] == ']') {
-                    ++i_;
-                    return v;
-                }
-                error("expected ',' or ']'");
-            }
+            } while (next_element(']'));
+            return v;
         }
         if (c == '"') {
             v.type = Json::String;

@@ -13,6 +13,7 @@
 
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
+#include "runtime/npu/ops/layer_unit.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/passes/npu_limits.h"
 
@@ -140,21 +141,9 @@ private:
     GatherLayer layer_;
 };
 
-Refusal check(const Graph& g, const Node& node, NpuDomain d) {
-    GatherLayer L;
-    return prepare_gather_layer(g, node, d, &L);
-}
-
-Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
-    if (f.activation != nullptr) return Refusal::because("fused activation");
-    GatherLayer L;
-    if (Refusal r = prepare_gather_layer(g, *f.node, d, &L); r.refused()) return r;
-    *out = std::make_unique<GatherOp>(*f.node, std::move(L));
-    return {};
-}
-
 }  // namespace
 
-const NpuOpUnit kGather{OpKind::Gather, check, prepare};
+const NpuOpUnit kGather{OpKind::Gather, check_layer<GatherLayer, prepare_gather_layer>,
+    prepare_layer_op<GatherOp, GatherLayer, prepare_gather_layer>};
 
 }  // namespace npurun::npu::ops

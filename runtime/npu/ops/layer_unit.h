@@ -1,0 +1,30 @@
+// The check and prepare of a unit whose lowering is one prepared layer description (PadLayer, PoolLayer,
+// GatherLayer) and which takes no fused activation. `check` prepares the layer and drops it: preparing
+// computes geometry and limits only, no constants, so placement's question stays cheap. `prepare` keeps
+// the layer in the unit's op, constructed as Op(node, layer).
+#pragma once
+
+#include <memory>
+#include <utility>
+
+#include "runtime/npu/npu_op.h"
+
+namespace npurun::npu::ops {
+
+template <class Layer> using PrepareLayer = Refusal (*)(const Graph& g, const Node& node, NpuDomain d, Layer* out);
+
+template <class Layer, PrepareLayer<Layer> Prepare> Refusal check_layer(const Graph& g, const Node& node, NpuDomain d) {
+    Layer L;
+    return Prepare(g, node, d, &L);
+}
+
+template <class Op, class Layer, PrepareLayer<Layer> Prepare>
+Refusal prepare_layer_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    if (f.activation != nullptr) return Refusal::because("fused activation");
+    Layer L;
+    if (Refusal r = Prepare(g, *f.node, d, &L); r.refused()) return r;
+    *out = std::make_unique<Op>(*f.node, std::move(L));
+    return {};
+}
+
+}  // namespace npurun::npu::ops

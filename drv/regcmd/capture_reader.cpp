@@ -59,23 +59,18 @@ private:
     void skip() {
         while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
-    // After '{' or '[': true (and consumed) when the container closes at once.
-    bool closes(char close) {
+    // True (and consumed) when the next non-space character is c: the close right after '{' or '[', or a
+    // separator.
+    bool closes(char c) {
         skip();
-        if (i_ < s_.size() && s_[i_] == close) {
-            ++i_;
-            return true;
-        }
-        return false;
+        const bool found = i_ < s_.size() && s_[i_] == c;
+        if (found) ++i_;
+        return found;
     }
     // After an object member or array item: true when a ',' announces another, false when `close` ends the
     // container (both consumed); anything else is an error.
     bool next_element(char close) {
-        skip();
-        if (i_ < s_.size() && s_[i_] == ',') {
-            ++i_;
-            return true;
-        }
+        if (closes(',')) return true;
         if (closes(close)) return false;
         error(std::string("expected ',' or '") + close + "'");
     }

@@ -50,6 +50,20 @@ private:
     }
 };
 
+// Gather and GatherNd: params (any type, per-tensor quantization, not a scalar) and Signed32 indices,
+// one output.
+InputPair gather_operands(const Node& node, const Graph& graph) {
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, 1);
+    const TensorInfo& p = input(node, graph, 0);
+    const TensorInfo& idx = input(node, graph, 1);
+    expect_valid_quantization(node, p, "params");
+    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
+    expect_dtype(node, idx, "indices", {DataType::Signed32});
+    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    return {p, idx};
+}
+
 }  // namespace
 
 std::vector<TensorInfo> infer_batch_to_space_nd(const Node& node, const Graph& graph) {
@@ -129,14 +143,7 @@ std::vector<TensorInfo> infer_channel_shuffle(const Node& node, const Graph& gra
 // Gather along any axis (Arm NN 23.02+; 20.08 CpuRef only took axis 0): params[:axis] + indices + params[axis+1:].
 std::vector<TensorInfo> infer_gather(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<GatherAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& p = input(node, graph, 0);
-    const TensorInfo& idx = input(node, graph, 1);
-    expect_valid_quantization(node, p, "params");
-    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
-    expect_dtype(node, idx, "indices", {DataType::Signed32});
-    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    const auto [p, idx] = gather_operands(node, graph);
     const uint32_t axis = normalize_axis(node, a.axis, p.shape.rank, "axis");
     if (p.shape.rank - 1 + idx.shape.rank > kMaxRank) bad(node, "output rank exceeds " + std::to_string(kMaxRank));
     Shape out;
@@ -156,14 +163,7 @@ std::vector<TensorInfo> infer_gather(const Node& node, const Graph& graph) {
 
 // GatherNd: indices [..., K] address the first K dimensions of params; output indices[:-1] + params[K:].
 std::vector<TensorInfo> infer_gather_nd(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& p = input(node, graph, 0);
-    const TensorInfo& idx = input(node, graph, 1);
-    expect_valid_quantization(node, p, "params");
-    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
-    expect_dtype(node, idx, "indices", {DataType::Signed32});
-    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    const auto [p, idx] = gather_operands(node, graph);
     if (idx.shape.rank == 0) bad(node, "indices is a scalar");
     const uint32_t k = idx.shape[idx.shape.rank - 1];
     if (k == 0 || k > p.shape.rank)

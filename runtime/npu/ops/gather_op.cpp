@@ -127,18 +127,12 @@ uint32_t emit_gather_tasks(npudrv::regcmd::RegcmdWriter& w, const GatherLayer& L
     return tasks;
 }
 
-class GatherOp : public NpuOp {
+class GatherOp : public LayerOp<GatherLayer> {
 public:
-    GatherOp(const Node& node, GatherLayer L) : layer_(std::move(L)) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-    }
+    using LayerOp::LayerOp;
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
         return emit_gather_tasks(lanes[0], layer_, a.input, a.output);
     }
-
-private:
-    GatherLayer layer_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The check and prepare of a unit whose lowering is one prepared layer description (PadLayer, PoolLayer,
-// GatherLayer) and which takes no fused activation. `check` prepares the layer and drops it: preparing
+// The op, check and prepare of a unit whose lowering is one prepared layer description (PadLayer, PoolLayer,
+// GatherLayer) and which takes no fused activation. LayerOp holds the layer and the node's one input and
+// output feature maps. `check` prepares the layer and drops it: preparing
 // computes geometry and limits only, no constants, so placement's question stays cheap. `prepare` keeps
 // the layer in the unit's op, constructed as Op(node, layer).
 #pragma once
@@ -10,6 +11,17 @@
 #include "runtime/npu/npu_op.h"
 
 namespace npurun::npu::ops {
+
+template <class Layer> class LayerOp : public NpuOp {
+public:
+    LayerOp(const Node& node, Layer L) : layer_(std::move(L)) {
+        input = node.inputs[0];
+        output = node.outputs[0];
+    }
+
+protected:
+    Layer layer_;
+};
 
 template <class Layer> using PrepareLayer = Refusal (*)(const Graph& g, const Node& node, NpuDomain d, Layer* out);
 

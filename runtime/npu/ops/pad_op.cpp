@@ -8,12 +8,9 @@ namespace npurun::npu::ops {
 
 namespace {
 
-class PadOp : public NpuOp {
+class PadOp : public LayerOp<PadLayer> {
 public:
-    PadOp(const Node& node, const PadLayer& L) : layer_(L) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-    }
+    using LayerOp::LayerOp;
     bool output_written_at_load() const override { return true; }
     void write_output_at_load(uint8_t* output_region) const override {
         if (!layer_.reflect) write_pad_border(layer_, output_region);
@@ -21,9 +18,6 @@ public:
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
         return emit_pad_tasks(lanes[0], layer_, a.input, a.output);
     }
-
-private:
-    PadLayer layer_;
 };
 
 }  // namespace

@@ -10,15 +10,13 @@ namespace npurun::npu::ops {
 
 namespace {
 
-class PoolOp : public NpuOp {
+class PoolOp : public LayerOp<PoolLayer> {
 public:
-    PoolOp(const Node& node, const PoolLayer& L) : layer_(L) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-        split_ = split_global_pool(L, &first_, &second_);
+    PoolOp(const Node& node, PoolLayer L) : LayerOp(node, std::move(L)) {
+        split_ = split_global_pool(layer_, &first_, &second_);
         if (split_) {
             FeatureGeometry mid;
-            mid.c = L.c, mid.h = first_.ho, mid.w = first_.wo, mid.elem_bytes = L.domain == NpuDomain::Int8 ? 1 : 2;
+            mid.c = layer_.c, mid.h = first_.ho, mid.w = first_.wo, mid.elem_bytes = layer_.domain == NpuDomain::Int8 ? 1 : 2;
             scratch_bytes_ = mid.alloc_bytes();
         }
     }
@@ -34,7 +32,7 @@ public:
     }
 
 private:
-    PoolLayer layer_, first_, second_;
+    PoolLayer first_, second_;
     bool split_ = false;
     uint64_t scratch_bytes_ = 0;
 };

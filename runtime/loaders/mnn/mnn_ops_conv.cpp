@@ -259,18 +259,30 @@ void map_convolution(Builder& b, bool int8) {
     b.produce(0, fused_activation(b, y, c->relu(), c->relu6(), int8), Layout::NCHW, {}, /*channels_last=*/true);
 }
 
+// The tensorScale of a FloatToInt8 / Int8ToFloat op (refused when missing or empty).
+const flatbuffers::Vector<float>* tensor_scales(const Builder& b) {
+    const auto* q = b.op->main_as_QuantizedFloatParam();
+    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
+    return q->tensorScale();
+}
+
+// The index of the first scale that differs from scale 0, or 0 when all are equal (one per-tensor scale).
+uint32_t first_differing(const flatbuffers::Vector<float>* scales) {
+    for (uint32_t i = 1; i < scales->size(); ++i)
+        if (scales->Get(i) != scales->Get(0)) return i;
+    return 0;
+}
+
 // FloatToInt8: q = clamp(round(x * tensorScale), -127, 127); tensorScale holds 1/s (one per channel, equal).
 // MNN multiplies by the stored 1/s; a Quantize by s would divide, which rounds differently where x/s lands
 // on a .5. So the loader multiplies in float (as MNN does) and quantizes with scale 1: the int8 tensor's
 // scale is then 1 (activation scales are the loader's choice, see above).
 void map_float_to_int8(Builder& b) {
-    const auto* q = b.op->main_as_QuantizedFloatParam();
-    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
-    const float inv = q->tensorScale()->Get(0);
-    for (uint32_t i = 1; i < q->tensorScale()->size(); ++i)
-        if (q->tensorScale()->Get(i) != inv)
-            b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " +
-                          std::to_string(q->tensorScale()->Get(i)) + ") are not supported; the IR quantizes int8 tensors per tensor");
+    const auto* scales = tensor_scales(b);
+    const float inv = scales->Get(0);
+    if (const uint32_t i = first_differing(scales))
+        b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " + std::to_string(scales->Get(i)) +
+                      ") are not supported; the IR quantizes int8 tensors per tensor");
     if (!(std::isfinite(inv) && inv > 0.0f)) b.bad("tensorScale is " + std::to_string(inv));
     const TensorState xs = b.raw(0);
     if (b.g.info(xs.id).dtype != DataType::Float32) b.bad("input is not Float32");
@@ -293,12 +305,10 @@ void map_float_to_int8(Builder& b) {
 
 // Int8ToFloat: x * tensorScale. The producer already gave its int8 output this scale (see above).
 void map_int8_to_float(Builder& b) {
-    const auto* q = b.op->main_as_QuantizedFloatParam();
-    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
-    const float s = q->tensorScale()->Get(0);
-    for (uint32_t i = 1; i < q->tensorScale()->size(); ++i)
-        if (q->tensorScale()->Get(i) != s)
-            b.unsupported("per-channel Int8ToFloat scales are not supported; the IR quantizes int8 tensors per tensor");
+    const auto* scales = tensor_scales(b);
+    const float s = scales->Get(0);
+    if (first_differing(scales))
+        b.unsupported("per-channel Int8ToFloat scales are not supported; the IR quantizes int8 tensors per tensor");
     const TensorState& xs = b.raw(0);
     const TensorInfo& x = b.g.info(xs.id);
     if (x.dtype != DataType::QAsymmS8) b.bad("input is not int8");

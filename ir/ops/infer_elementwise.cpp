@@ -97,10 +97,7 @@ std::vector<TensorInfo> infer_comparison(const Node& node, const Graph& graph) {
 
 std::vector<TensorInfo> infer_logical_binary(const Node& node, const Graph& graph) {
     (void)attrs_of<LogicalBinaryAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, graph, 0);
-    const TensorInfo& b = input(node, graph, 1);
+    const auto [a, b] = two_inputs(node, graph);
     expect_dtype(node, a, "input 0", {DataType::Boolean});
     expect_dtype(node, b, "input 1", {DataType::Boolean});
     return {output_like(node, graph, 0, broadcast_shape(node, a.shape, b.shape), DataType::Boolean)};
@@ -108,10 +105,7 @@ std::vector<TensorInfo> infer_logical_binary(const Node& node, const Graph& grap
 
 // Prelu: out = x > 0 ? x : alpha * x, alpha broadcast against x (the output is the broadcast shape).
 std::vector<TensorInfo> infer_prelu(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& alpha = input(node, graph, 1);
+    const auto [x, alpha] = two_inputs(node, graph);
     expect_dtype(node, x, "input", kNumericTypes);
     expect_dtype(node, alpha, "alpha", kNumericTypes);
     expect_valid_quantization(node, x, "input");

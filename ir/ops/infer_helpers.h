@@ -50,6 +50,8 @@ struct InputPair {
     const TensorInfo& a;
     const TensorInfo& b;
 };
+// A layer of exactly two inputs and `outputs` outputs; returns the inputs (unchecked beyond being present).
+InputPair two_inputs(const Node& node, const Graph& g, size_t outputs = 1);
 InputPair same_typed_inputs(const Node& node, const Graph& g, std::initializer_list<DataType> allowed,
                             const char* what_a = "input 0", const char* what_b = "input 1");
 

@@ -53,10 +53,7 @@ private:
 // Gather and GatherNd: params (any type, per-tensor quantization, not a scalar) and Signed32 indices,
 // one output.
 InputPair gather_operands(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& p = input(node, graph, 0);
-    const TensorInfo& idx = input(node, graph, 1);
+    const auto [p, idx] = two_inputs(node, graph);
     expect_valid_quantization(node, p, "params");
     if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
     expect_dtype(node, idx, "indices", {DataType::Signed32});

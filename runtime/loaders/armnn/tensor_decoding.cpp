@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/checked_math.h"
@@ -100,9 +101,15 @@ TensorInfo decode_tensor_info(const armnnSerializer::TensorInfo* fb, bool check_
     return info;
 }
 
-// The data vector of a ByteData/ShortData/IntData/LongData table as untyped elements (nullptr when absent).
-template <class Table> const flatbuffers::VectorOfAny* untyped_data(const Table* d) {
-    return d ? reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data()) : nullptr;
+// The data vector of a ByteData/ShortData/IntData/LongData table as untyped elements (vec nullptr when
+// absent), with the element width of that table's vector type.
+struct UntypedData {
+    const flatbuffers::VectorOfAny* vec = nullptr;
+    size_t width = 0;
+};
+template <class Table> UntypedData untyped_data(const Table* d) {
+    using Element = typename std::remove_pointer_t<decltype(d->data())>::return_type;
+    return {d ? reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data()) : nullptr, sizeof(Element)};
 }
 
 ConstView decode_const_tensor(const armnnSerializer::ConstTensor* fb, bool check_quant) {
@@ -111,31 +118,20 @@ ConstView decode_const_tensor(const armnnSerializer::ConstTensor* fb, bool check
     c.info = decode_tensor_info(fb->info(), check_quant);
 
     const auto kind = fb->data_type();
-    const flatbuffers::VectorOfAny* vec = nullptr;
-    size_t width = 0;
+    UntypedData data;
     switch (kind) {
         case armnnSerializer::ConstTensorData::NONE:
             // Arm NN 20.08 writes per-tensor QAsymmS8 constants like this; no reader can recover them.
             bad("constant data is missing (data union type NONE)");
-        case armnnSerializer::ConstTensorData::ByteData:
-            vec = untyped_data(fb->data_as_ByteData());
-            width = 1;
-            break;
-        case armnnSerializer::ConstTensorData::ShortData:
-            vec = untyped_data(fb->data_as_ShortData());
-            width = 2;
-            break;
-        case armnnSerializer::ConstTensorData::IntData:
-            vec = untyped_data(fb->data_as_IntData());
-            width = 4;
-            break;
-        case armnnSerializer::ConstTensorData::LongData:
-            vec = untyped_data(fb->data_as_LongData());
-            width = 8;
-            break;
+        case armnnSerializer::ConstTensorData::ByteData: data = untyped_data(fb->data_as_ByteData()); break;
+        case armnnSerializer::ConstTensorData::ShortData: data = untyped_data(fb->data_as_ShortData()); break;
+        case armnnSerializer::ConstTensorData::IntData: data = untyped_data(fb->data_as_IntData()); break;
+        case armnnSerializer::ConstTensorData::LongData: data = untyped_data(fb->data_as_LongData()); break;
         default:
             bad("unknown constant data union type " + std::to_string(static_cast<int>(kind)) + " (known: 1..4)");
     }
+    const flatbuffers::VectorOfAny* vec = data.vec;
+    const size_t width = data.width;
     if (!vec) bad("constant data vector is missing");
     // Arm NN only compares the element count; the element width must also match the data type, or the
     // bytes cannot be the tensor's values (e.g. Float32 values need IntData, whose ints hold the bits).

@@ -127,13 +127,7 @@ uint32_t emit_gather_tasks(npudrv::regcmd::RegcmdWriter& w, const GatherLayer& L
     return tasks;
 }
 
-class GatherOp : public LayerOp<GatherLayer> {
-public:
-    using LayerOp::LayerOp;
-    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        return emit_gather_tasks(lanes[0], layer_, a.input, a.output);
-    }
-};
+using GatherOp = OneLaneLayerOp<GatherLayer, emit_gather_tasks>;
 
 }  // namespace
 

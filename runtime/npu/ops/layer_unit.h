@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "runtime/npu/npu_op.h"
 
@@ -21,6 +22,18 @@ public:
 
 protected:
     Layer layer_;
+};
+
+template <class Layer>
+using EmitLayer = uint32_t (*)(npudrv::regcmd::RegcmdWriter& w, const Layer& L, uint32_t input, uint32_t output);
+
+// A LayerOp whose tasks all go to the first lane, emitted by Emit from the input region to the output region.
+template <class Layer, EmitLayer<Layer> Emit> class OneLaneLayerOp : public LayerOp<Layer> {
+public:
+    using LayerOp<Layer>::LayerOp;
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        return Emit(lanes[0], this->layer_, a.input, a.output);
+    }
 };
 
 template <class Layer> using PrepareLayer = Refusal (*)(const Graph& g, const Node& node, NpuDomain d, Layer* out);

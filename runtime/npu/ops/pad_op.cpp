@@ -8,15 +8,12 @@ namespace npurun::npu::ops {
 
 namespace {
 
-class PadOp : public LayerOp<PadLayer> {
+class PadOp : public OneLaneLayerOp<PadLayer, emit_pad_tasks> {
 public:
-    using LayerOp::LayerOp;
+    using OneLaneLayerOp::OneLaneLayerOp;
     bool output_written_at_load() const override { return true; }
     void write_output_at_load(uint8_t* output_region) const override {
         if (!layer_.reflect) write_pad_border(layer_, output_region);
-    }
-    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        return emit_pad_tasks(lanes[0], layer_, a.input, a.output);
     }
 };
 

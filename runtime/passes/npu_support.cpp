@@ -369,28 +369,33 @@ NpuVerdict check_reshape(const Graph& g, const Node& n, NpuDomain d) {
 NpuVerdict check_conv(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, false); }
 NpuVerdict check_depthwise(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, true); }
 
+// The ops whose whole question is the shared domain and then their own check (nullptr: the domain alone).
+struct DomainOp {
+    OpKind op;
+    DomainCheck check;
+};
+const DomainOp kDomainOps[] = {
+    {OpKind::Convolution2d, check_conv},
+    {OpKind::DepthwiseConvolution2d, check_depthwise},
+    {OpKind::FullyConnected, check_fully_connected},
+    {OpKind::Pooling2d, check_pooling},
+    {OpKind::Pad, check_pad},
+    {OpKind::Concat, check_concat},
+    {OpKind::Reshape, check_reshape},
+    // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
+    {OpKind::Gather, nullptr},
+};
+
 }  // namespace
 
 NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& policy) {
+    for (const DomainOp& o : kDomainOps)
+        if (o.op == n.op) return in_domain(g, n, policy, o.check);
     switch (n.op) {
-        case OpKind::Convolution2d:
-            return in_domain(g, n, policy, check_conv);
-        case OpKind::DepthwiseConvolution2d:
-            return in_domain(g, n, policy, check_depthwise);
-        case OpKind::FullyConnected:
-            return in_domain(g, n, policy, check_fully_connected);
         case OpKind::ElementwiseBinary: {
             const std::string constant = constant_operand_refusal(g, n);
             return constant.empty() ? in_domain(g, n, policy, check_elementwise) : NpuVerdict::no(constant);
         }
-        case OpKind::Pooling2d:
-            return in_domain(g, n, policy, check_pooling);
-        case OpKind::Pad:
-            return in_domain(g, n, policy, check_pad);
-        case OpKind::Concat:
-            return in_domain(g, n, policy, check_concat);
-        case OpKind::Reshape:
-            return in_domain(g, n, policy, check_reshape);
         case OpKind::Activation: {
             const auto f = n.attr<ActivationAttrs>().function;
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
@@ -406,10 +411,6 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
         case OpKind::Output:
         case OpKind::Constant:
             return NpuVerdict::no("not a computation");
-        case OpKind::Gather: {
-            // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
-            return in_domain(g, n, policy);
-        }
         case OpKind::Lstm:
         case OpKind::ElementwiseUnary:
             return NpuVerdict::no(std::string(to_string(n.op)) +

@@ -74,6 +74,18 @@ private:
         if (closes(close)) return false;
         error(std::string("expected ',' or '") + close + "'");
     }
+    // An object or array from its opening character: element(v) reads one member or item into v, as many
+    // times as ',' separates them, until `close`.
+    template <class Element> Json container(Json::Type type, char close, Element&& element) {
+        Json v;
+        v.type = type;
+        ++i_;
+        if (closes(close)) return v;
+        do {
+            element(v);
+        } while (next_element(close));
+        return v;
+    }
     Json value(int depth) {
         if (depth > 64) error("nesting too deep");
         skip();
@@ -81,29 +93,17 @@ private:
         const char c = s_[i_];
         Json v;
         if (c == '{') {
-            v.type = Json::Object;
-            ++i_;
-            if (closes('}')) return v;
-            do {
+            return container(Json::Object, '}', [&](Json& object) {
                 skip();
                 if (i_ >= s_.size() || s_[i_] != '"') error("expected key");
                 std::string k = string();
                 skip();
                 if (i_ >= s_.size() || s_[i_] != ':') error("expected ':'");
                 ++i_;
-                v.members.emplace_back(k, value(depth + 1));
-            } while (next_element('}'));
-            return v;
+                object.members.emplace_back(k, value(depth + 1));
+            });
         }
-        if (c == '[') {
-            v.type = Json::Array;
-            ++i_;
-            if (closes(']')) return v;
-            do {
-                v.items.push_back(value(depth + 1));
-            } while (next_element(']'));
-            return v;
-        }
+        if (c == '[') return container(Json::Array, ']', [&](Json& array) { array.items.push_back(value(depth + 1)); });
         if (c == '"') {
             v.type = Json::String;
             v.str = string();

@@ -46,6 +46,14 @@ size_t width_of(fb::ConstTensorData d) {
     }
 }
 
+// The table of an Input or Output layer: a BindableLayerBase around the base, wrapped by `create`
+// (fb::CreateInputLayer or fb::CreateOutputLayer).
+template <class Create> TableFn bindable_table(int32_t binding_id, Create create) {
+    return [binding_id, create](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+        return create(b, fb::CreateBindableLayerBase(b, base, binding_id)).Union();
+    };
+}
+
 }  // namespace
 
 TensorDesc tensor(std::vector<uint32_t> dims, fb::DataType dtype, float scale, int32_t offset) {
@@ -165,11 +173,8 @@ uint32_t ModelWriter::add_plain(fb::Layer union_type, fb::LayerType layer_type, 
 }
 
 uint32_t ModelWriter::add_input(const std::string& name, const TensorDesc& t, int32_t binding_id) {
-    const uint32_t id = add_layer(fb::Layer::InputLayer, fb::LayerType::Input, name, {}, {t},
-                                  [binding_id](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
-                                      auto bb = fb::CreateBindableLayerBase(b, base, binding_id);
-                                      return fb::CreateInputLayer(b, bb).Union();
-                                  });
+    const uint32_t id =
+        add_layer(fb::Layer::InputLayer, fb::LayerType::Input, name, {}, {t}, bindable_table(binding_id, fb::CreateInputLayer));
     layers_[id].is_input = true;
     layers_[id].binding_id = binding_id;
     return id;
@@ -177,10 +182,7 @@ uint32_t ModelWriter::add_input(const std::string& name, const TensorDesc& t, in
 
 uint32_t ModelWriter::add_output(const std::string& name, Port from, int32_t binding_id) {
     const uint32_t id = add_layer(fb::Layer::OutputLayer, fb::LayerType::Output, name, {from}, {},
-                                  [binding_id](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
-                                      auto bb = fb::CreateBindableLayerBase(b, base, binding_id);
-                                      return fb::CreateOutputLayer(b, bb).Union();
-                                  });
+                                  bindable_table(binding_id, fb::CreateOutputLayer));
     layers_[id].is_output = true;
     layers_[id].binding_id = binding_id;
     return id;

@@ -555,6 +555,13 @@ void map_binary(Builder& b) {
     b.produce(0, out, b.g.info(x0.id).shape.rank >= b.g.info(x1.id).shape.rank ? x0.layout : x1.layout, {}, both_cl);
 }
 
+// The attributes of activation f with parameters a and b (their meaning per function: ir/ops.h).
+ActivationAttrs activation(ActivationFunction f, float a = 0.0f, float b = 0.0f) {
+    ActivationAttrs attrs;
+    attrs.function = f, attrs.a = a, attrs.b = b;
+    return attrs;
+}
+
 void map_activation(Builder& b, ActivationAttrs a) {
     const TensorState xs = b.raw(0);  // element-wise: any storage order
     emit_unary(b, xs, OpKind::Activation, a, xs.layout, xs.channels_last);
@@ -868,37 +875,22 @@ void map_op(Builder& b) {
             return b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
         }
         case T::ReLU: {
-            ActivationAttrs a;
             const auto* r = b.op->main_as_Relu();
-            if (r && r->slope() != 0.0f) a.function = ActivationFunction::LeakyReLu, a.a = r->slope();
-            else a.function = ActivationFunction::ReLu;
-            return map_activation(b, a);
+            if (r && r->slope() != 0.0f) return map_activation(b, activation(ActivationFunction::LeakyReLu, r->slope()));
+            return map_activation(b, activation(ActivationFunction::ReLu));
         }
         case T::ReLU6: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::BoundedReLu;
             const auto* r = b.op->main_as_Relu6();
-            a.a = r ? r->maxValue() : 6.0f;
-            a.b = r ? r->minValue() : 0.0f;
+            const ActivationAttrs a =
+                activation(ActivationFunction::BoundedReLu, r ? r->maxValue() : 6.0f, r ? r->minValue() : 0.0f);
             if (!(a.a >= a.b)) b.bad("ReLU6 bounds are inverted");
             return map_activation(b, a);
         }
-        case T::Sigmoid: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::Sigmoid;
-            return map_activation(b, a);
-        }
-        case T::TanH: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::TanH, a.a = 1.0f, a.b = 1.0f;
-            return map_activation(b, a);
-        }
+        case T::Sigmoid: return map_activation(b, activation(ActivationFunction::Sigmoid));
+        case T::TanH: return map_activation(b, activation(ActivationFunction::TanH, 1.0f, 1.0f));
         case T::ELU: {
-            ActivationAttrs a;
-            a.function = ActivationFunction::Elu;
             const auto* e = b.op->main_as_ELU();
-            a.a = e ? e->alpha() : 1.0f;
-            return map_activation(b, a);
+            return map_activation(b, activation(ActivationFunction::Elu, e ? e->alpha() : 1.0f));
         }
         case T::PriorBox:
         case T::DetectionOutput:

@@ -1,14 +1,13 @@
 #include "tools/npurun/options.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 
 #include "core/error.h"
 #include "runtime/plan/memory_budget.h"
+#include "tools/common/switch_flags.h"
 
 namespace npurun::cli {
 namespace {
@@ -73,11 +72,7 @@ std::vector<float> parse_floats(const std::string& flag, const std::string& valu
 }
 
 // The flags that take no value and only switch an option on.
-struct SwitchFlag {
-    const char* name;
-    bool Options::*field;
-};
-const SwitchFlag kSwitchFlags[] = {
+const tools::SwitchFlag<Options> kSwitchFlags[] = {
     {"--npy", &Options::npy},         {"--profile", &Options::profile}, {"--explain", &Options::explain},
     {"--fp16", &Options::fp16},       {"--info", &Options::info},       {"-h", &Options::help},
     {"--help", &Options::help},       {"--version", &Options::version}, {"--list-layers", &Options::list_layers},
@@ -189,11 +184,9 @@ Options parse_options(int argc, const char* const* argv) {
             if (v.empty()) bad_flag("option " + name + " needs a non-empty " + what);
             return v;
         };
-        const auto sw = std::find_if(std::begin(kSwitchFlags), std::end(kSwitchFlags),
-                                     [&](const SwitchFlag& f) { return name == f.name; });
-        if (sw != std::end(kSwitchFlags)) {
+        if (bool Options::*field = tools::switched_field(kSwitchFlags, name)) {
             no_value();
-            o.*(sw->field) = true;
+            o.*field = true;
             continue;
         }
         if (name == "-o" || name == "--output") {

@@ -4,6 +4,8 @@
 #include <climits>
 #include <iterator>
 
+#include "core/enum_names.h"
+
 namespace npurun {
 
 const char* to_string(OpKind v) {
@@ -71,30 +73,24 @@ const char* to_string(OpKind v) {
     return "?";
 }
 
-// Enumerators named by a table in declaration order (the enums below have no explicit values); the
-// static_asserts tie each table's length to the enum's last enumerator.
-namespace {
-template <class E, size_t N> const char* table_name(E v, const char* const (&names)[N]) {
-    const size_t i = size_t(v);
-    return i < N ? names[i] : "?";
-}
-}  // namespace
+// Enumerators named by a table in declaration order (core/enum_names.h); the enums below have no explicit
+// values.
 
 const char* const kActivationFunctionNames[] = {"Sigmoid", "TanH", "Linear", "ReLu", "BoundedReLu", "SoftReLu",
     "LeakyReLu", "Abs", "Sqrt", "Square", "Elu", "HardSwish", "Gelu"};
 static_assert(std::size(kActivationFunctionNames) == size_t(ActivationFunction::Gelu) + 1);
 
-const char* to_string(ActivationFunction v) { return table_name(v, kActivationFunctionNames); }
+const char* to_string(ActivationFunction v) { return enum_name(v, kActivationFunctionNames); }
 
 const char* const kBinaryOpNames[] = {"Add", "Sub", "Mul", "Div", "Maximum", "Minimum"};
 static_assert(std::size(kBinaryOpNames) == size_t(BinaryOp::Minimum) + 1);
 
-const char* to_string(BinaryOp v) { return table_name(v, kBinaryOpNames); }
+const char* to_string(BinaryOp v) { return enum_name(v, kBinaryOpNames); }
 
 const char* const kUnaryOpNames[] = {"Abs", "Rsqrt", "Sqrt", "Exp", "Neg", "LogicalNot", "Log", "Sin", "Ceil"};
 static_assert(std::size(kUnaryOpNames) == size_t(UnaryOp::Ceil) + 1);
 
-const char* to_string(UnaryOp v) { return table_name(v, kUnaryOpNames); }
+const char* to_string(UnaryOp v) { return enum_name(v, kUnaryOpNames); }
 
 }  // namespace npurun
 

@@ -19,21 +19,30 @@ using namespace npudrv::uapi;
 
 constexpr uint64_t k4GiB = uint64_t{1} << 32;
 
+// Our buffer flags and the rknpu memory flags they map to, one row each; `inverted`: the rknpu flag is set
+// when ours is clear (rknpu says NON_CONTIGUOUS where we say contiguous).
+struct FlagPair {
+    uint32_t ours, rknpu;
+    bool inverted;
+};
+constexpr FlagPair kFlagPairs[] = {
+    {kBufferCacheable, RKNPU_MEM_CACHEABLE, false},
+    {kBufferContiguous, RKNPU_MEM_NON_CONTIGUOUS, true},
+    {kBufferKernelMapping, RKNPU_MEM_KERNEL_MAPPING, false},
+    {kBufferZeroed, RKNPU_MEM_ZEROING, false},
+};
+
 uint32_t to_rknpu_flags(uint32_t flags) {
     uint32_t f = 0;
-    if (flags & kBufferCacheable) f |= RKNPU_MEM_CACHEABLE;
-    if (!(flags & kBufferContiguous)) f |= RKNPU_MEM_NON_CONTIGUOUS;
-    if (flags & kBufferKernelMapping) f |= RKNPU_MEM_KERNEL_MAPPING;
-    if (flags & kBufferZeroed) f |= RKNPU_MEM_ZEROING;
+    for (const FlagPair& p : kFlagPairs)
+        if (((flags & p.ours) != 0) != p.inverted) f |= p.rknpu;
     return f;
 }
 
 uint32_t from_rknpu_flags(uint32_t f) {
     uint32_t flags = 0;
-    if (f & RKNPU_MEM_CACHEABLE) flags |= kBufferCacheable;
-    if (!(f & RKNPU_MEM_NON_CONTIGUOUS)) flags |= kBufferContiguous;
-    if (f & RKNPU_MEM_KERNEL_MAPPING) flags |= kBufferKernelMapping;
-    if (f & RKNPU_MEM_ZEROING) flags |= kBufferZeroed;
+    for (const FlagPair& p : kFlagPairs)
+        if (((f & p.rknpu) != 0) != p.inverted) flags |= p.ours;
     return flags;
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
+
+#include "core/enum_names.h"
 
 namespace npurun {
 
@@ -70,51 +73,24 @@ const char* to_string(OpKind v) {
     return "?";
 }
 
-const char* to_string(ActivationFunction v) {
-    switch (v) {
-        case ActivationFunction::Sigmoid: return "Sigmoid";
-        case ActivationFunction::TanH: return "TanH";
-        case ActivationFunction::Linear: return "Linear";
-        case ActivationFunction::ReLu: return "ReLu";
-        case ActivationFunction::BoundedReLu: return "BoundedReLu";
-        case ActivationFunction::SoftReLu: return "SoftReLu";
-        case ActivationFunction::LeakyReLu: return "LeakyReLu";
-        case ActivationFunction::Abs: return "Abs";
-        case ActivationFunction::Sqrt: return "Sqrt";
-        case ActivationFunction::Square: return "Square";
-        case ActivationFunction::Elu: return "Elu";
-        case ActivationFunction::HardSwish: return "HardSwish";
-        case ActivationFunction::Gelu: return "Gelu";
-    }
-    return "?";
-}
+// Enumerators named by a table in declaration order (core/enum_names.h); the enums below have no explicit
+// values.
 
-const char* to_string(BinaryOp v) {
-    switch (v) {
-        case BinaryOp::Add: return "Add";
-        case BinaryOp::Sub: return "Sub";
-        case BinaryOp::Mul: return "Mul";
-        case BinaryOp::Div: return "Div";
-        case BinaryOp::Maximum: return "Maximum";
-        case BinaryOp::Minimum: return "Minimum";
-    }
-    return "?";
-}
+const char* const kActivationFunctionNames[] = {"Sigmoid", "TanH", "Linear", "ReLu", "BoundedReLu", "SoftReLu",
+    "LeakyReLu", "Abs", "Sqrt", "Square", "Elu", "HardSwish", "Gelu"};
+static_assert(std::size(kActivationFunctionNames) == size_t(ActivationFunction::Gelu) + 1);
 
-const char* to_string(UnaryOp v) {
-    switch (v) {
-        case UnaryOp::Abs: return "Abs";
-        case UnaryOp::Rsqrt: return "Rsqrt";
-        case UnaryOp::Sqrt: return "Sqrt";
-        case UnaryOp::Exp: return "Exp";
-        case UnaryOp::Neg: return "Neg";
-        case UnaryOp::LogicalNot: return "LogicalNot";
-        case UnaryOp::Log: return "Log";
-        case UnaryOp::Sin: return "Sin";
-        case UnaryOp::Ceil: return "Ceil";
-    }
-    return "?";
-}
+const char* to_string(ActivationFunction v) { return enum_name(v, kActivationFunctionNames); }
+
+const char* const kBinaryOpNames[] = {"Add", "Sub", "Mul", "Div", "Maximum", "Minimum"};
+static_assert(std::size(kBinaryOpNames) == size_t(BinaryOp::Minimum) + 1);
+
+const char* to_string(BinaryOp v) { return enum_name(v, kBinaryOpNames); }
+
+const char* const kUnaryOpNames[] = {"Abs", "Rsqrt", "Sqrt", "Exp", "Neg", "LogicalNot", "Log", "Sin", "Ceil"};
+static_assert(std::size(kUnaryOpNames) == size_t(UnaryOp::Ceil) + 1);
+
+const char* to_string(UnaryOp v) { return enum_name(v, kUnaryOpNames); }
 
 }  // namespace npurun
 

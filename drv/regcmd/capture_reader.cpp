@@ -59,6 +59,33 @@ private:
     void skip() {
         while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
+    // True (and consumed) when the next non-space character is c: the close right after '{' or '[', or a
+    // separator.
+    bool closes(char c) {
+        skip();
+        const bool found = i_ < s_.size() && s_[i_] == c;
+        if (found) ++i_;
+        return found;
+    }
+    // After an object member or array item: true when a ',' announces another, false when `close` ends the
+    // container (both consumed); anything else is an error.
+    bool next_element(char close) {
+        if (closes(',')) return true;
+        if (closes(close)) return false;
+        error(std::string("expected ',' or '") + close + "'");
+    }
+    // An object or array from its opening character: element(v) reads one member or item into v, as many
+    // times as ',' separates them, until `close`.
+    template <class Element> Json container(Json::Type type, char close, Element&& element) {
+        Json v;
+        v.type = type;
+        ++i_;
+        if (closes(close)) return v;
+        do {
+            element(v);
+        } while (next_element(close));
+        return v;
+    }
     Json value(int depth) {
         if (depth > 64) error("nesting too deep");
         skip();
@@ -66,55 +93,17 @@ private:
         const char c = s_[i_];
         Json v;
         if (c == '{') {
-            v.type = Json::Object;
-            ++i_;
-            skip();
-            if (i_ < s_.size() && s_[i_] == '}') {
-                ++i_;
-                return v;
-            }
-            for (;;) {
+            return container(Json::Object, '}', [&](Json& object) {
                 skip();
                 if (i_ >= s_.size() || s_[i_] != '"') error("expected key");
                 std::string k = string();
                 skip();
                 if (i_ >= s_.size() || s_[i_] != ':') error("expected ':'");
                 ++i_;
-                v.members.emplace_back(k, value(depth + 1));
-                skip();
-                if (i_ < s_.size() && s_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < s_.size() && s_[i_] == '}') {
-                    ++i_;
-                    return v;
-                }
-                error("expected ',' or '}'");
-            }
+                object.members.emplace_back(k, value(depth + 1));
+            });
         }
-        if (c == '[') {
-            v.type = Json::Array;
-            ++i_;
-            skip();
-            if (i_ < s_.size() && s_[i_] == ']') {
-                ++i_;
-                return v;
-            }
-            for (;;) {
-                v.items.push_back(value(depth + 1));
-                skip();
-                if (i_ < s_.size() && s_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < s_.size() && s_[i_] == ']') {
-                    ++i_;
-                    return v;
-                }
-                error("expected ',' or ']'");
-            }
-        }
+        if (c == '[') return container(Json::Array, ']', [&](Json& array) { array.items.push_back(value(depth + 1)); });
         if (c == '"') {
             v.type = Json::String;
             v.str = string();

@@ -40,13 +40,21 @@ struct TaskRecord {
     HwResult result;
 };
 
+// What DATA_REUSE must find loaded: feature data from this address, of this shape and precision.
+struct CbufFeatureKey {
+    uint32_t addr = 0, c = 0, h = 0, w = 0, precision = 0;
+    bool operator==(const CbufFeatureKey& o) const {
+        return addr == o.addr && c == o.c && h == o.h && w == o.w && precision == o.precision;
+    }
+    bool operator!=(const CbufFeatureKey& o) const { return !(*this == o); }
+};
+
 // CBUF contents that a later task may reuse (CBUF_CON0.DATA_REUSE / WEIGHT_REUSE).
 struct CbufContents {
     bool data_valid = false;
-    uint32_t data_addr = 0;
+    CbufFeatureKey data_key;
     uint64_t data_bytes = 0;
     std::vector<float> data;  // dense [C][H][W] of the loaded feature data
-    uint32_t data_c = 0, data_h = 0, data_w = 0, data_precision = 0;
     bool weights_valid = false;
     uint32_t weight_addr = 0;
     uint64_t weight_bytes = 0;

@@ -365,11 +365,11 @@ ConvResult run_cna_core(TaskExec& t) {
 
     // ---- feature fetch (NC1HWC2, programmed strides) or CBUF reuse ----
     const uint32_t feat = t.get(f::CNA_FEATURE_ADDR);
+    const CbufFeatureKey key{feat, C, H, W, prec};
     std::vector<float> in_f;
     std::vector<int64_t> in_i;
     if (t.get(f::CNA_DATA_REUSE)) {
-        if (!cb.data_valid || cb.data_addr != feat || cb.data_c != C || cb.data_h != H || cb.data_w != W ||
-            cb.data_precision != prec) {
+        if (!cb.data_valid || cb.data_key != key) {
             throw SimError("cbuf-uninitialised", "DATA_REUSE set but the CBUF holds no feature data for " + hex(feat) + " " +
                                                      std::to_string(C) + "x" + std::to_string(H) + "x" + std::to_string(W));
         }
@@ -381,11 +381,7 @@ ConvResult run_cna_core(TaskExec& t) {
     } else {
         fetch_features(t, feat, C, H, W, prec, &in_f, &in_i);
         cb.data_valid = true;
-        cb.data_addr = feat;
-        cb.data_c = C;
-        cb.data_h = H;
-        cb.data_w = W;
-        cb.data_precision = prec;
+        cb.data_key = key;
         cb.data_bytes = in_bytes;
         if (fl) cb.data = in_f; else cb.data.assign(in_i.begin(), in_i.end());
     }

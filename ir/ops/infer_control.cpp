@@ -60,10 +60,7 @@ std::vector<TensorInfo> infer_merge(const Node& node, const Graph& graph) {
 
 // Switch (data, predicate): predicate with data's shape or a single element; outputs (false, true) like data.
 std::vector<TensorInfo> infer_switch(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 2);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& p = input(node, graph, 1);
+    const auto [x, p] = two_inputs(node, graph, 2);
     expect_typed(node, x, "input", kNumericTypes);
     expect_typed(node, p, "predicate", {DataType::Boolean, DataType::Signed32, DataType::Float32, DataType::QAsymmU8});
     if (p.shape != x.shape && p.shape.num_elements() != 1)

@@ -41,9 +41,7 @@ std::vector<TensorInfo> infer_elementwise_binary(const Node& node, const Graph& 
 std::vector<TensorInfo> infer_elementwise_unary(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<ElementwiseUnaryAttrs>(node);
     if (a.op != UnaryOp::LogicalNot) return same_as_input(node, graph);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_dtype(node, x, "input", {DataType::Boolean});
     return {output_like(node, graph, 0, x.shape, DataType::Boolean)};
 }
@@ -99,10 +97,7 @@ std::vector<TensorInfo> infer_comparison(const Node& node, const Graph& graph) {
 
 std::vector<TensorInfo> infer_logical_binary(const Node& node, const Graph& graph) {
     (void)attrs_of<LogicalBinaryAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, graph, 0);
-    const TensorInfo& b = input(node, graph, 1);
+    const auto [a, b] = two_inputs(node, graph);
     expect_dtype(node, a, "input 0", {DataType::Boolean});
     expect_dtype(node, b, "input 1", {DataType::Boolean});
     return {output_like(node, graph, 0, broadcast_shape(node, a.shape, b.shape), DataType::Boolean)};
@@ -110,10 +105,7 @@ std::vector<TensorInfo> infer_logical_binary(const Node& node, const Graph& grap
 
 // Prelu: out = x > 0 ? x : alpha * x, alpha broadcast against x (the output is the broadcast shape).
 std::vector<TensorInfo> infer_prelu(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    const TensorInfo& alpha = input(node, graph, 1);
+    const auto [x, alpha] = two_inputs(node, graph);
     expect_dtype(node, x, "input", kNumericTypes);
     expect_dtype(node, alpha, "alpha", kNumericTypes);
     expect_valid_quantization(node, x, "input");
@@ -125,9 +117,7 @@ std::vector<TensorInfo> infer_prelu(const Node& node, const Graph& graph) {
 // Cast: any element type to the declared output type, value-preserving through float (CpuRef decodes to
 // float and encodes: quantized types are (de)quantized, float -> integer truncates, Boolean is != 0).
 std::vector<TensorInfo> infer_cast(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_valid_quantization(node, x, "input");
     const TensorInfo& y = declared_output(node, graph, 0);
     if (y.quant.per_axis()) bad(node, "per-axis quantized output is not supported");
@@ -136,9 +126,7 @@ std::vector<TensorInfo> infer_cast(const Node& node, const Graph& graph) {
 
 std::vector<TensorInfo> infer_log_softmax(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<SoftmaxAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16});
     if (x.shape.rank == 0) bad(node, "input is a scalar");
     (void)normalize_axis(node, a.axis, x.shape.rank, "axis");

@@ -76,6 +76,12 @@ void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::
     expect_valid_quantization(node, t, what);
 }
 
+const TensorInfo& only_input(const Node& node, const Graph& g) {
+    expect_inputs(node, 1, 1);
+    expect_outputs(node, 1);
+    return input(node, g, 0);
+}
+
 const TensorInfo& typed_input(const Node& node, const Graph& g, size_t min_inputs, size_t max_inputs,
                               std::initializer_list<DataType> allowed) {
     expect_inputs(node, min_inputs, max_inputs);
@@ -85,12 +91,15 @@ const TensorInfo& typed_input(const Node& node, const Graph& g, size_t min_input
     return x;
 }
 
+InputPair two_inputs(const Node& node, const Graph& g, size_t outputs) {
+    expect_inputs(node, 2, 2);
+    expect_outputs(node, outputs);
+    return {input(node, g, 0), input(node, g, 1)};
+}
+
 InputPair same_typed_inputs(const Node& node, const Graph& g, std::initializer_list<DataType> allowed,
                             const char* what_a, const char* what_b) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& a = input(node, g, 0);
-    const TensorInfo& b = input(node, g, 1);
+    const auto [a, b] = two_inputs(node, g);
     expect_dtype(node, a, what_a, allowed);
     expect_same_dtype(node, b, what_b, a, what_a);
     expect_valid_quantization(node, a, what_a);

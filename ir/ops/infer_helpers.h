@@ -37,6 +37,8 @@ void expect_valid_quantization(const Node& node, const TensorInfo& t, const char
 // The numeric element types most kernels compute on (float and quantized).
 extern const std::initializer_list<DataType> kNumericTypes;
 
+// A layer of exactly one input and one output; returns input 0 (unchecked beyond being present).
+const TensorInfo& only_input(const Node& node, const Graph& g);
 // expect_dtype, then expect_valid_quantization: a typed operand.
 void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::initializer_list<DataType> allowed);
 // A layer of min..max inputs and one output whose input 0 is typed (expect_typed as "input"); returns input 0.
@@ -48,6 +50,8 @@ struct InputPair {
     const TensorInfo& a;
     const TensorInfo& b;
 };
+// A layer of exactly two inputs and `outputs` outputs; returns the inputs (unchecked beyond being present).
+InputPair two_inputs(const Node& node, const Graph& g, size_t outputs = 1);
 InputPair same_typed_inputs(const Node& node, const Graph& g, std::initializer_list<DataType> allowed,
                             const char* what_a = "input 0", const char* what_b = "input 1");
 

@@ -36,6 +36,18 @@ void expect_shape(const Node& node, const Graph& g, uint32_t operand, const Shap
 }
 
 // Checks every parameter operand the flags require (and ignores the ones they disable).
+// The sizes of an LSTM step whose input is batch x input: cell and output sizes from the state inputs,
+// which must be 2-D and [batch, output] / [batch, cell].
+LstmSizes state_sizes(const Node& node, const Graph& g, uint32_t batch, uint32_t input_size) {
+    expect_rank(node, input(node, g, kLstmOutputStateIn), "outputStateIn", 2);
+    expect_rank(node, input(node, g, kLstmCellStateIn), "cellStateIn", 2);
+    const LstmSizes s{batch, input_size, input(node, g, kLstmCellStateIn).shape[1],
+                      input(node, g, kLstmOutputStateIn).shape[1]};
+    expect_shape(node, g, kLstmOutputStateIn, Shape{s.batch, s.output});
+    expect_shape(node, g, kLstmCellStateIn, Shape{s.batch, s.cell});
+    return s;
+}
+
 void check_parameters(const Node& node, const Graph& g, const LstmSizes& s, bool cifg, bool peephole,
                       bool projection, bool layer_norm) {
     expect_inputs(node, kLstmOperandCount, kLstmOperandCount);
@@ -91,12 +103,7 @@ std::vector<TensorInfo> infer_lstm(const Node& node, const Graph& graph) {
     const TensorInfo& x = input(node, graph, kLstmInput);
     expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16, DataType::QSymmS16});
     expect_rank(node, x, "input", 2);
-    expect_rank(node, input(node, graph, kLstmOutputStateIn), "outputStateIn", 2);
-    expect_rank(node, input(node, graph, kLstmCellStateIn), "cellStateIn", 2);
-    LstmSizes s{x.shape[0], x.shape[1], input(node, graph, kLstmCellStateIn).shape[1],
-                input(node, graph, kLstmOutputStateIn).shape[1]};
-    expect_shape(node, graph, kLstmOutputStateIn, Shape{s.batch, s.output});
-    expect_shape(node, graph, kLstmCellStateIn, Shape{s.batch, s.cell});
+    const LstmSizes s = state_sizes(node, graph, x.shape[0], x.shape[1]);
     check_parameters(node, graph, s, a.cifg, a.peephole, a.projection, a.layer_norm);
     check_float_lstm(node, graph, a, x.dtype);
     const uint32_t gates = a.cifg ? 3 : 4;
@@ -116,13 +123,8 @@ std::vector<TensorInfo> infer_unidirectional_sequence_lstm(const Node& node, con
     const TensorInfo& x = input(node, graph, kLstmInput);
     expect_dtype(node, x, "input", {DataType::Float32, DataType::Float16});
     expect_rank(node, x, "input", 3);
-    expect_rank(node, input(node, graph, kLstmOutputStateIn), "outputStateIn", 2);
-    expect_rank(node, input(node, graph, kLstmCellStateIn), "cellStateIn", 2);
     const uint32_t batch = a.time_major ? x.shape[1] : x.shape[0], steps = a.time_major ? x.shape[0] : x.shape[1];
-    LstmSizes s{batch, x.shape[2], input(node, graph, kLstmCellStateIn).shape[1],
-                input(node, graph, kLstmOutputStateIn).shape[1]};
-    expect_shape(node, graph, kLstmOutputStateIn, Shape{s.batch, s.output});
-    expect_shape(node, graph, kLstmCellStateIn, Shape{s.batch, s.cell});
+    const LstmSizes s = state_sizes(node, graph, batch, x.shape[2]);
     check_parameters(node, graph, s, a.cifg, a.peephole, a.projection, a.layer_norm);
     check_float_lstm(node, graph, a, x.dtype);
     const Shape out = a.time_major ? Shape{steps, batch, s.output} : Shape{batch, steps, s.output};
@@ -143,12 +145,7 @@ std::vector<TensorInfo> infer_qlstm(const Node& node, const Graph& graph) {
     expect_dtype(node, input(node, graph, kLstmCellStateIn), "cellStateIn", {DataType::QSymmS16});
     expect_valid_quantization(node, x, "input");
     expect_rank(node, x, "input", 2);
-    expect_rank(node, input(node, graph, kLstmOutputStateIn), "outputStateIn", 2);
-    expect_rank(node, input(node, graph, kLstmCellStateIn), "cellStateIn", 2);
-    LstmSizes s{x.shape[0], x.shape[1], input(node, graph, kLstmCellStateIn).shape[1],
-                input(node, graph, kLstmOutputStateIn).shape[1]};
-    expect_shape(node, graph, kLstmOutputStateIn, Shape{s.batch, s.output});
-    expect_shape(node, graph, kLstmCellStateIn, Shape{s.batch, s.cell});
+    const LstmSizes s = state_sizes(node, graph, x.shape[0], x.shape[1]);
     check_parameters(node, graph, s, a.cifg, a.peephole, a.projection, a.layer_norm);
     for (uint32_t i = kInputToInputWeights; i < kLstmOperandCount; ++i)
         if (has_input(node, i)) expect_dtype(node, input(node, graph, i), operand_name(i), kParamTypes);

@@ -11,69 +11,90 @@ namespace npurun::ops {
 namespace {
 
 const TensorInfo& one_input(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_valid_quantization(node, x, "input");
     if (x.quant.per_axis()) bad(node, "per-axis quantized input is not supported");
     return x;
 }
 
-// BatchToSpaceNd / SpaceToBatchNd: the spatial dimensions are 1..M (NHWC) or 2..M+1 (NCHW); rank M+2.
-uint32_t spatial_start(const Node& node, const TensorInfo& x, DataLayout layout, size_t m) {
-    expect_2d_layout(node, layout);
-    if (m != 1 && m != 2) bad(node, "block shape has " + std::to_string(m) + " entries, expected 1 or 2");
-    if (x.shape.rank != m + 2)
-        bad(node, "input " + x.shape.str() + " must have rank " + std::to_string(m + 2) + " for a block shape of " +
-                      std::to_string(m) + " entries");
-    return layout == DataLayout::NHWC ? 1 : 2;
+// BatchToSpaceNd / SpaceToBatchNd: one input whose spatial dimensions are 1..M (NHWC) or 2..M+1 (NCHW),
+// rank M+2, with a per-dimension list (`what`: crops or padList) as long as the block shape. `out` starts
+// as the input shape; each layer rewrites the spatial dimensions and the batch.
+struct BlockLayer {
+    const TensorInfo& x;
+    uint32_t s0;
+    Shape out;
+    uint32_t blocks = 1;  // product of the block entries seen so far (block_entry)
+
+    BlockLayer(const Node& node, const Graph& graph, DataLayout layout, size_t m, size_t list_size, const char* what)
+        : x(one_input(node, graph)), s0(spatial_start(node, x, layout, m)), out(x.shape) {
+        if (list_size != m) bad(node, std::string(what) + " and block shape have different lengths");
+    }
+
+    // Block entry i, refused when 0, multiplied into `blocks`.
+    uint32_t block_entry(const Node& node, const std::vector<uint32_t>& block_shape, size_t i) {
+        const uint32_t b = block_shape[i];
+        if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
+        blocks = mul_u32(node, blocks, b, "block count");
+        return b;
+    }
+
+private:
+    static uint32_t spatial_start(const Node& node, const TensorInfo& x, DataLayout layout, size_t m) {
+        expect_2d_layout(node, layout);
+        if (m != 1 && m != 2) bad(node, "block shape has " + std::to_string(m) + " entries, expected 1 or 2");
+        if (x.shape.rank != m + 2)
+            bad(node, "input " + x.shape.str() + " must have rank " + std::to_string(m + 2) + " for a block shape of " +
+                          std::to_string(m) + " entries");
+        return layout == DataLayout::NHWC ? 1 : 2;
+    }
+};
+
+// Gather and GatherNd: params (any type, per-tensor quantization, not a scalar) and Signed32 indices,
+// one output.
+InputPair gather_operands(const Node& node, const Graph& graph) {
+    const auto [p, idx] = two_inputs(node, graph);
+    expect_valid_quantization(node, p, "params");
+    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
+    expect_dtype(node, idx, "indices", {DataType::Signed32});
+    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    return {p, idx};
 }
 
 }  // namespace
 
 std::vector<TensorInfo> infer_batch_to_space_nd(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<BatchToSpaceNdAttrs>(node);
-    const TensorInfo& x = one_input(node, graph);
-    const uint32_t s0 = spatial_start(node, x, a.layout, a.block_shape.size());
-    if (a.crops.size() != a.block_shape.size()) bad(node, "crops and block shape have different lengths");
-    Shape out = x.shape;
-    uint32_t blocks = 1;
+    BlockLayer l(node, graph, a.layout, a.block_shape.size(), a.crops.size(), "crops");
     for (size_t i = 0; i < a.block_shape.size(); ++i) {
-        const uint32_t b = a.block_shape[i];
-        if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
-        blocks = mul_u32(node, blocks, b, "block count");
-        const uint32_t full = mul_u32(node, x.shape[s0 + i], b, "output size");
+        const uint32_t b = l.block_entry(node, a.block_shape, i);
+        const uint32_t full = mul_u32(node, l.x.shape[l.s0 + i], b, "output size");
         const uint64_t crop = uint64_t(a.crops[i].first) + a.crops[i].second;
         if (crop > full || (crop == full && crop != 0))
             bad(node, "crops of " + std::to_string(crop) + " remove the whole dimension " + std::to_string(i));
-        out[s0 + i] = full - uint32_t(crop);
+        l.out[l.s0 + i] = full - uint32_t(crop);
     }
-    if (x.shape[0] % blocks != 0)
-        bad(node, "batch " + std::to_string(x.shape[0]) + " is not divisible by the block count " + std::to_string(blocks));
-    out[0] = x.shape[0] / blocks;
-    return {output_like(node, graph, 0, out, x.dtype)};
+    const uint32_t batch = l.x.shape[0];
+    if (batch % l.blocks != 0)
+        bad(node, "batch " + std::to_string(batch) + " is not divisible by the block count " + std::to_string(l.blocks));
+    l.out[0] = batch / l.blocks;
+    return {output_like(node, graph, 0, l.out, l.x.dtype)};
 }
 
 std::vector<TensorInfo> infer_space_to_batch_nd(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<SpaceToBatchNdAttrs>(node);
-    const TensorInfo& x = one_input(node, graph);
-    const uint32_t s0 = spatial_start(node, x, a.layout, a.block_shape.size());
-    if (a.pads.size() != a.block_shape.size()) bad(node, "padList and block shape have different lengths");
-    Shape out = x.shape;
-    uint32_t blocks = 1;
+    BlockLayer l(node, graph, a.layout, a.block_shape.size(), a.pads.size(), "padList");
     for (size_t i = 0; i < a.block_shape.size(); ++i) {
-        const uint32_t b = a.block_shape[i];
-        if (b == 0) bad(node, "block shape entry " + std::to_string(i) + " is 0");
-        blocks = mul_u32(node, blocks, b, "block count");
-        const uint32_t padded = add_u32(node, add_u32(node, x.shape[s0 + i], a.pads[i].first, "padded size"),
+        const uint32_t b = l.block_entry(node, a.block_shape, i);
+        const uint32_t padded = add_u32(node, add_u32(node, l.x.shape[l.s0 + i], a.pads[i].first, "padded size"),
                                         a.pads[i].second, "padded size");
         if (padded % b != 0)
             bad(node, "padded spatial size " + std::to_string(padded) + " is not divisible by the block size " +
                           std::to_string(b));
-        out[s0 + i] = padded / b;
+        l.out[l.s0 + i] = padded / b;
     }
-    out[0] = mul_u32(node, x.shape[0], blocks, "output batch");
-    return {output_like(node, graph, 0, out, x.dtype)};
+    l.out[0] = mul_u32(node, l.x.shape[0], l.blocks, "output batch");
+    return {output_like(node, graph, 0, l.out, l.x.dtype)};
 }
 
 std::vector<TensorInfo> infer_depth_to_space(const Node& node, const Graph& graph) {
@@ -119,14 +140,7 @@ std::vector<TensorInfo> infer_channel_shuffle(const Node& node, const Graph& gra
 // Gather along any axis (Arm NN 23.02+; 20.08 CpuRef only took axis 0): params[:axis] + indices + params[axis+1:].
 std::vector<TensorInfo> infer_gather(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<GatherAttrs>(node);
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& p = input(node, graph, 0);
-    const TensorInfo& idx = input(node, graph, 1);
-    expect_valid_quantization(node, p, "params");
-    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
-    expect_dtype(node, idx, "indices", {DataType::Signed32});
-    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    const auto [p, idx] = gather_operands(node, graph);
     const uint32_t axis = normalize_axis(node, a.axis, p.shape.rank, "axis");
     if (p.shape.rank - 1 + idx.shape.rank > kMaxRank) bad(node, "output rank exceeds " + std::to_string(kMaxRank));
     Shape out;
@@ -146,14 +160,7 @@ std::vector<TensorInfo> infer_gather(const Node& node, const Graph& graph) {
 
 // GatherNd: indices [..., K] address the first K dimensions of params; output indices[:-1] + params[K:].
 std::vector<TensorInfo> infer_gather_nd(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& p = input(node, graph, 0);
-    const TensorInfo& idx = input(node, graph, 1);
-    expect_valid_quantization(node, p, "params");
-    if (p.quant.per_axis()) bad(node, "per-axis quantized params are not supported");
-    expect_dtype(node, idx, "indices", {DataType::Signed32});
-    if (p.shape.rank == 0) bad(node, "params is a scalar");
+    const auto [p, idx] = gather_operands(node, graph);
     if (idx.shape.rank == 0) bad(node, "indices is a scalar");
     const uint32_t k = idx.shape[idx.shape.rank - 1];
     if (k == 0 || k > p.shape.rank)
@@ -237,9 +244,7 @@ std::vector<TensorInfo> infer_stack(const Node& node, const Graph& graph) {
 // shape operand must agree with it. Run-time shape values are not consulted (decision, see kernels/ref/fill.cpp).
 std::vector<TensorInfo> infer_fill(const Node& node, const Graph& graph) {
     (void)attrs_of<FillAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& s = input(node, graph, 0);
+    const TensorInfo& s = only_input(node, graph);
     expect_dtype(node, s, "shape", {DataType::Signed32});
     expect_rank(node, s, "shape", 1);
     const TensorInfo& y = declared_output(node, graph, 0);
@@ -258,17 +263,13 @@ std::vector<TensorInfo> infer_fill(const Node& node, const Graph& graph) {
 }
 
 std::vector<TensorInfo> infer_shape_op(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     return {output_like(node, graph, 0, Shape{x.shape.rank}, DataType::Signed32)};
 }
 
 // Rank: a Signed32 scalar (Arm NN's Dimensionality::Scalar); a file declaring [1] is accepted as well.
 std::vector<TensorInfo> infer_rank(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    (void)input(node, graph, 0);
+    (void)only_input(node, graph);
     const TensorInfo& y = declared_output(node, graph, 0);
     const Shape out = (y.shape.rank == 1 && y.shape[0] == 1) ? y.shape : Shape{};
     return {output_like(node, graph, 0, out, DataType::Signed32)};

@@ -9,14 +9,15 @@ namespace npurun::ops {
 namespace {
 
 const TensorInfo& single_input(const Node& node, const Graph& graph) {
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
+    const TensorInfo& x = only_input(node, graph);
     expect_valid_quantization(node, x, "input");
     return x;
 }
 
-void check_permutation(const Node& node, const std::vector<uint32_t>& mapping, uint32_t rank) {
+// The output shape of Permute (by_source: output dimension mapping[i] is input dimension i) or Transpose
+// (output dimension i is input dimension mapping[i]), after checking that mapping is a permutation.
+Shape permuted_shape(const Node& node, const std::vector<uint32_t>& mapping, const Shape& in, bool by_source) {
+    const uint32_t rank = in.rank;
     if (mapping.size() != rank)
         bad(node, "mapping has " + std::to_string(mapping.size()) + " entries for an input of rank " +
                       std::to_string(rank));
@@ -25,6 +26,13 @@ void check_permutation(const Node& node, const std::vector<uint32_t>& mapping, u
         if (m >= rank || seen[m]) bad(node, "mapping is not a permutation of 0.." + std::to_string(rank - 1));
         seen[m] = true;
     }
+    Shape out;
+    out.rank = rank;
+    for (uint32_t i = 0; i < rank; ++i) {
+        if (by_source) out[mapping[i]] = in[i];
+        else out[i] = in[mapping[i]];
+    }
+    return out;
 }
 
 }  // namespace
@@ -43,22 +51,14 @@ std::vector<TensorInfo> infer_reshape(const Node& node, const Graph& graph) {
 std::vector<TensorInfo> infer_permute(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<PermuteAttrs>(node);
     const TensorInfo& x = single_input(node, graph);
-    check_permutation(node, a.mapping, x.shape.rank);
-    Shape out;
-    out.rank = x.shape.rank;
-    for (uint32_t i = 0; i < out.rank; ++i) out[a.mapping[i]] = x.shape[i];
-    return {output_like(node, graph, 0, out, x.dtype)};
+    return {output_like(node, graph, 0, permuted_shape(node, a.mapping, x.shape, true), x.dtype)};
 }
 
 // Transpose: output dimension i is input dimension mapping[i].
 std::vector<TensorInfo> infer_transpose(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<PermuteAttrs>(node);
     const TensorInfo& x = single_input(node, graph);
-    check_permutation(node, a.mapping, x.shape.rank);
-    Shape out;
-    out.rank = x.shape.rank;
-    for (uint32_t i = 0; i < out.rank; ++i) out[i] = x.shape[a.mapping[i]];
-    return {output_like(node, graph, 0, out, x.dtype)};
+    return {output_like(node, graph, 0, permuted_shape(node, a.mapping, x.shape, false), x.dtype)};
 }
 
 // Concat places input v at view_origins[v]. As Arm NN's ConcatLayer, the output is the bounding box of

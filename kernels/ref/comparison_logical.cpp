@@ -77,10 +77,7 @@ void run_prelu(const KernelArgs& a) {
 }
 
 std::string check_comparison(const KernelNode& node) {
-    const DataType t = node.in(0).dtype;
-    if (!is_numeric(t) && t != DataType::Signed32 && t != DataType::Boolean)
-        return std::string(to_string(t)) + " inputs not supported";
-    return {};
+    return accept_numeric_or(node.in(0).dtype, {DataType::Signed32, DataType::Boolean}, " inputs not supported");
 }
 
 std::string check_logical(const KernelNode& node) {

@@ -8,48 +8,26 @@
 namespace npurun::kernels::ref {
 namespace {
 
-// Copies every element of `small` (shape ss) to/from `big` (shape bs) at `origin`.
-// to_big: small -> big (Concat); otherwise big -> small (Splitter).
-void copy_view(const Shape& ss, const Shape& bs, const std::vector<uint32_t>& origin, const Reader& src,
-               const Writer& dst, bool to_big) {
-    const Strides bst(bs);
-    size_t base = 0;
-    for (uint32_t d = 0; d < bs.rank; ++d) base += origin[d] * bst[d];
-    const size_t count = ss.num_elements();
-    uint32_t idx[kMaxRank] = {};
-    size_t b = base;
-    for (size_t i = 0; i < count; ++i) {
-        if (to_big) dst.set(b, src[i]);
-        else dst.set(i, src[b]);
-        for (uint32_t d = ss.rank; d-- > 0;) {
-            ++idx[d];
-            b += bst[d];
-            if (idx[d] < ss[d]) break;
-            b -= bst[d] * idx[d];
-            idx[d] = 0;
-        }
+// Copies every view to or from the one big tensor at its origin. concat: the inputs are the views and
+// output 0 the big tensor; otherwise (Splitter) input 0 is the big tensor and the outputs the views.
+void copy_views(const KernelArgs& a, const std::vector<std::vector<uint32_t>>& origins, bool concat) {
+    const TensorInfo& big = concat ? out_info(a, 0) : in_info(a, 0);
+    const Strides bst(big.shape);
+    for (size_t v = 0; v < origins.size(); ++v) {
+        const TensorInfo& view = concat ? in_info(a, v) : out_info(a, v);
+        size_t base = 0;
+        for (uint32_t d = 0; d < big.shape.rank; ++d) base += origins[v][d] * bst[d];
+        const Reader src = concat ? Reader(view, a.inputs[v]) : Reader(big, a.inputs[0]);
+        const Writer dst = concat ? Writer(big, a.outputs[0]) : Writer(view, a.outputs[v]);
+        for_each_strided(view.shape, bst.s, base, [&](size_t i, size_t b) {
+            if (concat) dst.set(b, src[i]);
+            else dst.set(i, src[b]);
+        });
     }
 }
 
-void run_concat(const KernelArgs& a) {
-    const auto& at = a.node.attr<ConcatAttrs>();
-    const TensorInfo& yi = out_info(a, 0);
-    const Writer y(yi, a.outputs[0]);
-    for (size_t v = 0; v < a.node.num_inputs(); ++v) {
-        const TensorInfo& xi = in_info(a, v);
-        copy_view(xi.shape, yi.shape, at.view_origins[v], Reader(xi, a.inputs[v]), y, true);
-    }
-}
-
-void run_splitter(const KernelArgs& a) {
-    const auto& at = a.node.attr<SplitterAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const Reader x(xi, a.inputs[0]);
-    for (size_t v = 0; v < a.node.num_outputs(); ++v) {
-        const TensorInfo& yi = out_info(a, v);
-        copy_view(yi.shape, xi.shape, at.view_origins[v], x, Writer(yi, a.outputs[v]), false);
-    }
-}
+void run_concat(const KernelArgs& a) { copy_views(a, a.node.attr<ConcatAttrs>().view_origins, true); }
+void run_splitter(const KernelArgs& a) { copy_views(a, a.node.attr<SplitterAttrs>().view_origins, false); }
 
 }  // namespace
 

@@ -93,37 +93,16 @@ void run_conv(const KernelArgs& a, const ConvGeometry& g) {
                     });
                     acc += bias;
                     const int32_t q = quant::requantize(acc, m, yi.quant.offset, yi.dtype);
-                    const size_t o = g.out(n, oc, oy, ox);
-                    switch (yi.dtype) {
-                        case DataType::QAsymmU8: static_cast<uint8_t*>(a.outputs[0])[o] = uint8_t(q); break;
-                        case DataType::QSymmS16: static_cast<int16_t*>(a.outputs[0])[o] = int16_t(q); break;
-                        default: static_cast<int8_t*>(a.outputs[0])[o] = int8_t(q); break;
-                    }
+                    store_quantized(a.outputs[0], yi.dtype, g.out(n, oc, oy, ox), q);
                 }
         }
 }
 
-std::string check_conv(const KernelNode& node) {
-    const DataType x = node.in(0).dtype;
-    const DataType w = node.in(1).dtype;
-    const DataType y = node.out(0).dtype;
-    if (!is_numeric(x) || !is_numeric(w) || !is_numeric(y)) return "unsupported data type";
-    if (is_float(x) != is_float(w) || x != y) return "mixed float and quantized operands not supported";
-    if (node.out(0).quant.per_axis()) return "per-axis quantized output not supported";
-    if (node.num_inputs() > 2 && node.has_input(2)) {
-        const DataType b = node.in(2).dtype;
-        if (is_float(x) ? b != x : b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
-    }
-    return {};
-}
-
-void run_convolution2d(const KernelArgs& a) {
-    const auto& at = a.node.attr<Convolution2dAttrs>();
+// The geometry both layers share: tensors, padding, stride, dilation and bias from their attributes
+// (Convolution2dAttrs and DepthwiseConvolution2dAttrs name these fields alike); kernel size and weight
+// layout are set by the caller.
+template <class Attrs> ConvGeometry window_geometry(const KernelArgs& a, const Attrs& at) {
     ConvGeometry g{ImageIndexer(in_info(a, 0).shape, at.layout), ImageIndexer(out_info(a, 0).shape, at.layout)};
-    const Shape& ws = in_info(a, 1).shape;
-    g.weights_nchw = at.layout == DataLayout::NCHW;
-    g.kh = g.weights_nchw ? ws[2] : ws[1];
-    g.kw = g.weights_nchw ? ws[3] : ws[2];
     g.pad_top = at.pad_top;
     g.pad_left = at.pad_left;
     g.stride_y = at.stride_y;
@@ -131,29 +110,32 @@ void run_convolution2d(const KernelArgs& a) {
     g.dil_y = at.dilation_y;
     g.dil_x = at.dilation_x;
     g.bias = at.bias_enabled && a.node.num_inputs() > 2 && a.inputs[2] != nullptr;
+    return g;
+}
+
+void run_convolution2d(const KernelArgs& a) {
+    const auto& at = a.node.attr<Convolution2dAttrs>();
+    ConvGeometry g = window_geometry(a, at);
+    const Shape& ws = in_info(a, 1).shape;
+    g.weights_nchw = at.layout == DataLayout::NCHW;
+    g.kh = g.weights_nchw ? ws[2] : ws[1];
+    g.kw = g.weights_nchw ? ws[3] : ws[2];
     run_conv(a, g);
 }
 
 void run_depthwise(const KernelArgs& a) {
     const auto& at = a.node.attr<DepthwiseConvolution2dAttrs>();
-    ConvGeometry g{ImageIndexer(in_info(a, 0).shape, at.layout), ImageIndexer(out_info(a, 0).shape, at.layout)};
+    ConvGeometry g = window_geometry(a, at);
     const Shape& ws = in_info(a, 1).shape;  // [1, H, W, I*M]
     g.kh = ws[1];
     g.kw = ws[2];
     g.depth_multiplier = ws[3] / g.in.c;
-    g.pad_top = at.pad_top;
-    g.pad_left = at.pad_left;
-    g.stride_y = at.stride_y;
-    g.stride_x = at.stride_x;
-    g.dil_y = at.dilation_y;
-    g.dil_x = at.dilation_x;
-    g.bias = at.bias_enabled && a.node.num_inputs() > 2 && a.inputs[2] != nullptr;
     run_conv(a, g);
 }
 
 }  // namespace
 
-const Kernel kConvolution2d = {check_conv, nullptr, run_convolution2d};
-const Kernel kDepthwiseConvolution2d = {check_conv, nullptr, run_depthwise};
+const Kernel kConvolution2d = {check_weighted_operands, nullptr, run_convolution2d};
+const Kernel kDepthwiseConvolution2d = {check_weighted_operands, nullptr, run_depthwise};
 
 }  // namespace npurun::kernels::ref

@@ -24,15 +24,25 @@ struct Dims5 {
     }
 };
 
+// Input, weights and output of both layers, with the readers of the input and weights (both compute on
+// dequantized values).
+struct Operands {
+    const TensorInfo& xi;
+    const TensorInfo& wi;
+    const TensorInfo& yi;
+    Reader x, w;
+    explicit Operands(const KernelArgs& a)
+        : xi(in_info(a, 0)), wi(in_info(a, 1)), yi(out_info(a, 0)), x(xi, a.inputs[0]), w(wi, a.inputs[1]) {}
+};
+
 void run_conv3d(const KernelArgs& a) {
     const auto& at = a.node.attr<Convolution3dAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& wi = in_info(a, 1);
-    const TensorInfo& yi = out_info(a, 0);
-    const Dims5 in(xi.shape, at.layout), out(yi.shape, at.layout);
-    const uint32_t kd = wi.shape[0], kh = wi.shape[1], kw = wi.shape[2];
-    const Reader x(xi, a.inputs[0]), w(wi, a.inputs[1]);
-    const Writer y(yi, a.outputs[0]);
+    const Operands op(a);
+    const Dims5 in(op.xi.shape, at.layout), out(op.yi.shape, at.layout);
+    const uint32_t kd = op.wi.shape[0], kh = op.wi.shape[1], kw = op.wi.shape[2];
+    const Reader& x = op.x;
+    const Reader& w = op.w;
+    const Writer y(op.yi, a.outputs[0]);
     for (uint32_t n = 0; n < out.n; ++n)
         for (uint32_t oc = 0; oc < out.c; ++oc)
             for (uint32_t oz = 0; oz < out.d; ++oz)
@@ -66,10 +76,10 @@ size_t tconv_scratch(const KernelNode& node) {
 
 void run_tconv(const KernelArgs& a) {
     const auto& at = a.node.attr<TransposeConvolution2dAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& wi = in_info(a, 1);
-    const TensorInfo& yi = out_info(a, 0);
-    const ImageIndexer in(xi.shape, at.layout), out(yi.shape, at.layout);
+    const Operands op(a);
+    const TensorInfo& wi = op.wi;
+    const TensorInfo& yi = op.yi;
+    const ImageIndexer in(op.xi.shape, at.layout), out(yi.shape, at.layout);
     const bool nhwc = at.layout == DataLayout::NHWC;
     const uint32_t kh = nhwc ? wi.shape[1] : wi.shape[2], kw = nhwc ? wi.shape[2] : wi.shape[3];
     auto widx = [&](uint32_t oc, uint32_t ic, uint32_t ky, uint32_t kx) {
@@ -78,12 +88,11 @@ void run_tconv(const KernelArgs& a) {
     float* acc = static_cast<float*>(a.scratch);
     const size_t total = yi.shape.num_elements();
     for (size_t i = 0; i < total; ++i) acc[i] = 0.0f;
-    const Reader x(xi, a.inputs[0]), w(wi, a.inputs[1]);
     for (uint32_t n = 0; n < in.n; ++n)
         for (uint32_t iy = 0; iy < in.h; ++iy)
             for (uint32_t ix = 0; ix < in.w; ++ix)
                 for (uint32_t ic = 0; ic < in.c; ++ic) {
-                    const float v = x[in(n, ic, iy, ix)];
+                    const float v = op.x[in(n, ic, iy, ix)];
                     for (uint32_t ky = 0; ky < kh; ++ky) {
                         const int64_t oy = int64_t(iy) * at.stride_y + ky - at.pad_top;
                         if (oy < 0 || oy >= int64_t(out.h)) continue;
@@ -91,7 +100,7 @@ void run_tconv(const KernelArgs& a) {
                             const int64_t ox = int64_t(ix) * at.stride_x + kx - at.pad_left;
                             if (ox < 0 || ox >= int64_t(out.w)) continue;
                             for (uint32_t oc = 0; oc < out.c; ++oc)
-                                acc[out(n, oc, uint32_t(oy), uint32_t(ox))] += v * w[widx(oc, ic, ky, kx)];
+                                acc[out(n, oc, uint32_t(oy), uint32_t(ox))] += v * op.w[widx(oc, ic, ky, kx)];
                         }
                     }
                 }
@@ -108,13 +117,10 @@ void run_tconv(const KernelArgs& a) {
 }
 
 std::string check_conv(const KernelNode& node) {
-    const DataType t = node.in(0).dtype;
-    if (!is_numeric(t)) return std::string(to_string(t)) + " input not supported";
-    if (node.num_inputs() > 2 && node.has_input(2)) {
-        const DataType b = node.in(2).dtype;
-        if (!is_numeric(b) && b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
-    }
-    return {};
+    std::string r = accept_numeric_or(node.in(0).dtype, {}, " input not supported");
+    if (r.empty() && node.num_inputs() > 2 && node.has_input(2))
+        r = accept_numeric_or(node.in(2).dtype, {DataType::Signed32}, " bias not supported");
+    return r;
 }
 
 }  // namespace

@@ -28,6 +28,16 @@ inline int32_t load_int(const void* data, DataType t, size_t i) {
     }
 }
 
+// Stores an already requantized value q as element i of a quantized 8- or 16-bit tensor (the integer
+// pipelines of Convolution2d and FullyConnected end here; q is in the type's range).
+inline void store_quantized(void* data, DataType t, size_t i, int32_t q) {
+    switch (t) {
+        case DataType::QAsymmU8: static_cast<uint8_t*>(data)[i] = uint8_t(q); break;
+        case DataType::QSymmS16: static_cast<int16_t*>(data)[i] = int16_t(q); break;
+        default: static_cast<int8_t*>(data)[i] = int8_t(q); break;
+    }
+}
+
 // Channel of flat element i for per-axis quantization: (i / inner) % count, where inner is the product of
 // the dimensions after the quantization axis.
 struct AxisScales {

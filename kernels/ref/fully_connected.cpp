@@ -48,32 +48,13 @@ void run(const KernelArgs& a) {
                 acc += int64_t(load_int(a.inputs[0], xi.dtype, size_t(n) * k_count + k) - zx) *
                        (load_int(a.inputs[1], wi.dtype, widx(k, o)) - zw);
             const int32_t q = quant::requantize(acc, m, yi.quant.offset, yi.dtype);
-            const size_t idx = size_t(n) * outs + o;
-            switch (yi.dtype) {
-                case DataType::QAsymmU8: static_cast<uint8_t*>(a.outputs[0])[idx] = uint8_t(q); break;
-                case DataType::QSymmS16: static_cast<int16_t*>(a.outputs[0])[idx] = int16_t(q); break;
-                default: static_cast<int8_t*>(a.outputs[0])[idx] = int8_t(q); break;
-            }
+            store_quantized(a.outputs[0], yi.dtype, size_t(n) * outs + o, q);
         }
     }
 }
 
-std::string check(const KernelNode& node) {
-    const DataType x = node.in(0).dtype;
-    const DataType w = node.in(1).dtype;
-    const DataType y = node.out(0).dtype;
-    if (!is_numeric(x) || !is_numeric(w) || !is_numeric(y)) return "unsupported data type";
-    if (is_float(x) != is_float(w) || x != y) return "mixed float and quantized operands not supported";
-    if (node.out(0).quant.per_axis()) return "per-axis quantized output not supported";
-    if (node.num_inputs() > 2 && node.has_input(2)) {
-        const DataType b = node.in(2).dtype;
-        if (is_float(x) ? b != x : b != DataType::Signed32) return std::string(to_string(b)) + " bias not supported";
-    }
-    return {};
-}
-
 }  // namespace
 
-const Kernel kFullyConnected = {check, nullptr, run};
+const Kernel kFullyConnected = {check_weighted_operands, nullptr, run};
 
 }  // namespace npurun::kernels::ref

@@ -202,20 +202,27 @@ struct Buffers {
     }
 };
 
-void load_state(const KernelArgs& a, const Sizes& s, const Buffers& buf) {
-    const Reader h(in_info(a, kLstmOutputStateIn), a.inputs[kLstmOutputStateIn]);
-    const Reader c(in_info(a, kLstmCellStateIn), a.inputs[kLstmCellStateIn]);
-    for (size_t e = 0; e < size_t(s.b) * s.o; ++e) buf.h[e] = h[e];
-    for (size_t e = 0; e < size_t(s.b) * s.c; ++e) buf.c[e] = c[e];
-}
+// What both entry points start from: the sizes, the scratch buffers with h and c loaded from the state
+// inputs, and a reader of the input sequence or step.
+struct Start {
+    Sizes s;
+    Buffers buf;
+    Reader x;
+    explicit Start(const KernelArgs& a)
+        : s(sizes(a.node)), buf(a.scratch, s), x(in_info(a, kLstmInput), a.inputs[kLstmInput]) {
+        const Reader h(in_info(a, kLstmOutputStateIn), a.inputs[kLstmOutputStateIn]);
+        const Reader c(in_info(a, kLstmCellStateIn), a.inputs[kLstmCellStateIn]);
+        for (size_t e = 0; e < size_t(s.b) * s.o; ++e) buf.h[e] = h[e];
+        for (size_t e = 0; e < size_t(s.b) * s.c; ++e) buf.c[e] = c[e];
+    }
+};
 
 void run_lstm(const KernelArgs& a) {
     const auto& at = a.node.attr<LstmAttrs>();
-    const Sizes s = sizes(a.node);
-    const Buffers buf(a.scratch, s);
-    load_state(a, s, buf);
-    const Reader x(in_info(a, kLstmInput), a.inputs[kLstmInput]);
-    for (size_t e = 0; e < size_t(s.b) * s.i; ++e) buf.x[e] = x[e];
+    const Start st(a);
+    const Sizes& s = st.s;
+    const Buffers& buf = st.buf;
+    for (size_t e = 0; e < size_t(s.b) * s.i; ++e) buf.x[e] = st.x[e];
     Rounding r;
     if (is_quantized(out_info(a, 0).dtype)) {
         r.gates = &out_info(a, 0);
@@ -236,17 +243,16 @@ void run_lstm(const KernelArgs& a) {
 // batch-major [B, T, I] (CpuRef permutes to time-major and back: the same values).
 void run_sequence(const KernelArgs& a) {
     const auto& at = a.node.attr<LstmAttrs>();
-    const Sizes s = sizes(a.node);
-    const Buffers buf(a.scratch, s);
-    load_state(a, s, buf);
-    const Reader x(in_info(a, kLstmInput), a.inputs[kLstmInput]);
+    const Start st(a);
+    const Sizes& s = st.s;
+    const Buffers& buf = st.buf;
     const size_t out_slot = a.node.num_outputs() == 3 ? 2 : 0;
     const Writer y(out_info(a, out_slot), a.outputs[out_slot]);
     for (uint32_t t = 0; t < s.steps; ++t) {
         for (uint32_t b = 0; b < s.b; ++b)
             for (uint32_t j = 0; j < s.i; ++j) {
                 const size_t src = at.time_major ? (size_t(t) * s.b + b) * s.i + j : (size_t(b) * s.steps + t) * s.i + j;
-                buf.x[size_t(b) * s.i + j] = x[src];
+                buf.x[size_t(b) * s.i + j] = st.x[src];
             }
         step(Params{a}, at, s, Rounding{}, buf.x, buf.h, buf.c, buf.gates, buf.out);
         for (uint32_t b = 0; b < s.b; ++b)

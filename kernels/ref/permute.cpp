@@ -15,21 +15,9 @@ void move_elements(const KernelArgs& a, const size_t* dst_stride) {
     const TensorInfo& xi = in_info(a, 0);
     const Shape& s = xi.shape;
     const size_t es = element_size(xi.dtype);
-    const size_t count = s.num_elements();
     const auto* src = static_cast<const uint8_t*>(a.inputs[0]);
     auto* dst = static_cast<uint8_t*>(a.outputs[0]);
-    uint32_t idx[kMaxRank] = {};
-    size_t o = 0;
-    for (size_t i = 0; i < count; ++i) {
-        std::memcpy(dst + o * es, src + i * es, es);
-        for (uint32_t d = s.rank; d-- > 0;) {
-            ++idx[d];
-            o += dst_stride[d];
-            if (idx[d] < s[d]) break;
-            o -= dst_stride[d] * idx[d];
-            idx[d] = 0;
-        }
-    }
+    for_each_strided(s, dst_stride, 0, [&](size_t i, size_t o) { std::memcpy(dst + o * es, src + i * es, es); });
 }
 
 void run_permute(const KernelArgs& a) {
@@ -48,14 +36,9 @@ void run_transpose(const KernelArgs& a) {
     move_elements(a, dst_stride);
 }
 
-std::string check(const KernelNode& node) {
-    if (node.in(0).dtype != node.out(0).dtype) return "input and output types differ";
-    return {};
-}
-
 }  // namespace
 
-const Kernel kPermute = {check, nullptr, run_permute};
-const Kernel kTranspose = {check, nullptr, run_transpose};
+const Kernel kPermute = {check_same_type, nullptr, run_permute};
+const Kernel kTranspose = {check_same_type, nullptr, run_transpose};
 
 }  // namespace npurun::kernels::ref

@@ -73,15 +73,8 @@ void run(const KernelArgs& a) {
                 }
 }
 
-std::string check(const KernelNode& node) {
-    std::string r = check_numeric_io(node);
-    if (r.empty() && node.in(0).dtype != node.out(0).dtype)
-        r = "input and output data types differ";
-    return r;
-}
-
 }  // namespace
 
-const Kernel kPooling2d = {check, nullptr, run};
+const Kernel kPooling2d = {check_numeric_same_type, nullptr, run};
 
 }  // namespace npurun::kernels::ref

@@ -1,4 +1,5 @@
-// Reduce (Sum, Max, Mean, Min, Prod over a set of axes, keepDims only shapes the output) and ArgMinMax.
+// Reduce (Sum, Max, Mean, Min, Prod over a set of axes, keepDims only shapes the output), Mean (the same
+// walk with the Mean operation: the float sum in increasing input order divided by the count) and ArgMinMax.
 // Reduce visits the reduced elements of each output in increasing input order (CpuRef's order) with
 // Arm NN's initial values: Sum/Mean 0, Prod 1, Max -FLT_MAX, Min +FLT_MAX.
 #include <algorithm>
@@ -10,12 +11,11 @@
 namespace npurun::kernels::ref {
 namespace {
 
-void run_reduce(const KernelArgs& a) {
-    const auto& at = a.node.attr<ReduceAttrs>();
+void reduce(const KernelArgs& a, const std::vector<uint32_t>& axes, ReduceAttrs::Op op) {
     const TensorInfo& xi = in_info(a, 0);
     const Shape& s = xi.shape;
     const Strides st(s);
-    const ReducedAxes reduced(at.axes, s.rank);
+    const ReducedAxes reduced(axes, s.rank);
     Shape kept, red;
     size_t kept_stride[kMaxRank], red_stride[kMaxRank];
     for (uint32_t d = 0; d < s.rank; ++d) {
@@ -29,7 +29,7 @@ void run_reduce(const KernelArgs& a) {
         size_t base = 0;
         for (uint32_t i = 0; i < kept.rank; ++i) base += k[i] * kept_stride[i];
         float acc;
-        switch (at.op) {
+        switch (op) {
             case ReduceAttrs::Op::Prod: acc = 1.0f; break;
             case ReduceAttrs::Op::Max: acc = -FLT_MAX; break;
             case ReduceAttrs::Op::Min: acc = FLT_MAX; break;
@@ -39,7 +39,7 @@ void run_reduce(const KernelArgs& a) {
             size_t off = base;
             for (uint32_t i = 0; i < red.rank; ++i) off += r[i] * red_stride[i];
             const float v = x[off];
-            switch (at.op) {
+            switch (op) {
                 case ReduceAttrs::Op::Sum:
                 case ReduceAttrs::Op::Mean: acc += v; break;
                 case ReduceAttrs::Op::Prod: acc *= v; break;
@@ -47,10 +47,18 @@ void run_reduce(const KernelArgs& a) {
                 case ReduceAttrs::Op::Min: acc = std::min(acc, v); break;
             }
         });
-        if (at.op == ReduceAttrs::Op::Mean) acc = per_output ? acc / float(per_output) : 0.0f;
+        if (op == ReduceAttrs::Op::Mean) acc = per_output ? acc / float(per_output) : 0.0f;
         y.set(o, acc);
     });
 }
+
+void run_reduce(const KernelArgs& a) {
+    const auto& at = a.node.attr<ReduceAttrs>();
+    reduce(a, at.axes, at.op);
+}
+
+// Mean layers carry ReduceAttrs too; the operation is Mean whatever `op` says.
+void run_mean(const KernelArgs& a) { reduce(a, a.node.attr<ReduceAttrs>().axes, ReduceAttrs::Op::Mean); }
 
 // ArgMinMax: the first index of the extreme value along the axis (ties keep the lowest index, CpuRef).
 void run_arg_min_max(const KernelArgs& a) {
@@ -77,14 +85,13 @@ void run_arg_min_max(const KernelArgs& a) {
 }
 
 std::string check_arg_min_max(const KernelNode& node) {
-    const DataType t = node.in(0).dtype;
-    if (!is_numeric(t) && t != DataType::Signed32) return std::string(to_string(t)) + " input not supported";
-    return {};
+    return accept_numeric_or(node.in(0).dtype, {DataType::Signed32}, " input not supported");
 }
 
 }  // namespace
 
 const Kernel kReduce = {check_numeric_io, nullptr, run_reduce};
+const Kernel kMean = {check_numeric_io, nullptr, run_mean};
 const Kernel kArgMinMax = {check_arg_min_max, nullptr, run_arg_min_max};
 
 }  // namespace npurun::kernels::ref

@@ -1,6 +1,7 @@
 // Helpers shared by the reference kernels: data-type checks for `check`, tensor indexing.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "kernels/kernel.h"
@@ -10,8 +11,17 @@ namespace npurun::kernels::ref {
 
 inline bool is_numeric(DataType t) { return is_float(t) || is_quantized(t); }
 
+// "" when t is a float or quantized type or one of `also`; otherwise "<t><what>" (what: " input not
+// supported", ...), the reason a `check` gives for one operand.
+std::string accept_numeric_or(DataType t, std::initializer_list<DataType> also, const char* what);
+
 // "" when every present input and every output is a float or quantized type; otherwise the reason.
 std::string check_numeric_io(const KernelNode& node);
+
+// `check` of the layers with weights and an optional bias run by the integer pipeline (Convolution2d,
+// DepthwiseConvolution2d, FullyConnected): input, weights and output all float or all quantized, one
+// output scale, and a bias of the input's float type or Signed32.
+std::string check_weighted_operands(const KernelNode& node);
 
 inline const TensorInfo& in_info(const KernelArgs& a, size_t i) { return a.node.in(i); }
 inline const TensorInfo& out_info(const KernelArgs& a, size_t i) { return a.node.out(i); }
@@ -42,6 +52,24 @@ template <class F> void for_each_index(const Shape& shape, F&& f) {
     }
 }
 
+// f(flat, offset) for every element of `shape` in row-major order, where offset = base + sum index[d] *
+// stride[d] is kept up to date incrementally (a view or a permutation walked without recomputing it).
+template <class F> void for_each_strided(const Shape& shape, const size_t* stride, size_t base, F&& f) {
+    const size_t count = shape.num_elements();
+    uint32_t idx[kMaxRank] = {};
+    size_t off = base;
+    for (size_t flat = 0; flat < count; ++flat) {
+        f(flat, off);
+        for (uint32_t d = shape.rank; d-- > 0;) {
+            ++idx[d];
+            off += stride[d];
+            if (idx[d] < shape[d]) break;
+            off -= stride[d] * idx[d];
+            idx[d] = 0;
+        }
+    }
+}
+
 // Flat index of a 4-D image tensor element in NHWC or NCHW.
 struct ImageIndexer {
     uint32_t n = 0, h = 0, w = 0, c = 0;
@@ -56,6 +84,17 @@ struct ImageIndexer {
         if (nchw) return ((size_t(bn) * c + ch) * h + y) * w + x;
         return ((size_t(bn) * h + y) * w + x) * c + ch;
     }
+};
+
+// Input 0 read and output 0 written as real values, both indexed as images of one layout (the
+// normalization layers, whose output has the input's shape).
+struct ImageInOut {
+    const TensorInfo& info;  // the input's
+    ImageIndexer ix;
+    Reader x;
+    Writer y;
+    ImageInOut(const KernelArgs& a, DataLayout layout)
+        : info(in_info(a, 0)), ix(info.shape, layout), x(info, a.inputs[0]), y(out_info(a, 0), a.outputs[0]) {}
 };
 
 // Copies single elements from one tensor to another of the same element type: raw bytes when the
@@ -87,6 +126,17 @@ private:
     Writer writer_;
 };
 
+// The operands of a layer that moves elements of input 0 into output 0 (slices, block rearrangements):
+// both tensors, the input's row-major strides and the copier between them.
+struct MovedElements {
+    const TensorInfo& in;
+    const TensorInfo& out;
+    Strides in_strides;
+    ElementCopier copy;
+    explicit MovedElements(const KernelArgs& a)
+        : in(in_info(a, 0)), out(out_info(a, 0)), in_strides(in.shape), copy(in, a.inputs[0], out, a.outputs[0]) {}
+};
+
 // "" for any element type (data-movement kernels copy elements).
 // The reduced axes of a Reduce/Mean layer, as a mask over the input's dimensions (no axes = all of them).
 struct ReducedAxes {
@@ -99,5 +149,11 @@ struct ReducedAxes {
 };
 
 inline std::string check_any(const KernelNode&) { return {}; }
+
+// "" when input 0 and output 0 have the same element type (raw element moves), otherwise the reason.
+std::string check_same_type(const KernelNode& node);
+
+// check_numeric_io, then check_same_type (layers that keep the element type and compute on real values).
+std::string check_numeric_same_type(const KernelNode& node);
 
 }  // namespace npurun::kernels::ref

@@ -12,13 +12,8 @@ void run(const KernelArgs& a) {
     if (bytes && a.outputs[0] != a.inputs[0]) std::memmove(a.outputs[0], a.inputs[0], bytes);
 }
 
-std::string check(const KernelNode& node) {
-    if (node.in(0).dtype != node.out(0).dtype) return "input and output types differ";
-    return {};
-}
-
 }  // namespace
 
-const Kernel kReshape = {check, nullptr, run};
+const Kernel kReshape = {check_same_type, nullptr, run};
 
 }  // namespace npurun::kernels::ref

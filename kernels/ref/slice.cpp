@@ -9,34 +9,30 @@ namespace {
 
 void run_slice(const KernelArgs& a) {
     const auto& at = a.node.attr<SliceAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& yi = out_info(a, 0);
-    const Strides xs(xi.shape);
-    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    for_each_index(yi.shape, [&](const uint32_t* o, size_t flat) {
+    const MovedElements m(a);
+    for_each_index(m.out.shape, [&](const uint32_t* o, size_t flat) {
         size_t src = 0;
-        for (uint32_t d = 0; d < xi.shape.rank; ++d) src += size_t(o[d] + at.begin[d]) * xs[d];
-        copy.copy(flat, src);
+        for (uint32_t d = 0; d < m.in.shape.rank; ++d) src += size_t(o[d] + at.begin[d]) * m.in_strides[d];
+        m.copy.copy(flat, src);
     });
 }
 
 void run_strided_slice(const KernelArgs& a) {
     const auto& at = a.node.attr<StridedSliceAttrs>();
-    const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& yi = out_info(a, 0);
-    const Strides xs(xi.shape);
+    const MovedElements m(a);
+    const Shape& xs = m.in.shape;
     ops::StridedSliceRange r[kMaxRank];
     Shape walk;  // the input rank, shrunk dimensions with one element
-    walk.rank = xi.shape.rank;
-    for (uint32_t d = 0; d < xi.shape.rank; ++d) {
-        r[d] = ops::strided_slice_range(at, xi.shape, d);
+    walk.rank = xs.rank;
+    for (uint32_t d = 0; d < xs.rank; ++d) {
+        r[d] = ops::strided_slice_range(at, xs, d);
         walk[d] = r[d].shrink ? 1 : r[d].count;
     }
-    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
     for_each_index(walk, [&](const uint32_t* o, size_t flat) {
         size_t src = 0;
-        for (uint32_t d = 0; d < xi.shape.rank; ++d) src += size_t(r[d].start + int64_t(o[d]) * r[d].stride) * xs[d];
-        copy.copy(flat, src);
+        for (uint32_t d = 0; d < xs.rank; ++d)
+            src += size_t(r[d].start + int64_t(o[d]) * r[d].stride) * m.in_strides[d];
+        m.copy.copy(flat, src);
     });
 }
 

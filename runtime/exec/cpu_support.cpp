@@ -64,6 +64,14 @@ void lstm_operands(Sample& s, DataType x, DataType state_h, DataType state_c, Da
     }
 }
 
+// The attributes of a 2-D convolution kind with a bias, NHWC, everything else default (1x1 window).
+template <class Attrs> Attrs biased_nhwc() {
+    Attrs a;
+    a.bias_enabled = true;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
 // Convolution-like layers: input x, weights of the matching 8-bit type, a bias (Convolution3d and
 // FullyConnected without one).
 void sample_conv(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
@@ -72,22 +80,9 @@ void sample_conv(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
             s.in(x);
             s.in(ti(weight_type(t), op == OpKind::DepthwiseConvolution2d ? Shape{1, 1, 1, 2} : Shape{2, 1, 1, 2}));
             s.in(bias_info(t, 2));
-            if (op == OpKind::Convolution2d) {
-                Convolution2dAttrs a;
-                a.bias_enabled = true;
-                a.layout = DataLayout::NHWC;
-                s.n.attrs = a;
-            } else if (op == OpKind::DepthwiseConvolution2d) {
-                DepthwiseConvolution2dAttrs a;
-                a.bias_enabled = true;
-                a.layout = DataLayout::NHWC;
-                s.n.attrs = a;
-            } else {
-                TransposeConvolution2dAttrs a;
-                a.bias_enabled = true;
-                a.layout = DataLayout::NHWC;
-                s.n.attrs = a;
-            }
+            if (op == OpKind::Convolution2d) s.n.attrs = biased_nhwc<Convolution2dAttrs>();
+            else if (op == OpKind::DepthwiseConvolution2d) s.n.attrs = biased_nhwc<DepthwiseConvolution2dAttrs>();
+            else s.n.attrs = biased_nhwc<TransposeConvolution2dAttrs>();
             break;
         }
         case OpKind::Convolution3d:
@@ -147,13 +142,14 @@ bool sample_recurrent(OpKind op, DataType t, Sample& s, size_t* outputs) {
 
 // Layers over image windows or blocks: the input and the attributes only.
 void sample_spatial(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
+    TensorInfo in = x;  // the input, unless the layer needs another shape
     switch (op) {
         case OpKind::BatchToSpaceNd: {
             BatchToSpaceNdAttrs a;
             a.block_shape = {2, 2};
             a.crops = {{0, 0}, {0, 0}};
             s.n.attrs = a;
-            s.in(ti(t, {4, 1, 1, 2}));
+            in = ti(t, {4, 1, 1, 2});
             break;
         }
         case OpKind::Normalization: {
@@ -162,28 +158,25 @@ void sample_spatial(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
             a.alpha = a.beta = a.k = 1;
             a.layout = DataLayout::NHWC;
             s.n.attrs = a;
-            s.in(x);
             break;
         }
         case OpKind::Pad: {
             PadAttrs a;
             a.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
             s.n.attrs = a;
-            s.in(x);
             break;
         }
         case OpKind::Pooling2d: {
             Pooling2dAttrs a;
             a.pool_width = a.pool_height = a.stride_x = a.stride_y = 2;
             s.n.attrs = a;
-            s.in(x);
             break;
         }
         case OpKind::Pooling3d: {
             Pooling3dAttrs a;
             a.pool_width = a.pool_height = a.pool_depth = a.stride_x = a.stride_y = a.stride_z = 2;
             s.n.attrs = a;
-            s.in(ti(t, {1, 2, 2, 2, 2}));
+            in = ti(t, {1, 2, 2, 2, 2});
             break;
         }
         case OpKind::Resize: {
@@ -191,7 +184,6 @@ void sample_spatial(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
             a.target_height = a.target_width = 4;
             a.method = ResizeMethod::Bilinear;
             s.n.attrs = a;
-            s.in(x);
             break;
         }
         case OpKind::SpaceToBatchNd: {
@@ -199,11 +191,11 @@ void sample_spatial(OpKind op, DataType t, const TensorInfo& x, Sample& s) {
             a.block_shape = {2, 2};
             a.pads = {{0, 0}, {0, 0}};
             s.n.attrs = a;
-            s.in(x);
             break;
         }
-        default: break;
+        default: return;
     }
+    s.in(in);
 }
 
 // Builds the representative node for `op` with main element type t.

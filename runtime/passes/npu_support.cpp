@@ -89,6 +89,16 @@ bool common_domain(const Graph& g, const Node& n, const NpuPolicy& policy, NpuDo
     return true;
 }
 
+// The ops whose runtime operands all share one NPU domain: the domain is checked first (its refusal wins),
+// then the op's own check, which is given the domain.
+using DomainCheck = NpuVerdict (*)(const Graph& g, const Node& n, NpuDomain d);
+NpuVerdict in_domain(const Graph& g, const Node& n, const NpuPolicy& policy, DomainCheck check = nullptr) {
+    std::string why;
+    NpuDomain d = NpuDomain::Int8;  // set by common_domain when it accepts
+    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+    return check ? check(g, n, d) : NpuVerdict::yes(d);
+}
+
 // Weights of a convolution: int8 per-layer or per-channel (QSymmS8 per-axis, QAsymmS8/U8 per-tensor) in the
 // int8 domain; any float type in the fp16 domain (packed to fp16 at load).
 bool weights_ok(const TensorInfo& w, NpuDomain d, std::string* why) {
@@ -108,7 +118,7 @@ bool batch_one(const Nchw& s, const char* role, std::string* why) {
     return false;
 }
 
-NpuVerdict check_conv_like(const Graph& g, const Node& n, const NpuPolicy& policy, bool depthwise) {
+NpuVerdict check_conv_like(const Graph& g, const Node& n, NpuDomain d, bool depthwise) {
     uint32_t kh = 0, kw = 0, sx, sy, dx, dy, pl, pr, pt, pb;
     DataLayout layout;
     if (depthwise) {
@@ -121,8 +131,6 @@ NpuVerdict check_conv_like(const Graph& g, const Node& n, const NpuPolicy& polic
         pl = a.pad_left, pr = a.pad_right, pt = a.pad_top, pb = a.pad_bottom, layout = a.layout;
     }
     std::string why;
-    NpuDomain d;
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
     if (n.inputs.size() < 2 || n.inputs[1] == kNoTensor) return NpuVerdict::no("weights missing");
     const Tensor& w = g.tensor(n.inputs[1]);
     if (!w.is_constant()) return NpuVerdict::no("weights are not constant (they are packed once at load)");
@@ -179,11 +187,9 @@ NpuVerdict check_conv_like(const Graph& g, const Node& n, const NpuPolicy& polic
     return NpuVerdict::yes(d);
 }
 
-NpuVerdict check_fully_connected(const Graph& g, const Node& n, const NpuPolicy& policy) {
+NpuVerdict check_fully_connected(const Graph& g, const Node& n, NpuDomain d) {
     const auto& a = n.attr<FullyConnectedAttrs>();
     std::string why;
-    NpuDomain d;
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
     if (!a.constant_weights || n.inputs.size() < 2 || n.inputs[1] == kNoTensor || !g.tensor(n.inputs[1]).is_constant())
         return NpuVerdict::no("weights are not constant (they are packed once at load)");
     const TensorInfo& w = g.info(n.inputs[1]);
@@ -244,19 +250,21 @@ bool expand_pattern_ok(const Shape& small, const Shape& big, std::string* why) {
     return true;
 }
 
-NpuVerdict check_elementwise(const Graph& g, const Node& n, const NpuPolicy& policy) {
-    const auto op = n.attr<ElementwiseBinaryAttrs>().op;
-    std::string why;
-    NpuDomain d;
-    // A constant operand is allowed (seed 003: "B a float const tensor"); it still has to be of a domain type
-    // or float (converted at load).
+// A constant operand of an element-wise layer is allowed (seed 003: "B a float const tensor"); it still has
+// to be of a domain type or float (converted at load). "" when every constant operand is.
+std::string constant_operand_refusal(const Graph& g, const Node& n) {
     for (TensorId id : n.inputs)
         if (g.tensor(id).is_constant()) {
             const DataType t = g.info(id).dtype;
             if (!is_float(t) && t != DataType::QAsymmS8 && t != DataType::QAsymmU8)
-                return NpuVerdict::no(std::string("constant operand is ") + to_string(t));
+                return std::string("constant operand is ") + to_string(t);
         }
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+    return {};
+}
+
+NpuVerdict check_elementwise(const Graph& g, const Node& n, NpuDomain d) {
+    const auto op = n.attr<ElementwiseBinaryAttrs>().op;
+    std::string why;
     if (op == BinaryOp::Div && d != NpuDomain::Fp16) return NpuVerdict::no("Div runs on the NPU only in float16 (seed 003)");
     const Shape& a = g.info(n.inputs[0]).shape;
     const Shape& b = g.info(n.inputs[1]).shape;
@@ -272,11 +280,9 @@ NpuVerdict check_elementwise(const Graph& g, const Node& n, const NpuPolicy& pol
     return NpuVerdict::yes(d);
 }
 
-NpuVerdict check_pooling(const Graph& g, const Node& n, const NpuPolicy& policy) {
+NpuVerdict check_pooling(const Graph& g, const Node& n, NpuDomain d) {
     const auto& a = n.attr<Pooling2dAttrs>();
     std::string why;
-    NpuDomain d;
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
     const char* name = a.algorithm == PoolingAlgorithm::Max ? "MaxPool" : "AveragePool";
     if (a.algorithm == PoolingAlgorithm::L2) return NpuVerdict::no("L2 pooling has no NPU mode");
     Nchw in;
@@ -306,11 +312,8 @@ NpuVerdict check_pooling(const Graph& g, const Node& n, const NpuPolicy& policy)
     return NpuVerdict::yes(d);
 }
 
-NpuVerdict check_pad(const Graph& g, const Node& n, const NpuPolicy& policy) {
+NpuVerdict check_pad(const Graph& g, const Node& n, NpuDomain d) {
     const auto& a = n.attr<PadAttrs>();
-    std::string why;
-    NpuDomain d;
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
     const Shape& s = g.info(n.inputs[0]).shape;
     if (s.rank != 4) return NpuVerdict::no("Pad input is not 4-D");
     if (a.mode == PaddingMode::Symmetric) return NpuVerdict::no("Pad mode symmetric is not supported (constant or reflect only)");
@@ -324,10 +327,7 @@ NpuVerdict check_pad(const Graph& g, const Node& n, const NpuPolicy& policy) {
     return NpuVerdict::yes(d);
 }
 
-NpuVerdict check_concat(const Graph& g, const Node& n, const NpuPolicy& policy) {
-    std::string why;
-    NpuDomain d;
-    if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
+NpuVerdict check_concat(const Graph& g, const Node& n, NpuDomain d) {
     const Shape& o = g.info(n.outputs[0]).shape;
     const auto& a = n.attr<ConcatAttrs>();
     if (o.rank != 4 || a.axis != 3)
@@ -343,48 +343,58 @@ NpuVerdict check_concat(const Graph& g, const Node& n, const NpuPolicy& policy) 
     return NpuVerdict::yes(d);
 }
 
+NpuVerdict check_reshape(const Graph& g, const Node& n, NpuDomain d) {
+    // An NC1HWC2 buffer is reinterpreted without moving data when the reshape keeps the channel
+    // count innermost and the number of pixels: [1,H,W,C] / [1,C] shapes with equal C and H*W
+    // (element (c, pixel) keeps its place, see runtime/npu/buffer_alias.h); anything else moves data.
+    const Shape& i = g.info(n.inputs[0]).shape;
+    const Shape& o = g.info(n.outputs[0]).shape;
+    auto pixels_channels = [](const Shape& s, uint64_t* pixels, uint32_t* c) {
+        if (s.rank == 4 && s[0] == 1) {
+            *pixels = uint64_t{s[1]} * s[2], *c = s[3];
+            return true;
+        }
+        if (s.rank == 2 && s[0] == 1) {
+            *pixels = 1, *c = s[1];
+            return true;
+        }
+        return false;
+    };
+    uint64_t pi = 0, po = 0;
+    uint32_t ci = 0, co = 0;
+    if (pixels_channels(i, &pi, &ci) && pixels_channels(o, &po, &co) && pi == po && ci == co) return NpuVerdict::yes(d);
+    return NpuVerdict::no("Reshape " + i.str() + " -> " + o.str() + " moves data in the NC1HWC2 layout");
+}
+
+NpuVerdict check_conv(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, false); }
+NpuVerdict check_depthwise(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, true); }
+
+// The ops whose whole question is the shared domain and then their own check (nullptr: the domain alone).
+struct DomainOp {
+    OpKind op;
+    DomainCheck check;
+};
+const DomainOp kDomainOps[] = {
+    {OpKind::Convolution2d, check_conv},
+    {OpKind::DepthwiseConvolution2d, check_depthwise},
+    {OpKind::FullyConnected, check_fully_connected},
+    {OpKind::Pooling2d, check_pooling},
+    {OpKind::Pad, check_pad},
+    {OpKind::Concat, check_concat},
+    {OpKind::Reshape, check_reshape},
+    // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
+    {OpKind::Gather, nullptr},
+};
+
 }  // namespace
 
 NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& policy) {
+    for (const DomainOp& o : kDomainOps)
+        if (o.op == n.op) return in_domain(g, n, policy, o.check);
     switch (n.op) {
-        case OpKind::Convolution2d:
-            return check_conv_like(g, n, policy, false);
-        case OpKind::DepthwiseConvolution2d:
-            return check_conv_like(g, n, policy, true);
-        case OpKind::FullyConnected:
-            return check_fully_connected(g, n, policy);
-        case OpKind::ElementwiseBinary:
-            return check_elementwise(g, n, policy);
-        case OpKind::Pooling2d:
-            return check_pooling(g, n, policy);
-        case OpKind::Pad:
-            return check_pad(g, n, policy);
-        case OpKind::Concat:
-            return check_concat(g, n, policy);
-        case OpKind::Reshape: {
-            std::string why;
-            NpuDomain d;
-            if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
-            // An NC1HWC2 buffer is reinterpreted without moving data when the reshape keeps the channel
-            // count innermost and the number of pixels: [1,H,W,C] / [1,C] shapes with equal C and H*W
-            // (element (c, pixel) keeps its place, see runtime/npu/buffer_alias.h); anything else moves data.
-            const Shape& i = g.info(n.inputs[0]).shape;
-            const Shape& o = g.info(n.outputs[0]).shape;
-            auto pixels_channels = [](const Shape& s, uint64_t* pixels, uint32_t* c) {
-                if (s.rank == 4 && s[0] == 1) {
-                    *pixels = uint64_t{s[1]} * s[2], *c = s[3];
-                    return true;
-                }
-                if (s.rank == 2 && s[0] == 1) {
-                    *pixels = 1, *c = s[1];
-                    return true;
-                }
-                return false;
-            };
-            uint64_t pi = 0, po = 0;
-            uint32_t ci = 0, co = 0;
-            if (pixels_channels(i, &pi, &ci) && pixels_channels(o, &po, &co) && pi == po && ci == co) return NpuVerdict::yes(d);
-            return NpuVerdict::no("Reshape " + i.str() + " -> " + o.str() + " moves data in the NC1HWC2 layout");
+        case OpKind::ElementwiseBinary: {
+            const std::string constant = constant_operand_refusal(g, n);
+            return constant.empty() ? in_domain(g, n, policy, check_elementwise) : NpuVerdict::no(constant);
         }
         case OpKind::Activation: {
             const auto f = n.attr<ActivationAttrs>().function;
@@ -393,10 +403,7 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             // fp16 HardSwish (BS stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003
             // Pow exponent 2): runtime/npu/ops/activation_op.cpp, which also refuses int8 by name.
             if (f == ActivationFunction::HardSwish || f == ActivationFunction::LeakyReLu || f == ActivationFunction::Square) {
-                std::string why;
-                NpuDomain d;
-                if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
-                return NpuVerdict::yes(d);
+                return in_domain(g, n, policy);
             }
             return NpuVerdict::no(std::string("activation ") + to_string(f) + " has no NPU lowering (DPU LUT not programmed)");
         }
@@ -404,13 +411,6 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
         case OpKind::Output:
         case OpKind::Constant:
             return NpuVerdict::no("not a computation");
-        case OpKind::Gather: {
-            // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
-            std::string why;
-            NpuDomain d;
-            if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
-            return NpuVerdict::yes(d);
-        }
         case OpKind::Lstm:
         case OpKind::ElementwiseUnary:
             return NpuVerdict::no(std::string(to_string(n.op)) +

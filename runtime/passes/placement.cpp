@@ -1,23 +1,21 @@
 #include "runtime/passes/placement.h"
 
+#include "core/enum_names.h"
 #include "runtime/passes/layer_macs.h"
 #include "runtime/passes/pad_folding.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <set>
 
 namespace npurun {
 
-const char* to_string(Placed p) {
-    switch (p) {
-        case Placed::Cpu: return "CPU";
-        case Placed::Npu: return "NPU";
-        case Placed::Fused: return "NPU (fused)";
-    }
-    return "?";
-}
+const char* const kPlacedNames[] = {"CPU", "NPU", "NPU (fused)"};
+static_assert(std::size(kPlacedNames) == size_t(Placed::Fused) + 1);
+
+const char* to_string(Placed p) { return enum_name(p, kPlacedNames); }
 
 namespace {
 

@@ -272,13 +272,7 @@ def check_buildroot(root, opts, project):
     for frag in fragments:
         where = f'buildroot/configs/{frag}'
         text = read(os.path.join(configs, frag))
-        settings = {}
-        for i, line in enumerate(text.split('\n'), 1):
-            if not line or line.startswith('#'):
-                continue
-            m = re.match(r'^(BR2_[A-Za-z0-9_]+)=(y|"[^"]*"|[0-9]+)$', line)
-            if check(m, f'{where}:{i}: not a Kconfig assignment: "{line}"'):
-                settings[m.group(1)] = m.group(2)
+        settings = assignments(text, where, r'^(BR2_[A-Za-z0-9_]+)=(y|"[^"]*"|[0-9]+)$', 'Kconfig')
         check(settings.get('BR2_PACKAGE_NPURUN') == 'y', f'{where}: must set BR2_PACKAGE_NPURUN=y')
         check(settings.get('BR2_aarch64') == 'y', f'{where}: RK3588 is aarch64: BR2_aarch64=y')
         for sym in settings:
@@ -290,6 +284,19 @@ def check_buildroot(root, opts, project):
                 check_linux_fragment(os.path.join(br, ref), 'buildroot/' + ref)
 
 
+def assignments(text, where, pattern, kind):
+    """SYMBOL -> value of a config fragment (defconfig or kernel): every line not empty and not a comment must
+    match `pattern` (groups: symbol, value); each other line is one failed check naming it as a `kind` line."""
+    settings = {}
+    for i, line in enumerate(text.split('\n'), 1):
+        if not line or line.startswith('#'):
+            continue
+        m = re.match(pattern, line)
+        if check(m, f'{where}:{i}: not a {kind} assignment: "{line}"'):
+            settings[m.group(1)] = m.group(2)
+    return settings
+
+
 def check_common_text_rules(where, text):
     """Buildroot's rules for every file: ends with exactly one newline, no two empty lines in a row."""
     check(text.endswith('\n') and not text.endswith('\n\n'), f'{where}: must end with exactly one newline')
@@ -298,13 +305,7 @@ def check_common_text_rules(where, text):
 
 def check_linux_fragment(path, where):
     text = read(path)
-    settings = {}
-    for i, line in enumerate(text.split('\n'), 1):
-        if not line or line.startswith('#'):
-            continue
-        m = re.match(r'^(CONFIG_[A-Z0-9_]+)=(y|m|n|"[^"]*"|[0-9]+)$', line)
-        if check(m, f'{where}:{i}: not a kernel config assignment: "{line}"'):
-            settings[m.group(1)] = m.group(2)
+    settings = assignments(text, where, r'^(CONFIG_[A-Z0-9_]+)=(y|m|n|"[^"]*"|[0-9]+)$', 'kernel config')
     check(settings.get('CONFIG_ROCKCHIP_RKNPU') in ('y', 'm') or settings.get('CONFIG_DRM_ACCEL_ROCKET') in ('y', 'm'),
           f'{where}: enables neither CONFIG_ROCKCHIP_RKNPU nor CONFIG_DRM_ACCEL_ROCKET')
 

@@ -1,14 +1,10 @@
 #include "tools/common/image.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <cerrno>
 #include <cstring>
 
 #include "core/error.h"
+#include "tools/common/whole_file.h"
 
 namespace npurun::image {
 
@@ -85,26 +81,16 @@ Image decode_image(const uint8_t* data, size_t size, ImageFormat format, const s
 
 Image read_image(const std::string& path) {
     const ImageFormat format = format_from_name(path);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) bad_image(path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st{};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        bad_image(path, "is not a regular file");
-    }
-    std::vector<uint8_t> data(size_t(st.st_size));
-    size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const std::string why = n < 0 ? std::strerror(errno) : "file shrank while reading";
-            ::close(fd);
-            bad_image(path, "cannot read: " + why);
+    std::vector<uint8_t> data;
+    tools::WholeFileError e;
+    if (!tools::read_whole_file(path, &data, &e)) {
+        switch (e.step) {
+            case tools::WholeFileError::Step::Open: bad_image(path, "cannot open: " + e.reason);
+            case tools::WholeFileError::Step::NotRegular: bad_image(path, "is not a regular file");
+            case tools::WholeFileError::Step::Read:
+                bad_image(path, "cannot read: " + (e.shrank ? std::string("file shrank while reading") : e.reason));
         }
-        done += size_t(n);
     }
-    ::close(fd);
     return decode_image(data.data(), data.size(), format, path);
 }
 

@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/depthwise_layout.h"
+
 namespace npurun::modelwriter {
 
 namespace {
@@ -15,6 +17,13 @@ std::vector<uint8_t> to_bytes(const std::vector<T>& v) {
     std::vector<uint8_t> out(v.size() * sizeof(T));
     if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
     return out;
+}
+
+// The inverse: `count` elements of T read from raw little-endian bytes (bytes.size() == count * sizeof(T)).
+template <class T> std::vector<T> elements_of(const std::vector<uint8_t>& bytes, size_t count) {
+    std::vector<T> e(count);
+    if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
+    return e;
 }
 
 // Element width and union member Arm NN's serializer uses for a data type number (any numbering).
@@ -35,6 +44,14 @@ size_t width_of(fb::ConstTensorData d) {
         case fb::ConstTensorData::LongData: return 8;
         default: return 1;
     }
+}
+
+// The table of an Input or Output layer: a BindableLayerBase around the base, wrapped by `create`
+// (fb::CreateInputLayer or fb::CreateOutputLayer).
+template <class Create> TableFn bindable_table(int32_t binding_id, Create create) {
+    return [binding_id, create](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+        return create(b, fb::CreateBindableLayerBase(b, base, binding_id)).Union();
+    };
 }
 
 }  // namespace
@@ -70,14 +87,9 @@ ConstDesc depthwise_weights_to_legacy(const ConstDesc& cur, uint32_t M) {
     const size_t es = cur.bytes.size() / (size_t(H) * W * IM);
     ConstDesc out = cur;
     out.info.dims = {M, I, H, W};
-    for (uint32_t m = 0; m < M; ++m)
-        for (uint32_t i = 0; i < I; ++i)
-            for (uint32_t h = 0; h < H; ++h)
-                for (uint32_t w = 0; w < W; ++w) {
-                    const size_t dst = ((size_t(m) * I + i) * H + h) * W + w;
-                    const size_t src = (size_t(h) * W + w) * IM + size_t(i) * M + m;
-                    std::memcpy(&out.bytes[dst * es], &cur.bytes[src * es], es);
-                }
+    for_each_depthwise_weight(M, I, H, W, [&](size_t legacy, size_t current) {
+        std::memcpy(&out.bytes[legacy * es], &cur.bytes[current * es], es);
+    });
     if (!cur.info.scales.empty()) out.info.axis = 0;  // the scales stay indexed by output channel i*M+m
     return out;
 }
@@ -119,24 +131,15 @@ flatbuffers::Offset<fb::ConstTensor> ModelWriter::write_const_tensor(flatbuffers
             data = fb::CreateByteData(b, v).Union();
             break;
         }
-        case fb::ConstTensorData::ShortData: {
-            std::vector<int16_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateShortData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::ShortData:
+            data = fb::CreateShortData(b, b.CreateVector(elements_of<int16_t>(bytes, count))).Union();
             break;
-        }
-        case fb::ConstTensorData::IntData: {
-            std::vector<int32_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateIntData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::IntData:
+            data = fb::CreateIntData(b, b.CreateVector(elements_of<int32_t>(bytes, count))).Union();
             break;
-        }
-        case fb::ConstTensorData::LongData: {
-            std::vector<int64_t> e(count);
-            if (count) std::memcpy(e.data(), bytes.data(), bytes.size());
-            data = fb::CreateLongData(b, b.CreateVector(e)).Union();
+        case fb::ConstTensorData::LongData:
+            data = fb::CreateLongData(b, b.CreateVector(elements_of<int64_t>(bytes, count))).Union();
             break;
-        }
         default: break;  // NONE (or a raw value): no data table, as Arm NN 20.08 writes int8 constants
     }
     auto info = write_tensor_info(b, c.info);
@@ -170,11 +173,8 @@ uint32_t ModelWriter::add_plain(fb::Layer union_type, fb::LayerType layer_type, 
 }
 
 uint32_t ModelWriter::add_input(const std::string& name, const TensorDesc& t, int32_t binding_id) {
-    const uint32_t id = add_layer(fb::Layer::InputLayer, fb::LayerType::Input, name, {}, {t},
-                                  [binding_id](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
-                                      auto bb = fb::CreateBindableLayerBase(b, base, binding_id);
-                                      return fb::CreateInputLayer(b, bb).Union();
-                                  });
+    const uint32_t id =
+        add_layer(fb::Layer::InputLayer, fb::LayerType::Input, name, {}, {t}, bindable_table(binding_id, fb::CreateInputLayer));
     layers_[id].is_input = true;
     layers_[id].binding_id = binding_id;
     return id;
@@ -182,10 +182,7 @@ uint32_t ModelWriter::add_input(const std::string& name, const TensorDesc& t, in
 
 uint32_t ModelWriter::add_output(const std::string& name, Port from, int32_t binding_id) {
     const uint32_t id = add_layer(fb::Layer::OutputLayer, fb::LayerType::Output, name, {from}, {},
-                                  [binding_id](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
-                                      auto bb = fb::CreateBindableLayerBase(b, base, binding_id);
-                                      return fb::CreateOutputLayer(b, bb).Union();
-                                  });
+                                  bindable_table(binding_id, fb::CreateOutputLayer));
     layers_[id].is_output = true;
     layers_[id].binding_id = binding_id;
     return id;

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "runtime/npurun_version.h"
+#include "tools/common/switch_flags.h"
 #include "tools/npurun-selftest/selftest_expectations.h"
 #include "tools/npurun-selftest/selftest_html.h"
 #include "tools/npurun-selftest/selftest_report.h"
@@ -101,6 +102,12 @@ namespace {
 
 [[noreturn]] void bad(const std::string& m) { fail(ErrorKind::BadInput, m); }
 
+// The flags that take no value and only switch an option on.
+const tools::SwitchFlag<Options> kSwitchFlags[] = {
+    {"-h", &Options::help}, {"--help", &Options::help}, {"--version", &Options::version},
+    {"--list", &Options::list}, {"--require-npu", &Options::require_npu},
+};
+
 }  // namespace
 
 Options parse_options(const std::vector<std::string>& args) {
@@ -121,19 +128,12 @@ Options parse_options(const std::vector<std::string>& args) {
         auto no_value = [&] {
             if (has_inline) bad(name + " takes no value");
         };
-        if (name == "-h" || name == "--help") {
+        if (bool Options::*field = tools::switched_field(kSwitchFlags, name)) {
             no_value();
-            o.help = true;
-        } else if (name == "--version") {
-            no_value();
-            o.version = true;
-        } else if (name == "--list") {
-            no_value();
-            o.list = true;
-        } else if (name == "--require-npu") {
-            no_value();
-            o.require_npu = true;
-        } else if (name == "--device") {
+            o.*field = true;
+            continue;
+        }
+        if (name == "--device") {
             const std::string v = take();
             if (v == "sim") o.device = DeviceSelection::Sim;
             else if (v == "npu") o.device = DeviceSelection::Npu;

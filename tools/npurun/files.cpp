@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "tools/common/whole_file.h"
 #include "runtime/util/npy.h"
 
 namespace npurun::cli {
@@ -29,25 +30,18 @@ std::string parent_dir(const std::string& path) {
 
 // Reads a whole file. `what` names the role of the file in messages ("input 0 'image'").
 std::vector<uint8_t> slurp(const std::string& path, const std::string& what) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(ErrorKind::BadInput, what + ": cannot open '" + path + "': " + errno_text());
-    struct stat st{};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        fail(ErrorKind::BadInput, what + ": '" + path + "' is not a regular file");
-    }
-    std::vector<uint8_t> data(size_t(st.st_size));
-    size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            ::close(fd);
-            fail(ErrorKind::BadInput, what + ": cannot read '" + path + "': " + (n < 0 ? errno_text() : "file shrank"));
+    std::vector<uint8_t> data;
+    tools::WholeFileError e;
+    if (!tools::read_whole_file(path, &data, &e)) {
+        switch (e.step) {
+            case tools::WholeFileError::Step::Open:
+                fail(ErrorKind::BadInput, what + ": cannot open '" + path + "': " + e.reason);
+            case tools::WholeFileError::Step::NotRegular:
+                fail(ErrorKind::BadInput, what + ": '" + path + "' is not a regular file");
+            case tools::WholeFileError::Step::Read:
+                fail(ErrorKind::BadInput, what + ": cannot read '" + path + "': " + (e.shrank ? "file shrank" : e.reason));
         }
-        done += size_t(n);
     }
-    ::close(fd);
     return data;
 }
 

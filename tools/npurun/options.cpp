@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "runtime/plan/memory_budget.h"
+#include "tools/common/switch_flags.h"
 
 namespace npurun::cli {
 namespace {
@@ -68,6 +69,20 @@ std::vector<float> parse_floats(const std::string& flag, const std::string& valu
     }
     if (out.size() > 4) bad_flag(flag + " takes one value or one per channel, got " + std::to_string(out.size()));
     return out;
+}
+
+// The flags that take no value and only switch an option on.
+const tools::SwitchFlag<Options> kSwitchFlags[] = {
+    {"--npy", &Options::npy},         {"--profile", &Options::profile}, {"--explain", &Options::explain},
+    {"--fp16", &Options::fp16},       {"--info", &Options::info},       {"-h", &Options::help},
+    {"--help", &Options::help},       {"--version", &Options::version}, {"--list-layers", &Options::list_layers},
+};
+
+// A flag whose value is one of two words: the matching value, or "FLAG expects A or B, got 'V'".
+template <class E> E pick(const std::string& flag, const std::string& v, const char* a, E va, const char* b, E vb) {
+    if (v == a) return va;
+    if (v == b) return vb;
+    bad_flag(flag + " expects " + a + " or " + b + ", got '" + v + "'");
 }
 
 }  // namespace
@@ -163,12 +178,19 @@ Options parse_options(int argc, const char* const* argv) {
         auto no_value = [&]() {
             if (inline_value) bad_flag("option " + name + " takes no value");
         };
-        if (name == "-o" || name == "--output") {
-            o.output = take_value();
-            if (o.output.empty()) bad_flag("option " + name + " needs a non-empty path");
-        } else if (name == "--npy") {
+        // A value that names a file or directory must not be empty (`what` it names, for the message).
+        auto take_path = [&](const char* what) {
+            std::string v = take_value();
+            if (v.empty()) bad_flag("option " + name + " needs a non-empty " + what);
+            return v;
+        };
+        if (bool Options::*field = tools::switched_field(kSwitchFlags, name)) {
             no_value();
-            o.npy = true;
+            o.*field = true;
+            continue;
+        }
+        if (name == "-o" || name == "--output") {
+            o.output = take_path("path");
         } else if (name == "--device") {
             o.device = parse_device(take_value());
         } else if (name == "--iterations") {
@@ -176,70 +198,37 @@ Options parse_options(int argc, const char* const* argv) {
             o.iterations_given = true;
         } else if (name == "--threads") {
             o.threads = parse_count(name, take_value(), 1024);
-        } else if (name == "--profile") {
-            no_value();
-            o.profile = true;
-        } else if (name == "--explain") {
-            no_value();
-            o.explain = true;
-        } else if (name == "--fp16") {
-            no_value();
-            o.fp16 = true;
         } else if (name == "--input-shape") {
             o.input_shapes.push_back(parse_input_shape(take_value()));
         } else if (name == "--npu-cores") {
             const std::string v = take_value();
             o.npu_cores = v == "auto" ? 0u : parse_count(name, v, 3);
         } else if (name == "--dump-regcmd") {
-            o.dump_regcmd = take_value();
-            if (o.dump_regcmd.empty()) bad_flag("option " + name + " needs a non-empty directory");
+            o.dump_regcmd = take_path("directory");
         } else if (name == "--max-memory") {
             const std::string v = take_value();
             if (!plan::parse_memory_size(v, &o.max_memory))
                 bad_flag("--max-memory expects a positive size in bytes with an optional K, M, G or T suffix, got '" + v + "'");
-        } else if (name == "--info") {
-            no_value();
-            o.info = true;
         } else if (name == "--labels") {
-            o.labels = take_value();
-            if (o.labels.empty()) bad_flag("option " + name + " needs a non-empty file name");
+            o.labels = take_path("file name");
         } else if (name == "--trace") {
-            o.trace = take_value();
-            if (o.trace.empty()) bad_flag("option " + name + " needs a non-empty file name");
+            o.trace = take_path("file name");
         } else if (name == "--compare") {
             const std::string v = take_value();
             if (v != "cpu") bad_flag("--compare expects 'cpu' (the device to compare with), got '" + v + "'");
             o.compare_cpu = true;
         } else if (name == "--channel-order") {
-            const std::string v = take_value();
-            if (v == "rgb") o.image.order = image::ChannelOrder::Rgb;
-            else if (v == "bgr") o.image.order = image::ChannelOrder::Bgr;
-            else bad_flag("--channel-order expects rgb or bgr, got '" + v + "'");
+            o.image.order = pick(name, take_value(), "rgb", image::ChannelOrder::Rgb, "bgr", image::ChannelOrder::Bgr);
         } else if (name == "--resize") {
-            const std::string v = take_value();
-            if (v == "stretch") o.image.resize = image::ResizeMode::Stretch;
-            else if (v == "crop") o.image.resize = image::ResizeMode::Crop;
-            else bad_flag("--resize expects stretch or crop, got '" + v + "'");
+            o.image.resize = pick(name, take_value(), "stretch", image::ResizeMode::Stretch, "crop", image::ResizeMode::Crop);
         } else if (name == "--layout") {
-            const std::string v = take_value();
-            if (v == "nhwc") o.image.layout = image::LayoutChoice::Nhwc;
-            else if (v == "nchw") o.image.layout = image::LayoutChoice::Nchw;
-            else bad_flag("--layout expects nhwc or nchw, got '" + v + "'");
+            o.image.layout = pick(name, take_value(), "nhwc", image::LayoutChoice::Nhwc, "nchw", image::LayoutChoice::Nchw);
         } else if (name == "--mean") {
             o.image.mean = parse_floats(name, take_value());
         } else if (name == "--std") {
             o.image.stddev = parse_floats(name, take_value());
             for (float v : o.image.stddev)
                 if (v == 0.0f) bad_flag("--std must not be 0");
-        } else if (name == "-h" || name == "--help") {
-            no_value();
-            o.help = true;
-        } else if (name == "--version") {
-            no_value();
-            o.version = true;
-        } else if (name == "--list-layers") {
-            no_value();
-            o.list_layers = true;
         } else if (name == "--selftest") {
             bad_flag("--selftest must be the first argument (npurun --selftest [self-test options])");
         } else {

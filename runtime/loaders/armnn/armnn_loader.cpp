@@ -12,6 +12,7 @@
 #include "runtime/loaders/armnn/layer_mapping.h"
 #include "runtime/loaders/armnn/layer_union.h"
 #include "runtime/loaders/armnn/tensor_decoding.h"
+#include "runtime/loaders/model_bytes.h"
 
 namespace npurun {
 
@@ -108,23 +109,11 @@ std::vector<const Slot*> slots_by_index(const flatbuffers::Vector<flatbuffers::O
 // `data` then points at the bytes the graph's constants will view.
 const fb::SerializedGraph* verified_root(Graph& g, const uint8_t*& data, size_t size,
                                          std::shared_ptr<ConstantStorage> keepalive) {
-    // FlatBuffers accessors read scalars in place: the buffer start must be aligned for the widest one (8).
-    // Without a keepalive the caller's buffer may go away, so constants must not point into it either.
-    if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || !keepalive) {
-        uint8_t* copy = g.allocate_owned(size);
-        std::memcpy(copy, data, size);
-        data = copy;
-    } else {
-        g.file = std::move(keepalive);
-    }
+    hold_model_bytes(g, data, size, std::move(keepalive));
 
     // The file is untrusted: verify every offset and vector before touching anything. The identifier is not
     // required because no Arm NN serializer writes it (only flatc-made files carry "ARMN").
-    flatbuffers::Verifier::Options opts;
-    opts.max_depth = 64;          // the schema nests about 8 deep; anything deeper is malicious
-    opts.max_tables = 1u << 24;   // far above real models (mobilenet: ~1000 tables), bounds verifier time
-    opts.check_alignment = true;
-    flatbuffers::Verifier verifier(data, size, opts);
+    flatbuffers::Verifier verifier(data, size, model_verifier_options());
     if (!verifier.VerifyBuffer<fb::SerializedGraph>(nullptr))
         bad("not a valid Arm NN model: the FlatBuffers verifier rejected the file (truncated, corrupt, or not an .armnn file)");
     return flatbuffers::GetRoot<fb::SerializedGraph>(data);

@@ -2,9 +2,11 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/checked_math.h"
+#include "core/depthwise_layout.h"
 
 namespace npurun::armnn {
 
@@ -99,45 +101,37 @@ TensorInfo decode_tensor_info(const armnnSerializer::TensorInfo* fb, bool check_
     return info;
 }
 
+// The data vector of a ByteData/ShortData/IntData/LongData table as untyped elements (vec nullptr when
+// absent), with the element width of that table's vector type.
+struct UntypedData {
+    const flatbuffers::VectorOfAny* vec = nullptr;
+    size_t width = 0;
+};
+template <class Table> UntypedData untyped_data(const Table* d) {
+    using Element = typename std::remove_pointer_t<decltype(d->data())>::return_type;
+    return {d ? reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data()) : nullptr, sizeof(Element)};
+}
+
 ConstView decode_const_tensor(const armnnSerializer::ConstTensor* fb, bool check_quant) {
     if (!fb) bad("constant tensor is missing");
     ConstView c;
     c.info = decode_tensor_info(fb->info(), check_quant);
 
     const auto kind = fb->data_type();
-    const flatbuffers::VectorOfAny* vec = nullptr;
-    size_t width = 0;
+    UntypedData data;
     switch (kind) {
         case armnnSerializer::ConstTensorData::NONE:
             // Arm NN 20.08 writes per-tensor QAsymmS8 constants like this; no reader can recover them.
             bad("constant data is missing (data union type NONE)");
-        case armnnSerializer::ConstTensorData::ByteData: {
-            const auto* d = fb->data_as_ByteData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
-            width = 1;
-            break;
-        }
-        case armnnSerializer::ConstTensorData::ShortData: {
-            const auto* d = fb->data_as_ShortData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
-            width = 2;
-            break;
-        }
-        case armnnSerializer::ConstTensorData::IntData: {
-            const auto* d = fb->data_as_IntData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
-            width = 4;
-            break;
-        }
-        case armnnSerializer::ConstTensorData::LongData: {
-            const auto* d = fb->data_as_LongData();
-            if (d) vec = reinterpret_cast<const flatbuffers::VectorOfAny*>(d->data());
-            width = 8;
-            break;
-        }
+        case armnnSerializer::ConstTensorData::ByteData: data = untyped_data(fb->data_as_ByteData()); break;
+        case armnnSerializer::ConstTensorData::ShortData: data = untyped_data(fb->data_as_ShortData()); break;
+        case armnnSerializer::ConstTensorData::IntData: data = untyped_data(fb->data_as_IntData()); break;
+        case armnnSerializer::ConstTensorData::LongData: data = untyped_data(fb->data_as_LongData()); break;
         default:
             bad("unknown constant data union type " + std::to_string(static_cast<int>(kind)) + " (known: 1..4)");
     }
+    const flatbuffers::VectorOfAny* vec = data.vec;
+    const size_t width = data.width;
     if (!vec) bad("constant data vector is missing");
     // Arm NN only compares the element count; the element width must also match the data type, or the
     // bytes cannot be the tensor's values (e.g. Float32 values need IntData, whose ints hold the bits).
@@ -215,14 +209,9 @@ Tensor convert_legacy_depthwise_weights(Graph& g, const ConstView& c, const std:
 
     const size_t es = element_size(c.info.dtype);
     uint8_t* dst = g.allocate_owned(c.num_bytes);
-    for (uint32_t m = 0; m < M; ++m)
-        for (uint32_t i = 0; i < I; ++i)
-            for (uint32_t h = 0; h < H; ++h)
-                for (uint32_t w = 0; w < W; ++w) {
-                    const size_t src_index = ((size_t(m) * I + i) * H + h) * W + w;
-                    const size_t dst_index = (size_t(h) * W + w) * IM + size_t(i) * M + m;
-                    std::memcpy(dst + dst_index * es, c.bytes + src_index * es, es);
-                }
+    for_each_depthwise_weight(M, I, H, W, [&](size_t legacy, size_t current) {
+        std::memcpy(dst + current * es, c.bytes + legacy * es, es);
+    });
     t.data = dst;
     return t;
 }

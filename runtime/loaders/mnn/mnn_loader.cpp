@@ -9,6 +9,7 @@
 #include "MNN_generated.h"
 #include "core/error.h"
 #include "runtime/loaders/mnn/mnn_builder.h"
+#include "runtime/loaders/model_bytes.h"
 
 namespace npurun {
 
@@ -17,31 +18,27 @@ namespace {
 [[noreturn]] void bad(const std::string& msg) { fail(ErrorKind::BadModel, msg); }
 
 // The union member order is the wire format: these pin the members npurun reads to MNN's type ids.
-static_assert(static_cast<int>(MNN::OpParameter::Axis) == 4, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::Blob) == 7, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::Convolution2D) == 9, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::Input) == 21, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::Pool) == 31, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::RoiParameters) == 57, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::TensorConvertInfo) == 66, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::QuantizedFloatParam) == 74, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::EltwiseInt8) == 76, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::ELU) == 81, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::PadParam) == 84, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::LoopParam) == 92, "OpParameter order");
-static_assert(static_cast<int>(MNN::OpParameter::CumSum) == 94, "OpParameter order");
-
-flatbuffers::Verifier::Options verifier_options() {
-    flatbuffers::Verifier::Options opts;
-    opts.max_depth = 64;         // the schema nests about 8 deep
-    opts.max_tables = 1u << 24;  // bounds the verifier's time; real models have a few thousand tables
-    opts.check_alignment = true;
-    return opts;
+struct PinnedMember {
+    MNN::OpParameter member;
+    int type_id;
+};
+constexpr PinnedMember kPinnedMembers[] = {
+    {MNN::OpParameter::Axis, 4}, {MNN::OpParameter::Blob, 7}, {MNN::OpParameter::Convolution2D, 9},
+    {MNN::OpParameter::Input, 21}, {MNN::OpParameter::Pool, 31}, {MNN::OpParameter::RoiParameters, 57},
+    {MNN::OpParameter::TensorConvertInfo, 66}, {MNN::OpParameter::QuantizedFloatParam, 74},
+    {MNN::OpParameter::EltwiseInt8, 76}, {MNN::OpParameter::ELU, 81}, {MNN::OpParameter::PadParam, 84},
+    {MNN::OpParameter::LoopParam, 92}, {MNN::OpParameter::CumSum, 94}
+};
+constexpr bool members_pinned() {
+    for (const PinnedMember& p : kPinnedMembers)
+        if (static_cast<int>(p.member) != p.type_id) return false;
+    return true;
 }
+static_assert(members_pinned(), "OpParameter order: the generated header does not match MNN's type ids");
 
 bool verifies(const uint8_t* data, size_t size) {
     if (size < 8 || size >= FLATBUFFERS_MAX_BUFFER_SIZE) return false;
-    flatbuffers::Verifier v(data, size, verifier_options());
+    flatbuffers::Verifier v(data, size, model_verifier_options());
     return v.VerifyBuffer<MNN::Net>(nullptr);
 }
 
@@ -58,16 +55,9 @@ const MNN::Net* verified_net(Graph& g, const uint8_t*& data, size_t size, std::s
     if (!data || size == 0) bad("the model is empty");
     if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
         bad("the model is " + std::to_string(size) + " bytes, above the FlatBuffers limit of 2 GiB");
-    // The accessors read scalars in place: the buffer must be aligned for the widest scalar (8 bytes).
-    if (reinterpret_cast<uintptr_t>(data) % 8 != 0 || !keepalive) {
-        uint8_t* copy = g.allocate_owned(size);
-        std::memcpy(copy, data, size);
-        data = copy;
-    } else {
-        g.file = std::move(keepalive);
-    }
+    hold_model_bytes(g, data, size, std::move(keepalive));
     {
-        flatbuffers::Verifier verifier(data, size, verifier_options());
+        flatbuffers::Verifier verifier(data, size, model_verifier_options());
         if (!verifier.VerifyBuffer<MNN::Net>(nullptr))
             bad("not a valid MNN model: the FlatBuffers verifier rejected the file (truncated, corrupt, or not an .mnn file)");
     }

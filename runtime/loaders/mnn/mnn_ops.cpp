@@ -25,6 +25,14 @@ TensorId value_like(Builder& b, TensorId x, const std::string& suffix = "") {
     return b.new_value(base_name(b) + suffix, xi.dtype, xi.quant);
 }
 
+// A one-input layer whose output is a new value like the input (same type and quantization), bound to the
+// op's output slot 0 with `layout`.
+void emit_unary(Builder& b, const TensorState& xs, OpKind kind, OpAttrs attrs, Layout layout, bool channels_last = false) {
+    const TensorId y = value_like(b, xs.id);
+    b.emit(kind, std::move(attrs), {xs.id}, {y});
+    b.produce(0, y, layout, {}, channels_last);
+}
+
 // Emits a Transpose (output dim i = input dim perm[i]) and returns its output.
 TensorId transpose(Builder& b, TensorId x, std::vector<uint32_t> perm, const std::string& suffix) {
     const TensorId y = value_like(b, x, suffix);
@@ -444,9 +452,7 @@ void map_strided_slice(Builder& b) {
         }
         return;
     }
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::StridedSlice, a, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    emit_unary(b, xs, OpKind::StridedSlice, a, xs.layout);
 }
 
 // Pack of scalars / vectors known at load time folds (shape arithmetic); otherwise the IR's Stack.
@@ -550,11 +556,16 @@ void map_binary(Builder& b) {
     b.produce(0, out, b.g.info(x0.id).shape.rank >= b.g.info(x1.id).shape.rank ? x0.layout : x1.layout, {}, both_cl);
 }
 
+// The attributes of activation f with parameters a and b (their meaning per function: ir/ops.h).
+ActivationAttrs activation(ActivationFunction f, float a = 0.0f, float b = 0.0f) {
+    ActivationAttrs attrs;
+    attrs.function = f, attrs.a = a, attrs.b = b;
+    return attrs;
+}
+
 void map_activation(Builder& b, ActivationAttrs a) {
     const TensorState xs = b.raw(0);  // element-wise: any storage order
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Activation, a, {xs.id}, {y});
-    b.produce(0, y, xs.layout, {}, xs.channels_last);
+    emit_unary(b, xs, OpKind::Activation, a, xs.layout, xs.channels_last);
 }
 
 void map_unary(Builder& b) {
@@ -583,9 +594,7 @@ void map_unary(Builder& b) {
         }
     }
     const TensorState xs = b.raw(0);
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::ElementwiseUnary, ElementwiseUnaryAttrs{op}, {xs.id}, {y});
-    b.produce(0, y, xs.layout, {}, xs.channels_last);
+    emit_unary(b, xs, OpKind::ElementwiseUnary, ElementwiseUnaryAttrs{op}, xs.layout, xs.channels_last);
 }
 
 std::vector<float> floats(const flatbuffers::Vector<float>* v) {
@@ -658,9 +667,7 @@ void map_softmax(Builder& b) {
     SoftmaxAttrs a;
     a.beta = 1.0f;
     a.axis = static_cast<int32_t>(axis_of(b, ax ? ax->axis() : 1, std::max<uint32_t>(b.g.info(xs.id).shape.rank, 1)));
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Softmax, a, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    emit_unary(b, xs, OpKind::Softmax, a, xs.layout);
 }
 
 void map_argmax(Builder& b) {
@@ -696,15 +703,19 @@ void map_reduction(Builder& b) {
     std::sort(a.axes.begin(), a.axes.end());
     a.axes.erase(std::unique(a.axes.begin(), a.axes.end()), a.axes.end());
     a.keep_dims = p->keepDims();
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Reduce, a, {xs.id}, {y});
-    b.produce(0, y, a.keep_dims ? xs.layout : Layout::NCHW);
+    emit_unary(b, xs, OpKind::Reduce, a, a.keep_dims ? xs.layout : Layout::NCHW);
+}
+
+// Input 0 of the image layers that run in MNN's NC4HW4 (NCHW here) layout only; refused otherwise.
+TensorState nchw_image_input(Builder& b) {
+    TensorState xs = b.in(0);
+    if (b.g.info(xs.id).shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
+    return xs;
 }
 
 void map_interp(Builder& b) {
-    const TensorState& xs = b.in(0);
+    const TensorState xs = nchw_image_input(b);
     const TensorInfo x = b.g.info(xs.id);
-    if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     ResizeAttrs a;
     a.layout = DataLayout::NCHW;
     uint32_t oh = 0, ow = 0;
@@ -737,34 +748,28 @@ void map_interp(Builder& b) {
     if (type == 4) b.unsupported("nearest resize with rounding (resizeType 4) is not supported");
     if (a.align_corners && a.half_pixel_centers) a.half_pixel_centers = false;
     a.target_height = oh, a.target_width = ow;
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Resize, a, {xs.id}, {y});
-    b.produce(0, y, Layout::NCHW);
+    emit_unary(b, xs, OpKind::Resize, a, Layout::NCHW);
 }
 
 void map_lrn(Builder& b) {
     const auto* p = b.op->main_as_LRN();
     if (!p) b.bad("has no LRN parameters");
-    const TensorState& xs = b.in(0);
-    if (b.g.info(xs.id).shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
+    const TensorState xs = nchw_image_input(b);
     NormalizationAttrs a;
     a.channel = p->regionType() == 0 ? NormChannel::Across : NormChannel::Within;
     a.method = NormMethod::LocalBrightness;
     a.norm_size = positive_size(b, p->localSize());
     a.alpha = p->alpha(), a.beta = p->beta(), a.k = p->bias();
     a.layout = DataLayout::NCHW;
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Normalization, a, {xs.id}, {y});
-    b.produce(0, y, Layout::NCHW);
+    emit_unary(b, xs, OpKind::Normalization, a, Layout::NCHW);
 }
 
 void map_normalize(Builder& b) {
     const auto* p = b.op->main_as_Normalize();
     if (!p) b.bad("has no Normalize parameters");
     if (p->acrossSpatial()) b.unsupported("Normalize across spatial positions is not supported");
-    const TensorState& xs = b.in(0);
+    const TensorState xs = nchw_image_input(b);
     const TensorInfo x = b.g.info(xs.id);
-    if (x.shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW input");
     L2NormalizationAttrs a;
     a.layout = DataLayout::NCHW;
     a.eps = p->eps();
@@ -798,9 +803,7 @@ void map_padding(Builder& b) {
             default: b.unsupported("padding mode EDGE is not supported");
         }
     }
-    const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Pad, a, {xs.id}, {y});
-    b.produce(0, y, xs.layout);
+    emit_unary(b, xs, OpKind::Pad, a, xs.layout);
 }
 
 void map_cast(Builder& b) {
@@ -833,12 +836,6 @@ namespace {
 void map_dropout(Builder& b) {  // inference: the identity
     const TensorState xs = b.raw(0);
     b.produce(0, xs.id, xs.layout, xs.values, xs.channels_last);
-}
-
-ActivationAttrs activation(ActivationFunction f, float a = 0.0f, float b = 0.0f) {
-    ActivationAttrs attrs;
-    attrs.function = f, attrs.a = a, attrs.b = b;
-    return attrs;
 }
 
 void map_relu(Builder& b) {

@@ -50,6 +50,22 @@ void same_pads(uint32_t in, uint32_t stride, uint32_t k_eff, uint32_t* begin, ui
     *end = static_cast<uint32_t>(total - total / 2);
 }
 
+// MNN's CAFFE padding, read alike from convolution and pooling parameters: pads = [top, left, bottom,
+// right] when the list has four entries, otherwise padY / padX on both sides. Returns whether the explicit
+// list was used.
+template <class Param> bool caffe_pads(const Builder& b, const Param* prm, Pads& p) {
+    if (prm->pads() && prm->pads()->size() >= 4) {
+        p.top = nonneg(b, prm->pads()->Get(0), "pads[0]");
+        p.left = nonneg(b, prm->pads()->Get(1), "pads[1]");
+        p.bottom = nonneg(b, prm->pads()->Get(2), "pads[2]");
+        p.right = nonneg(b, prm->pads()->Get(3), "pads[3]");
+        return true;
+    }
+    p.top = p.bottom = nonneg(b, prm->padY(), "padY");
+    p.left = p.right = nonneg(b, prm->padX(), "padX");
+    return false;
+}
+
 Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_h, uint32_t in_w, uint32_t kh_eff,
                uint32_t kw_eff, uint32_t sy, uint32_t sx) {
     Pads p;
@@ -62,16 +78,19 @@ Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_
         case MNN::PadMode::CAFFE: break;
         default: b.bad("unknown padMode " + std::to_string(static_cast<int>(c->padMode())));
     }
-    if (c->pads() && c->pads()->size() >= 4) {
-        p.top = nonneg(b, c->pads()->Get(0), "pads[0]");
-        p.left = nonneg(b, c->pads()->Get(1), "pads[1]");
-        p.bottom = nonneg(b, c->pads()->Get(2), "pads[2]");
-        p.right = nonneg(b, c->pads()->Get(3), "pads[3]");
-    } else {
-        p.top = p.bottom = nonneg(b, c->padY(), "padY");
-        p.left = p.right = nonneg(b, c->padX(), "padX");
-    }
+    caffe_pads(b, c, p);
     return p;
+}
+
+// The attributes both convolution kinds are emitted with (the IR names these fields alike): the window,
+// a bias (always materialized) and the channels-last layout the converted input has.
+template <class Attrs> Attrs window_attrs(const Pads& p, uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy) {
+    Attrs a;
+    a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
+    a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
+    a.bias_enabled = true;
+    a.layout = DataLayout::NHWC;
+    return a;
 }
 
 // Emits the fused activation of a convolution (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
@@ -232,22 +251,26 @@ void map_convolution(Builder& b, bool int8) {
     }
 
     const TensorId y = b.new_value(base, ytype, yq);
-    if (depthwise) {
-        DepthwiseConvolution2dAttrs a;
-        a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
-        a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
-        a.bias_enabled = true;
-        a.layout = DataLayout::NHWC;
-        b.emit(OpKind::DepthwiseConvolution2d, a, {xid, w, bias}, {y});
-    } else {
-        Convolution2dAttrs a;
-        a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
-        a.stride_x = sx, a.stride_y = sy, a.dilation_x = dx, a.dilation_y = dy;
-        a.bias_enabled = true;
-        a.layout = DataLayout::NHWC;
-        b.emit(OpKind::Convolution2d, a, {xid, w, bias}, {y});
-    }
+    if (depthwise)
+        b.emit(OpKind::DepthwiseConvolution2d, window_attrs<DepthwiseConvolution2dAttrs>(p, sx, sy, dx, dy),
+               {xid, w, bias}, {y});
+    else
+        b.emit(OpKind::Convolution2d, window_attrs<Convolution2dAttrs>(p, sx, sy, dx, dy), {xid, w, bias}, {y});
     b.produce(0, fused_activation(b, y, c->relu(), c->relu6(), int8), Layout::NCHW, {}, /*channels_last=*/true);
+}
+
+// The tensorScale of a FloatToInt8 / Int8ToFloat op (refused when missing or empty).
+const flatbuffers::Vector<float>* tensor_scales(const Builder& b) {
+    const auto* q = b.op->main_as_QuantizedFloatParam();
+    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
+    return q->tensorScale();
+}
+
+// The index of the first scale that differs from scale 0, or 0 when all are equal (one per-tensor scale).
+uint32_t first_differing(const flatbuffers::Vector<float>* scales) {
+    for (uint32_t i = 1; i < scales->size(); ++i)
+        if (scales->Get(i) != scales->Get(0)) return i;
+    return 0;
 }
 
 // FloatToInt8: q = clamp(round(x * tensorScale), -127, 127); tensorScale holds 1/s (one per channel, equal).
@@ -255,13 +278,11 @@ void map_convolution(Builder& b, bool int8) {
 // on a .5. So the loader multiplies in float (as MNN does) and quantizes with scale 1: the int8 tensor's
 // scale is then 1 (activation scales are the loader's choice, see above).
 void map_float_to_int8(Builder& b) {
-    const auto* q = b.op->main_as_QuantizedFloatParam();
-    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
-    const float inv = q->tensorScale()->Get(0);
-    for (uint32_t i = 1; i < q->tensorScale()->size(); ++i)
-        if (q->tensorScale()->Get(i) != inv)
-            b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " +
-                          std::to_string(q->tensorScale()->Get(i)) + ") are not supported; the IR quantizes int8 tensors per tensor");
+    const auto* scales = tensor_scales(b);
+    const float inv = scales->Get(0);
+    if (const uint32_t i = first_differing(scales))
+        b.unsupported("per-channel FloatToInt8 scales (" + std::to_string(inv) + " vs " + std::to_string(scales->Get(i)) +
+                      ") are not supported; the IR quantizes int8 tensors per tensor");
     if (!(std::isfinite(inv) && inv > 0.0f)) b.bad("tensorScale is " + std::to_string(inv));
     const TensorState xs = b.raw(0);
     if (b.g.info(xs.id).dtype != DataType::Float32) b.bad("input is not Float32");
@@ -284,12 +305,10 @@ void map_float_to_int8(Builder& b) {
 
 // Int8ToFloat: x * tensorScale. The producer already gave its int8 output this scale (see above).
 void map_int8_to_float(Builder& b) {
-    const auto* q = b.op->main_as_QuantizedFloatParam();
-    if (!q || !q->tensorScale() || q->tensorScale()->size() == 0) b.bad("has no tensorScale");
-    const float s = q->tensorScale()->Get(0);
-    for (uint32_t i = 1; i < q->tensorScale()->size(); ++i)
-        if (q->tensorScale()->Get(i) != s)
-            b.unsupported("per-channel Int8ToFloat scales are not supported; the IR quantizes int8 tensors per tensor");
+    const auto* scales = tensor_scales(b);
+    const float s = scales->Get(0);
+    if (first_differing(scales))
+        b.unsupported("per-channel Int8ToFloat scales are not supported; the IR quantizes int8 tensors per tensor");
     const TensorState& xs = b.raw(0);
     const TensorInfo& x = b.g.info(xs.id);
     if (x.dtype != DataType::QAsymmS8) b.bad("input is not int8");
@@ -332,19 +351,13 @@ void map_pooling(Builder& b) {
                 a.rounding = OutputShapeRounding::Floor;
                 break;
             case MNN::PoolPadType::VALID: a.rounding = OutputShapeRounding::Floor; break;  // ceil((in-k+1)/s)
-            case MNN::PoolPadType::CAFFE:
-                if (pl->pads() && pl->pads()->size() >= 4) {
-                    explicit_pads = true;
-                    a.pad_top = nonneg(b, pl->pads()->Get(0), "pads[0]");
-                    a.pad_left = nonneg(b, pl->pads()->Get(1), "pads[1]");
-                    a.pad_bottom = nonneg(b, pl->pads()->Get(2), "pads[2]");
-                    a.pad_right = nonneg(b, pl->pads()->Get(3), "pads[3]");
-                } else {
-                    a.pad_top = a.pad_bottom = nonneg(b, pl->padY(), "padY");
-                    a.pad_left = a.pad_right = nonneg(b, pl->padX(), "padX");
-                }
+            case MNN::PoolPadType::CAFFE: {
+                Pads p;
+                explicit_pads = caffe_pads(b, pl, p);
+                a.pad_top = p.top, a.pad_left = p.left, a.pad_bottom = p.bottom, a.pad_right = p.right;
                 a.rounding = pl->ceilModel() ? OutputShapeRounding::Ceiling : OutputShapeRounding::Floor;
                 break;
+            }
             default: b.bad("unknown padType " + std::to_string(static_cast<int>(pl->padType())));
         }
         // MNN clamps the kernel to the padded input.

@@ -13,6 +13,7 @@
 
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
+#include "runtime/npu/ops/layer_unit.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/passes/npu_limits.h"
 
@@ -126,35 +127,11 @@ uint32_t emit_gather_tasks(npudrv::regcmd::RegcmdWriter& w, const GatherLayer& L
     return tasks;
 }
 
-class GatherOp : public NpuOp {
-public:
-    GatherOp(const Node& node, GatherLayer L) : layer_(std::move(L)) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-    }
-    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        return emit_gather_tasks(lanes[0], layer_, a.input, a.output);
-    }
-
-private:
-    GatherLayer layer_;
-};
-
-Refusal check(const Graph& g, const Node& node, NpuDomain d) {
-    GatherLayer L;
-    return prepare_gather_layer(g, node, d, &L);
-}
-
-Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
-    if (f.activation != nullptr) return Refusal::because("fused activation");
-    GatherLayer L;
-    if (Refusal r = prepare_gather_layer(g, *f.node, d, &L); r.refused()) return r;
-    *out = std::make_unique<GatherOp>(*f.node, std::move(L));
-    return {};
-}
+using GatherOp = OneLaneLayerOp<GatherLayer, emit_gather_tasks>;
 
 }  // namespace
 
-const NpuOpUnit kGather{OpKind::Gather, check, prepare};
+const NpuOpUnit kGather{OpKind::Gather, check_layer<GatherLayer, prepare_gather_layer>,
+    prepare_layer_op<GatherOp, GatherLayer, prepare_gather_layer>};
 
 }  // namespace npurun::npu::ops

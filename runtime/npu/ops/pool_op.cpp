@@ -2,6 +2,7 @@
 // over a plane above 7x7 as two tasks (split_global_pool) whose intermediate map lives in the op's constants
 // block (scratch: written by the first task of every run before the second reads it; zeroed at load).
 #include "runtime/npu/feature_layout.h"
+#include "runtime/npu/ops/layer_unit.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/npu/pool_layer.h"
 
@@ -9,15 +10,13 @@ namespace npurun::npu::ops {
 
 namespace {
 
-class PoolOp : public NpuOp {
+class PoolOp : public LayerOp<PoolLayer> {
 public:
-    PoolOp(const Node& node, const PoolLayer& L) : layer_(L) {
-        input = node.inputs[0];
-        output = node.outputs[0];
-        split_ = split_global_pool(L, &first_, &second_);
+    PoolOp(const Node& node, PoolLayer L) : LayerOp(node, std::move(L)) {
+        split_ = split_global_pool(layer_, &first_, &second_);
         if (split_) {
             FeatureGeometry mid;
-            mid.c = L.c, mid.h = first_.ho, mid.w = first_.wo, mid.elem_bytes = L.domain == NpuDomain::Int8 ? 1 : 2;
+            mid.c = layer_.c, mid.h = first_.ho, mid.w = first_.wo, mid.elem_bytes = layer_.domain == NpuDomain::Int8 ? 1 : 2;
             scratch_bytes_ = mid.alloc_bytes();
         }
     }
@@ -33,26 +32,14 @@ public:
     }
 
 private:
-    PoolLayer layer_, first_, second_;
+    PoolLayer first_, second_;
     bool split_ = false;
     uint64_t scratch_bytes_ = 0;
 };
 
-Refusal check(const Graph& g, const Node& node, NpuDomain d) {
-    PoolLayer L;
-    return prepare_pool_layer(g, node, d, &L);
-}
-
-Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
-    if (f.activation != nullptr) return Refusal::because("fused activation");
-    PoolLayer L;
-    if (Refusal r = prepare_pool_layer(g, *f.node, d, &L); r.refused()) return r;
-    *out = std::make_unique<PoolOp>(*f.node, L);
-    return {};
-}
-
 }  // namespace
 
-const NpuOpUnit kPooling{OpKind::Pooling2d, check, prepare};
+const NpuOpUnit kPooling{OpKind::Pooling2d, check_layer<PoolLayer, prepare_pool_layer>,
+    prepare_layer_op<PoolOp, PoolLayer, prepare_pool_layer>};
 
 }  // namespace npurun::npu::ops

@@ -10,19 +10,9 @@ namespace {
 
 constexpr unsigned kEntries = 20;  // including the 4 PC tail entries, as rocket counts them
 
-class DriverRocket : public ::testing::Test {
+class DriverRocket : public OneDriverTest {
 protected:
-    void SetUp() override { node = env.add(DriverKind::Rocket); }
-    JobSpec one_lane(const Buffer& regcmd, const Buffer& out, unsigned tasks = 1) {
-        JobSpec spec;
-        spec.lanes.resize(1);
-        for (unsigned i = 0; i < tasks; ++i) spec.lanes[0].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
-        spec.outputs = {&out};
-        spec.timeout = std::chrono::milliseconds(100);
-        return spec;
-    }
-    FakeEnv env;
-    std::string node;
+    DriverRocket() : OneDriverTest(DriverKind::Rocket, kEntries, std::chrono::milliseconds(100)) {}
 };
 
 TEST_F(DriverRocket, Info) {
@@ -108,32 +98,22 @@ TEST_F(DriverRocket, RulesEnforcedBeforeSubmit) {
     Device dev = env.open();
     Buffer regcmd = make_regcmd(dev, 1, kEntries);
     Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].int_mask = 0xc00;
-    expect_error([&] { dev.create_job(spec); }, "waits only for the DPU interrupt");
-    spec = one_lane(regcmd, out);
-    spec.core_mask = 1;
-    expect_error([&] { dev.create_job(spec); }, "cannot pin a job to cores");
-    spec = one_lane(regcmd, out);
-    spec.outputs.clear();
-    expect_error([&] { dev.create_job(spec); }, "nothing to wait on");
-    spec = one_lane(regcmd, out);
-    spec.use_fence = true;
-    expect_error([&] { dev.create_job(spec); }, "no sync_file fences");
-    spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].regcmd_entries = 3;
-    expect_error([&] { dev.create_job(spec); }, "4 trailing PC entries");
+    expect_refused(dev, regcmd, out, "waits only for the DPU interrupt",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].int_mask = 0xc00; });
+    expect_refused(dev, regcmd, out, "cannot pin a job to cores", [&](JobSpec& s) { s.core_mask = 1; });
+    expect_refused(dev, regcmd, out, "nothing to wait on", [&](JobSpec& s) { s.outputs.clear(); });
+    expect_refused(dev, regcmd, out, "no sync_file fences", [&](JobSpec& s) { s.use_fence = true; });
+    expect_refused(dev, regcmd, out, "4 trailing PC entries",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_entries = 3; });
     EXPECT_EQ(env.kernel->stats().dropped_jobs, 0u);
     EXPECT_TRUE(env.hw->records().empty());
 }
 
 TEST_F(DriverRocket, TimeoutShorterThanTheSchedulerLimit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
+    OneTaskJob j = one_task_job(dev);
     env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);
-    auto e = expect_error([&] { job.run(); }, "NPU job timed out after 100 ms (rocket PREP_BO");
+    auto e = expect_error([&] { j.job.run(); }, "NPU job timed out after 100 ms (rocket PREP_BO");
     EXPECT_EQ(e.error_number(), ETIMEDOUT);
 }
 
@@ -153,12 +133,10 @@ TEST_F(DriverRocket, HungJobIsNotMistakenForSuccess) {
 
 TEST_F(DriverRocket, DeviceRemovedMidJob) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
-    job.submit();
+    OneTaskJob j = one_task_job(dev);
+    j.job.submit();
     env.kernel->remove_device(node);
-    auto e = expect_error([&] { job.wait(); }, "the NPU device was removed");
+    auto e = expect_error([&] { j.job.wait(); }, "the NPU device was removed");
     EXPECT_EQ(e.kind(), ErrorKind::Device);
 }
 

@@ -235,22 +235,10 @@ namespace {
 
 std::vector<float> resize(ResizeMethod m, bool align, bool half, Shape in_s, std::vector<float> in, uint32_t oh,
                           uint32_t ow, DataLayout layout = DataLayout::NHWC) {
-    OneOp t;
-    auto x = t.tensor(f32(in_s), in);
     Shape out_s = in_s;
     if (layout == DataLayout::NHWC) { out_s[1] = oh; out_s[2] = ow; }
     else { out_s[2] = oh; out_s[3] = ow; }
-    auto y = t.output(f32(out_s));
-    ResizeAttrs a;
-    a.method = m;
-    a.align_corners = align;
-    a.half_pixel_centers = half;
-    a.target_height = oh;
-    a.target_width = ow;
-    a.layout = layout;
-    t.op(OpKind::Resize, a, {x}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(OpKind::Resize, ResizeAttrs{oh, ow, m, layout, align, half}, in_s, in, out_s);
 }
 
 }  // namespace

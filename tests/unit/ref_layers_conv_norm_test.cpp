@@ -188,14 +188,7 @@ std::vector<float> lrn(NormalizationAttrs a, Shape s, std::vector<float> x) {
 }
 
 NormalizationAttrs lrn_attrs(NormChannel c, DataLayout l, float alpha, float beta, float k) {
-    NormalizationAttrs a;
-    a.channel = c;
-    a.layout = l;
-    a.norm_size = 3;
-    a.alpha = alpha;
-    a.beta = beta;
-    a.k = k;
-    return a;
+    return NormalizationAttrs{c, NormMethod::LocalBrightness, 3, alpha, beta, k, l};
 }
 
 }  // namespace

@@ -156,14 +156,7 @@ namespace {
 
 StridedSliceAttrs ss(std::vector<int32_t> b, std::vector<int32_t> e, std::vector<int32_t> s, int32_t bm = 0,
                      int32_t em = 0, int32_t sm = 0) {
-    StridedSliceAttrs a;
-    a.begin = b;
-    a.end = e;
-    a.stride = s;
-    a.begin_mask = bm;
-    a.end_mask = em;
-    a.shrink_axis_mask = sm;
-    return a;
+    return StridedSliceAttrs{b, e, s, bm, em, sm};
 }
 
 }  // namespace

@@ -25,12 +25,8 @@ import os
 import subprocess
 import sys
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from check_failures import fail, finish  # noqa: E402  (after the path it is found on)
 
 
 def run(cmd):
@@ -188,10 +184,7 @@ def main():
     else:
         print([l for l in out.splitlines() if l.startswith('expectations:')][0])
 
-    if failures:
-        print(f'{len(failures)} failure(s)')
-        sys.exit(1)
-    print('expectation lists: planted failure XFAIL, planted flake FLAKE, unexpected pass XPASS (exit 1), '
+    finish('expectation lists: planted failure XFAIL, planted flake FLAKE, unexpected pass XPASS (exit 1), '
           'unlisted failure FAIL (exit 1), listed skip not run; all checks passed')
 
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/npurun_binary_test.h"
 #include "tests/common/run_command.h"
 #include "tests/e2e/armnn_test_models.h"
 
@@ -63,15 +64,18 @@ std::string npy(const std::string& descr, const std::string& shape, const std::s
     return std::string("\x93NUMPY\x01\x00", 8) + char(d.size() & 0xff) + char(d.size() >> 8) + d + payload;
 }
 
-class Cli : public ::testing::Test {
+// The scratch folders' parent: TMPDIR, /tmp when it is not set.
+std::string temp_parent() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+class Cli : public npurun::testing::NpurunBinaryTest {
 protected:
+    Cli() : NpurunBinaryTest(temp_parent(), "npurun-e2e-") {}
     void SetUp() override {
-        const char* bin = std::getenv("NPURUN_BIN");
-        ASSERT_NE(bin, nullptr) << "NPURUN_BIN is set by the meson test definition";
-        bin_ = bin;
-        const char* tmp = std::getenv("TMPDIR");
-        dir_ = npurun::testing::make_temp_dir(tmp && *tmp ? tmp : "/tmp", "npurun-e2e-");
-        ASSERT_FALSE(dir_.empty());
+        NpurunBinaryTest::SetUp();
+        if (HasFatalFailure()) return;
 
         // pixels (QAsymmU8 1x6, scale 0.5, zero point 10) -> output "pixels out": no computing layer.
         ArmnnModel identity;
@@ -95,16 +99,6 @@ protected:
         write_file(path("pixels.bin"), std::string("\x0a\x0c\x0e\x14\x1e\x28", 6));
     }
 
-    void TearDown() override { npurun::testing::remove_tree(dir_); }
-
-    std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
-    Result run(const std::vector<std::string>& args) {
-        const Result s = npurun::testing::spawn_captured(bin_, args, dir_);
-        if (s.exit_code == -1) ADD_FAILURE() << "cannot start " << bin_ << ": " << s.start_error;
-        return s;
-    }
-
     // The error contract: the given exit code, nothing on stdout, exactly one "npurun: error: " line
     // on stderr that mentions every one of `mentions`.
     void expect_error(const Result& r, int code, const std::vector<std::string>& mentions) {
@@ -119,8 +113,6 @@ protected:
 
     // No file but the ones the test made: no output, no leftover temporary.
     void expect_no_new_files(const std::vector<std::string>& before) { EXPECT_EQ(list_dir(dir_), before); }
-
-    std::string bin_, dir_;
 };
 
 // ---- flags ----

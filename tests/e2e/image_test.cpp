@@ -25,6 +25,7 @@
 #endif
 
 #include "core/error.h"
+#include "tests/common/npurun_binary_test.h"
 #include "tests/common/run_command.h"
 #include "tools/common/image.h"
 #include "tools/common/image_resize.h"
@@ -262,28 +263,18 @@ TEST(FacePriors, EqualTheReferencePriors) {
 
 using Result = npurun::testing::SpawnResult;
 
-class ImageCli : public ::testing::Test {
+class ImageCli : public npurun::testing::NpurunBinaryTest {
 protected:
+    ImageCli() : NpurunBinaryTest(::testing::TempDir(), "npurun-image-") {}
     void SetUp() override {
-        const char* bin = std::getenv("NPURUN_BIN");
-        ASSERT_NE(bin, nullptr) << "NPURUN_BIN is set by the meson test definition";
-        bin_ = bin;
-        dir_ = npurun::testing::make_temp_dir(::testing::TempDir(), "npurun-image-");
-        ASSERT_FALSE(dir_.empty());
+        NpurunBinaryTest::SetUp();
         models_ = npurun::testing::shared_inputs_dir() + "/models";
     }
-    void TearDown() override { npurun::testing::remove_tree(dir_); }
     bool have_shared() const { return path_exists(models_ + "/armnn/mobilenet_v1_0.25_128_quant.armnn"); }
-    std::string path(const std::string& n) const { return dir_ + "/" + n; }
     std::string mobilenet() const { return models_ + "/armnn/mobilenet_v1_0.25_128_quant.armnn"; }
     std::string photo() const { return models_ + "/mnn/reference/ultraface/1.jpg"; }
     std::string labels() const { return models_ + "/labels/imagenet_labels.txt"; }
 
-    Result run(const std::vector<std::string>& args) {
-        const Result s = npurun::testing::spawn_captured(bin_, args, dir_);
-        if (s.exit_code == -1) ADD_FAILURE() << "cannot start " << bin_ << ": " << s.start_error;
-        return s;
-    }
     // A usage error: exit 2, nothing on stdout, one line on stderr containing `needle`.
     void expect_error(const std::vector<std::string>& args, const std::string& needle) {
         const Result r = run(args);
@@ -298,7 +289,7 @@ protected:
         size_t i = out.find_first_of("0123456789", p + 6);
         return i == std::string::npos ? "" : out.substr(i, out.find_first_not_of("0123456789", i) - i);
     }
-    std::string bin_, dir_, models_;
+    std::string models_;
 };
 
 TEST_F(ImageCli, PhotographLabelledTop5AndSameTop1AsTheRawTensor) {

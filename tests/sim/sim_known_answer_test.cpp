@@ -40,6 +40,15 @@ std::vector<HwResult> run_all(NpuSimulator& sim, TestMemory& mem, const RegcmdBu
     return out;
 }
 
+// An fp16 conv task from kIn and kWeights to kOut: C -> K channels with a k x k kernel, H x W in, Ho x Wo out.
+ConvTaskSpec fp16_conv_spec(int C, int H, int W, int K, int k, int Ho, int Wo) {
+    ConvTaskSpec s;
+    s.precision = s.out_precision = 2;
+    s.c = C, s.h = H, s.w = W, s.k = K, s.kh = s.kw = k, s.ho = Ho, s.wo = Wo;
+    s.in_addr = kIn, s.weight_addr = kWeights, s.out_addr = kOut;
+    return s;
+}
+
 // The one conv task `s`, run on `sim` over `mem`.
 std::vector<HwResult> run_conv(NpuSimulator& sim, TestMemory& mem, const ConvTaskSpec& s) {
     RegcmdWriter w;
@@ -123,12 +132,9 @@ TEST(SimKnownAnswer, Fp16Conv3x3Pad1) {
     auto wp = pack_weights(fp16_bits(wt), K, C, 3, 3, 2);
     mem.add_copy(kWeights, wp);
     auto& out = mem.add(kOut, size_t(K / 8) * H * W * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2;
-    s.c = C; s.h = H; s.w = W; s.k = K; s.kh = 3; s.kw = 3; s.pad_left = 1; s.pad_top = 1; s.ho = H; s.wo = W;
-    s.in_addr = kIn;
-    s.weight_addr = kWeights;
-    s.out_addr = kOut;
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, K, 3, H, W);
+    s.pad_left = 1;
+    s.pad_top = 1;
     NpuSimulator sim;
     const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
@@ -401,12 +407,7 @@ TEST(SimKnownAnswer, Fp16ConvWithBiasStreamAndRelu) {
     auto& bs = mem.add(kBias, size_t(K) * 4);
     for (int k = 0; k < K; ++k) std::memcpy(&bs[size_t(k) * 4], &bias[k], 4);
     auto& out = mem.add(kOut, size_t(K / 8) * H * W * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2;
-    s.c = C; s.h = H; s.w = W; s.k = K; s.ho = H; s.wo = W;
-    s.in_addr = kIn;
-    s.weight_addr = kWeights;
-    s.out_addr = kOut;
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, K, 1, H, W);
     s.bias_addr = kBias;
     s.relu = true;
     NpuSimulator sim;
@@ -527,12 +528,8 @@ TEST(SimKnownAnswer, Fp16Depthwise3x3Valid) {
     mem.add_copy(kWeights, wp);
     const int Ho = H - 2, Wo = W - 2;
     auto& out = mem.add(kOut, size_t(C / 8) * Ho * Wo * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2; s.depthwise = true;
-    s.c = C; s.h = H; s.w = W; s.k = C; s.kh = 3; s.kw = 3; s.ho = Ho; s.wo = Wo;
-    s.in_addr = kIn;
-    s.weight_addr = kWeights;
-    s.out_addr = kOut;
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, C, 3, Ho, Wo);
+    s.depthwise = true;
     NpuSimulator sim;
     const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");

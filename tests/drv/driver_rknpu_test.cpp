@@ -129,13 +129,13 @@ TEST_F(DriverRknpu, JobRunsAndReportsStats) {
 
 TEST_F(DriverRknpu, MultiCoreLanes) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 6, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 6);
     JobSpec spec;
     spec.core_mask = 7;
     spec.lanes.resize(3);
-    for (unsigned i = 0; i < 6; ++i) spec.lanes[i % 3].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0x18, 0x300});
-    spec.outputs = {&out};
+    for (unsigned i = 0; i < 6; ++i)
+        spec.lanes[i % 3].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0x18, 0x300});
+    spec.outputs = {&b.out};
     Job job = dev.create_job(spec);
     job.run();
     std::vector<unsigned> per_core(3);
@@ -150,33 +150,32 @@ TEST_F(DriverRknpu, MultiCoreLanes) {
 
 TEST_F(DriverRknpu, TaskRulesAreEnforcedBeforeSubmit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 2, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    expect_refused(dev, regcmd, out, "int_mask 0x100 can never match",
+    const JobBuffers b = job_buffers(dev, 2);
+    expect_refused(dev, b.regcmd, b.out, "int_mask 0x100 can never match",
                    [&](JobSpec& s) { s.lanes[0].tasks[0].int_mask = 0x100; });
-    expect_refused(dev, regcmd, out, "must include a body and the 4 trailing PC entries",
+    expect_refused(dev, b.regcmd, b.out, "must include a body and the 4 trailing PC entries",
                    [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_entries = 4; });
-    expect_refused(dev, regcmd, out, "not 16-byte aligned", [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = 8; });
-    expect_refused(dev, regcmd, out, "overruns its",
-                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = regcmd.size() - 64; });
-    expect_refused(dev, regcmd, out, "every buffer the NPU writes must be listed",
+    expect_refused(dev, b.regcmd, b.out, "not 16-byte aligned",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = 8; });
+    expect_refused(dev, b.regcmd, b.out, "overruns its",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = b.regcmd.size() - 64; });
+    expect_refused(dev, b.regcmd, b.out, "every buffer the NPU writes must be listed",
                    [&](JobSpec& s) { s.outputs.clear(); });
-    expect_refused(dev, regcmd, out, "timeout must be 1",
+    expect_refused(dev, b.regcmd, b.out, "timeout must be 1",
                    [&](JobSpec& s) { s.timeout = std::chrono::milliseconds(0); });
     Device other = env.open();
     Buffer foreign = other.create_buffer(4096, 0);
-    expect_refused(dev, regcmd, out, "belongs to another device", [&](JobSpec& s) { s.inputs = {&foreign}; });
+    expect_refused(dev, b.regcmd, b.out, "belongs to another device", [&](JobSpec& s) { s.inputs = {&foreign}; });
     EXPECT_TRUE(env.hw->records().empty());
 }
 
 TEST_F(DriverRknpu, TaskBufferWithoutKernelMappingIsRefused) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 1);
     Buffer tasks = dev.create_buffer(4096, kBufferCacheable);
-    expect_refused(dev, regcmd, out, "lacks KERNEL_MAPPING", [&](JobSpec& s) { s.task_buffer = &tasks; });
+    expect_refused(dev, b.regcmd, b.out, "lacks KERNEL_MAPPING", [&](JobSpec& s) { s.task_buffer = &tasks; });
     Buffer good = dev.create_buffer(4096, kBufferKernelMapping);
-    JobSpec spec = one_lane(regcmd, out);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.task_buffer = &good;
     Job job = dev.create_job(spec);
     job.run();
@@ -250,9 +249,8 @@ TEST_F(DriverRknpu, FenceWithoutKernelSupport) {
     c.node = "/dev/dri/renderD130";
     c.fences = false;
     Device dev = env.open(env.add(c));
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
+    const JobBuffers b = job_buffers(dev, 1);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.use_fence = true;
     Job job = dev.create_job(spec);
     auto e = expect_error([&] { job.submit(); }, "rknpu SUBMIT failed: EINVAL");

@@ -83,12 +83,12 @@ TEST_F(DriverRocket, JobRuns) {
 
 TEST_F(DriverRocket, LanesBecomeJobs) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 3, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 3);
     JobSpec spec;
     spec.lanes.resize(3);
-    for (unsigned i = 0; i < 3; ++i) spec.lanes[i].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
-    spec.outputs = {&out};
+    for (unsigned i = 0; i < 3; ++i)
+        spec.lanes[i].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
+    spec.outputs = {&b.out};
     dev.create_job(spec).run();
     ASSERT_EQ(env.hw->records().size(), 3u);
     EXPECT_EQ(env.kernel->stats().submits, 3u);  // one rocket job per lane
@@ -96,14 +96,13 @@ TEST_F(DriverRocket, LanesBecomeJobs) {
 
 TEST_F(DriverRocket, RulesEnforcedBeforeSubmit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    expect_refused(dev, regcmd, out, "waits only for the DPU interrupt",
+    const JobBuffers b = job_buffers(dev, 1);
+    expect_refused(dev, b.regcmd, b.out, "waits only for the DPU interrupt",
                    [&](JobSpec& s) { s.lanes[0].tasks[0].int_mask = 0xc00; });
-    expect_refused(dev, regcmd, out, "cannot pin a job to cores", [&](JobSpec& s) { s.core_mask = 1; });
-    expect_refused(dev, regcmd, out, "nothing to wait on", [&](JobSpec& s) { s.outputs.clear(); });
-    expect_refused(dev, regcmd, out, "no sync_file fences", [&](JobSpec& s) { s.use_fence = true; });
-    expect_refused(dev, regcmd, out, "4 trailing PC entries",
+    expect_refused(dev, b.regcmd, b.out, "cannot pin a job to cores", [&](JobSpec& s) { s.core_mask = 1; });
+    expect_refused(dev, b.regcmd, b.out, "nothing to wait on", [&](JobSpec& s) { s.outputs.clear(); });
+    expect_refused(dev, b.regcmd, b.out, "no sync_file fences", [&](JobSpec& s) { s.use_fence = true; });
+    expect_refused(dev, b.regcmd, b.out, "4 trailing PC entries",
                    [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_entries = 3; });
     EXPECT_EQ(env.kernel->stats().dropped_jobs, 0u);
     EXPECT_TRUE(env.hw->records().empty());
@@ -121,9 +120,8 @@ TEST_F(DriverRocket, HungJobIsNotMistakenForSuccess) {
     // The kernel signals a hung job's fence after its 500 ms reset, so PREP_BO succeeds; the driver still
     // reports the timeout.
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
+    const JobBuffers b = job_buffers(dev, 1);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.timeout = std::chrono::milliseconds(2000);
     Job job = dev.create_job(spec);
     env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);

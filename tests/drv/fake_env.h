@@ -100,6 +100,13 @@ protected:
         return one_lane_job(regcmd, out, entries_, timeout_, tasks);
     }
     OneTaskJob one_task_job(Device& dev) const { return OneTaskJob(dev, entries_, timeout_); }
+    // A regcmd buffer of `tasks` streams and a 4 KiB output buffer on `dev`, for jobs a test builds itself.
+    struct JobBuffers {
+        Buffer regcmd, out;
+    };
+    JobBuffers job_buffers(Device& dev, unsigned tasks) const {
+        return {make_regcmd(dev, tasks, entries_), dev.create_buffer(4096, 0)};
+    }
     // The one-lane job of `regcmd` and `out`, changed by `edit`, is refused by create_job with `text`.
     template <typename Edit> void expect_refused(Device& dev, const Buffer& regcmd, const Buffer& out,
                                                  const std::string& text, Edit edit) const {

@@ -41,12 +41,8 @@ except ImportError:
     print('skipped: python3-yaml is not installed (tools/ci/install-deps.sh test installs it)')
     sys.exit(77)
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from check_failures import fail, finish  # noqa: E402  (after the path it is found on)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -661,10 +657,7 @@ def main():
     else:
         print(f'unknown mode {mode}')
         sys.exit(2)
-    if failures:
-        print(f'{len(failures)} failure(s)')
-        sys.exit(1)
-    print('all checks passed')
+    finish('all checks passed')
 
 
 if __name__ == '__main__':

@@ -23,6 +23,15 @@ static char* join(const char* dir, const char* name) {
     return p;
 }
 
+/* The model `name` in `dir`, loaded (a failed load is a failed check and gives NULL). */
+static npurun_model* load_model(const char* dir, const char* name) {
+    char* path = join(dir, name);
+    npurun_model* model = NULL;
+    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
+    free(path);
+    return model;
+}
+
 static void errors(const char* dir) {
     npurun_model* model = (npurun_model*)1;
     char* missing = join(dir, "does-not-exist.armnn");
@@ -45,10 +54,7 @@ static void errors(const char* dir) {
 }
 
 static void identity(const char* dir) {
-    char* path = join(dir, "identity.armnn");
-    npurun_model* model = NULL;
-    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
-    free(path);
+    npurun_model* model = load_model(dir, "identity.armnn");
     if (model == NULL) return;
 
     npurun_session_options opts;
@@ -92,10 +98,7 @@ static void identity(const char* dir) {
 }
 
 static void relu(const char* dir) {
-    char* path = join(dir, "relu.armnn");
-    npurun_model* model = NULL;
-    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
-    free(path);
+    npurun_model* model = load_model(dir, "relu.armnn");
     if (model == NULL) return;
     npurun_session* session = NULL;
     CHECK(npurun_session_create(model, NULL, &session) == NPURUN_OK);
@@ -118,10 +121,7 @@ static void relu(const char* dir) {
  * uint8 stored as q - 128), "b" as usual; the sum must be the CPU session's, byte for byte (the one NPU layer
  * rounds like the CPU kernel here: same scales). A CPU session refuses to bind. */
 static void native(const char* dir) {
-    char* path = join(dir, "add.armnn");
-    npurun_model* model = NULL;
-    CHECK(npurun_model_load(path, &model) == NPURUN_OK);
-    free(path);
+    npurun_model* model = load_model(dir, "add.armnn");
     if (model == NULL) return;
     unsigned char a[256], b[256], want[256];
     for (int i = 0; i < 256; ++i) {

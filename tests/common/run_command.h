@@ -1,5 +1,5 @@
 // Running a tool from a test: the command line through the shell with stderr merged into stdout, its exit
-// status and everything it printed; and reading a whole file back.
+// status and everything it printed; or the binary itself without a shell, stdout and stderr apart.
 #pragma once
 
 #include <fcntl.h>
@@ -8,11 +8,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "tests/common/test_files.h"
 
 extern char** environ;
 
@@ -35,10 +36,11 @@ inline CommandResult run_command(const std::string& command) {
     return r;
 }
 
-// The file's bytes; empty when it cannot be read.
-inline std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+// npurun (the NPURUN_BIN the meson test definition sets) with `args`; status -1 when NPURUN_BIN is not set.
+inline CommandResult run_npurun(const std::string& args) {
+    const char* bin = std::getenv("NPURUN_BIN");
+    if (!bin) return {};
+    return run_command(std::string(bin) + " " + args);
 }
 
 // A tool run without a shell (arguments passed as they are), stdout and stderr kept apart.

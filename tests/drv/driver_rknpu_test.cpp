@@ -12,19 +12,9 @@ namespace {
 
 constexpr unsigned kEntries = 20;  // 16 body + 4 PC tail entries
 
-class DriverRknpu : public ::testing::Test {
+class DriverRknpu : public OneDriverTest {
 protected:
-    void SetUp() override { node = env.add(DriverKind::Rknpu); }
-    JobSpec one_lane(const Buffer& regcmd, const Buffer& out, unsigned tasks = 1) {
-        JobSpec spec;
-        spec.lanes.resize(1);
-        for (unsigned i = 0; i < tasks; ++i) spec.lanes[0].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
-        spec.outputs = {&out};
-        spec.timeout = std::chrono::milliseconds(50);
-        return spec;
-    }
-    FakeEnv env;
-    std::string node;
+    DriverRknpu() : OneDriverTest(DriverKind::Rknpu, kEntries, std::chrono::milliseconds(50)) {}
 };
 
 TEST_F(DriverRknpu, InfoFromVersionAndActions) {
@@ -139,13 +129,13 @@ TEST_F(DriverRknpu, JobRunsAndReportsStats) {
 
 TEST_F(DriverRknpu, MultiCoreLanes) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 6, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 6);
     JobSpec spec;
     spec.core_mask = 7;
     spec.lanes.resize(3);
-    for (unsigned i = 0; i < 6; ++i) spec.lanes[i % 3].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0x18, 0x300});
-    spec.outputs = {&out};
+    for (unsigned i = 0; i < 6; ++i)
+        spec.lanes[i % 3].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0x18, 0x300});
+    spec.outputs = {&b.out};
     Job job = dev.create_job(spec);
     job.run();
     std::vector<unsigned> per_core(3);
@@ -160,43 +150,32 @@ TEST_F(DriverRknpu, MultiCoreLanes) {
 
 TEST_F(DriverRknpu, TaskRulesAreEnforcedBeforeSubmit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 2, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].int_mask = 0x100;
-    expect_error([&] { dev.create_job(spec); }, "int_mask 0x100 can never match");
-    spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].regcmd_entries = 4;
-    expect_error([&] { dev.create_job(spec); }, "must include a body and the 4 trailing PC entries");
-    spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].regcmd_offset = 8;
-    expect_error([&] { dev.create_job(spec); }, "not 16-byte aligned");
-    spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].regcmd_offset = regcmd.size() - 64;
-    expect_error([&] { dev.create_job(spec); }, "overruns its");
-    spec = one_lane(regcmd, out);
-    spec.outputs.clear();
-    expect_error([&] { dev.create_job(spec); }, "every buffer the NPU writes must be listed");
-    spec = one_lane(regcmd, out);
-    spec.timeout = std::chrono::milliseconds(0);
-    expect_error([&] { dev.create_job(spec); }, "timeout must be 1");
+    const JobBuffers b = job_buffers(dev, 2);
+    expect_refused(dev, b.regcmd, b.out, "int_mask 0x100 can never match",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].int_mask = 0x100; });
+    expect_refused(dev, b.regcmd, b.out, "must include a body and the 4 trailing PC entries",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_entries = 4; });
+    expect_refused(dev, b.regcmd, b.out, "not 16-byte aligned",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = 8; });
+    expect_refused(dev, b.regcmd, b.out, "overruns its",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_offset = b.regcmd.size() - 64; });
+    expect_refused(dev, b.regcmd, b.out, "every buffer the NPU writes must be listed",
+                   [&](JobSpec& s) { s.outputs.clear(); });
+    expect_refused(dev, b.regcmd, b.out, "timeout must be 1",
+                   [&](JobSpec& s) { s.timeout = std::chrono::milliseconds(0); });
     Device other = env.open();
     Buffer foreign = other.create_buffer(4096, 0);
-    spec = one_lane(regcmd, out);
-    spec.inputs = {&foreign};
-    expect_error([&] { dev.create_job(spec); }, "belongs to another device");
+    expect_refused(dev, b.regcmd, b.out, "belongs to another device", [&](JobSpec& s) { s.inputs = {&foreign}; });
     EXPECT_TRUE(env.hw->records().empty());
 }
 
 TEST_F(DriverRknpu, TaskBufferWithoutKernelMappingIsRefused) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 1);
     Buffer tasks = dev.create_buffer(4096, kBufferCacheable);
-    JobSpec spec = one_lane(regcmd, out);
-    spec.task_buffer = &tasks;
-    expect_error([&] { dev.create_job(spec); }, "lacks KERNEL_MAPPING");
+    expect_refused(dev, b.regcmd, b.out, "lacks KERNEL_MAPPING", [&](JobSpec& s) { s.task_buffer = &tasks; });
     Buffer good = dev.create_buffer(4096, kBufferKernelMapping);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.task_buffer = &good;
     Job job = dev.create_job(spec);
     job.run();
@@ -217,38 +196,32 @@ TEST_F(DriverRknpu, AddressesAbove4GiBAreRefused) {
 
 TEST_F(DriverRknpu, TimeoutIsReportedWithoutSleeping) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
+    OneTaskJob j = one_task_job(dev);
     env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);
     const int64_t t0 = env.kernel->now_ns();
-    auto e = expect_error([&] { job.run(); }, "NPU job timed out after 50 ms (rknpu; 0 of 1 tasks done");
+    auto e = expect_error([&] { j.job.run(); }, "NPU job timed out after 50 ms (rknpu; 0 of 1 tasks done");
     EXPECT_EQ(e.error_number(), ETIMEDOUT);
     EXPECT_EQ(env.kernel->now_ns() - t0, 150 * 1000000);  // virtual time only
     env.hw->set_mode(sim::RecordingHardware::Mode::Complete);
-    job.run();  // usable again after the failure
+    j.job.run();  // usable again after the failure
 }
 
 TEST_F(DriverRknpu, HardwareErrorIsShownInTheMessage) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
+    OneTaskJob j = one_task_job(dev);
     env.hw->set_mode(sim::RecordingHardware::Mode::Fail);
-    expect_error([&] { job.run(); }, "simulator: recording double told to fail");
+    expect_error([&] { j.job.run(); }, "simulator: recording double told to fail");
 }
 
 TEST_F(DriverRknpu, DeviceRemovedMidJob) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
+    OneTaskJob j = one_task_job(dev);
     env.hw->set_on_run([&](const sim::HwTask&) { env.kernel->remove_device(node); });
-    auto e = expect_error([&] { job.run(); }, "the NPU device was removed");
+    auto e = expect_error([&] { j.job.run(); }, "the NPU device was removed");
     EXPECT_EQ(e.kind(), ErrorKind::Device);
     EXPECT_EQ(e.error_number(), ENODEV);
     expect_error([&] { dev.create_buffer(4096, 0); }, "removed");
-    expect_error([&] { out.destroy(); }, "MEM_DESTROY (handle");
+    expect_error([&] { j.out.destroy(); }, "MEM_DESTROY (handle");
 }
 
 TEST_F(DriverRknpu, FenceMode) {
@@ -276,20 +249,13 @@ TEST_F(DriverRknpu, FenceWithoutKernelSupport) {
     c.node = "/dev/dri/renderD130";
     c.fences = false;
     Device dev = env.open(env.add(c));
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
+    const JobBuffers b = job_buffers(dev, 1);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.use_fence = true;
     Job job = dev.create_job(spec);
     auto e = expect_error([&] { job.submit(); }, "rknpu SUBMIT failed: EINVAL");
     EXPECT_EQ(e.error_number(), EINVAL);
 }
-
-}  // namespace
-}  // namespace npudrv::test
-
-namespace npudrv::test {
-namespace {
 
 TEST(DriverRknpuShared, JobsSharingATaskBufferEachWriteTheirOwnRecords) {
     FakeEnv env;
@@ -298,9 +264,7 @@ TEST(DriverRknpuShared, JobsSharingATaskBufferEachWriteTheirOwnRecords) {
     Buffer regcmd = make_regcmd(dev, 2, 20);
     Buffer out = dev.create_buffer(4096, 0);
     Buffer tasks = dev.create_buffer(4096, kBufferKernelMapping | kBufferCacheable);
-    JobSpec a;
-    a.lanes = {Lane{{Task{&regcmd, 0, 20, 0xd, 0x300}}}};
-    a.outputs = {&out};
+    JobSpec a = one_lane_job(regcmd, out, 20, JobSpec{}.timeout);
     a.task_buffer = &tasks;
     JobSpec b = a;
     b.lanes[0].tasks[0].regcmd_offset = stream_offset(1, 20);

@@ -10,19 +10,9 @@ namespace {
 
 constexpr unsigned kEntries = 20;  // including the 4 PC tail entries, as rocket counts them
 
-class DriverRocket : public ::testing::Test {
+class DriverRocket : public OneDriverTest {
 protected:
-    void SetUp() override { node = env.add(DriverKind::Rocket); }
-    JobSpec one_lane(const Buffer& regcmd, const Buffer& out, unsigned tasks = 1) {
-        JobSpec spec;
-        spec.lanes.resize(1);
-        for (unsigned i = 0; i < tasks; ++i) spec.lanes[0].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
-        spec.outputs = {&out};
-        spec.timeout = std::chrono::milliseconds(100);
-        return spec;
-    }
-    FakeEnv env;
-    std::string node;
+    DriverRocket() : OneDriverTest(DriverKind::Rocket, kEntries, std::chrono::milliseconds(100)) {}
 };
 
 TEST_F(DriverRocket, Info) {
@@ -93,12 +83,12 @@ TEST_F(DriverRocket, JobRuns) {
 
 TEST_F(DriverRocket, LanesBecomeJobs) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 3, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
+    const JobBuffers b = job_buffers(dev, 3);
     JobSpec spec;
     spec.lanes.resize(3);
-    for (unsigned i = 0; i < 3; ++i) spec.lanes[i].tasks.push_back({&regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
-    spec.outputs = {&out};
+    for (unsigned i = 0; i < 3; ++i)
+        spec.lanes[i].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
+    spec.outputs = {&b.out};
     dev.create_job(spec).run();
     ASSERT_EQ(env.hw->records().size(), 3u);
     EXPECT_EQ(env.kernel->stats().submits, 3u);  // one rocket job per lane
@@ -106,34 +96,23 @@ TEST_F(DriverRocket, LanesBecomeJobs) {
 
 TEST_F(DriverRocket, RulesEnforcedBeforeSubmit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].int_mask = 0xc00;
-    expect_error([&] { dev.create_job(spec); }, "waits only for the DPU interrupt");
-    spec = one_lane(regcmd, out);
-    spec.core_mask = 1;
-    expect_error([&] { dev.create_job(spec); }, "cannot pin a job to cores");
-    spec = one_lane(regcmd, out);
-    spec.outputs.clear();
-    expect_error([&] { dev.create_job(spec); }, "nothing to wait on");
-    spec = one_lane(regcmd, out);
-    spec.use_fence = true;
-    expect_error([&] { dev.create_job(spec); }, "no sync_file fences");
-    spec = one_lane(regcmd, out);
-    spec.lanes[0].tasks[0].regcmd_entries = 3;
-    expect_error([&] { dev.create_job(spec); }, "4 trailing PC entries");
+    const JobBuffers b = job_buffers(dev, 1);
+    expect_refused(dev, b.regcmd, b.out, "waits only for the DPU interrupt",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].int_mask = 0xc00; });
+    expect_refused(dev, b.regcmd, b.out, "cannot pin a job to cores", [&](JobSpec& s) { s.core_mask = 1; });
+    expect_refused(dev, b.regcmd, b.out, "nothing to wait on", [&](JobSpec& s) { s.outputs.clear(); });
+    expect_refused(dev, b.regcmd, b.out, "no sync_file fences", [&](JobSpec& s) { s.use_fence = true; });
+    expect_refused(dev, b.regcmd, b.out, "4 trailing PC entries",
+                   [&](JobSpec& s) { s.lanes[0].tasks[0].regcmd_entries = 3; });
     EXPECT_EQ(env.kernel->stats().dropped_jobs, 0u);
     EXPECT_TRUE(env.hw->records().empty());
 }
 
 TEST_F(DriverRocket, TimeoutShorterThanTheSchedulerLimit) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
+    OneTaskJob j = one_task_job(dev);
     env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);
-    auto e = expect_error([&] { job.run(); }, "NPU job timed out after 100 ms (rocket PREP_BO");
+    auto e = expect_error([&] { j.job.run(); }, "NPU job timed out after 100 ms (rocket PREP_BO");
     EXPECT_EQ(e.error_number(), ETIMEDOUT);
 }
 
@@ -141,9 +120,8 @@ TEST_F(DriverRocket, HungJobIsNotMistakenForSuccess) {
     // The kernel signals a hung job's fence after its 500 ms reset, so PREP_BO succeeds; the driver still
     // reports the timeout.
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    JobSpec spec = one_lane(regcmd, out);
+    const JobBuffers b = job_buffers(dev, 1);
+    JobSpec spec = one_lane(b.regcmd, b.out);
     spec.timeout = std::chrono::milliseconds(2000);
     Job job = dev.create_job(spec);
     env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);
@@ -153,12 +131,10 @@ TEST_F(DriverRocket, HungJobIsNotMistakenForSuccess) {
 
 TEST_F(DriverRocket, DeviceRemovedMidJob) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
-    Buffer out = dev.create_buffer(4096, 0);
-    Job job = dev.create_job(one_lane(regcmd, out));
-    job.submit();
+    OneTaskJob j = one_task_job(dev);
+    j.job.submit();
     env.kernel->remove_device(node);
-    auto e = expect_error([&] { job.wait(); }, "the NPU device was removed");
+    auto e = expect_error([&] { j.job.wait(); }, "the NPU device was removed");
     EXPECT_EQ(e.kind(), ErrorKind::Device);
 }
 

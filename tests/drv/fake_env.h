@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -63,5 +64,63 @@ inline Buffer make_regcmd(Device& dev, unsigned tasks, unsigned entries, uint32_
 }
 
 inline uint64_t stream_offset(unsigned task, unsigned entries) { return uint64_t{task} * ((entries * 8 + 63) / 64 * 64); }
+
+// One lane of `tasks` consecutive streams of `entries` qwords from `regcmd`, writing `out`: the job shape most
+// driver tests submit (enable mask 0xd, completion on either core-0 interrupt).
+inline JobSpec one_lane_job(const Buffer& regcmd, const Buffer& out, unsigned entries,
+                            std::chrono::milliseconds timeout, unsigned tasks = 1) {
+    JobSpec spec;
+    spec.lanes.resize(1);
+    for (unsigned i = 0; i < tasks; ++i)
+        spec.lanes[0].tasks.push_back({&regcmd, stream_offset(i, entries), entries, 0xd, 0x300});
+    spec.outputs = {&out};
+    spec.timeout = timeout;
+    return spec;
+}
+
+// A created one-task job with the regcmd and output buffers it points at. Built in place (never moved), as the
+// job's spec holds their addresses.
+struct OneTaskJob {
+    OneTaskJob(Device& dev, unsigned entries, std::chrono::milliseconds timeout)
+        : regcmd(make_regcmd(dev, 1, entries)),
+          out(dev.create_buffer(4096, 0)),
+          job(dev.create_job(one_lane_job(regcmd, out, entries, timeout))) {}
+    Buffer regcmd, out;
+    Job job;
+};
+
+// The fixture of one driver's tests: a fake kernel with one device of that driver at `node`, and the driver's
+// stream length and job timeout so each test builds its jobs in one line.
+class OneDriverTest : public ::testing::Test {
+protected:
+    OneDriverTest(DriverKind driver, unsigned entries, std::chrono::milliseconds timeout)
+        : driver_(driver), entries_(entries), timeout_(timeout) {}
+    void SetUp() override { node = env.add(driver_); }
+    JobSpec one_lane(const Buffer& regcmd, const Buffer& out, unsigned tasks = 1) const {
+        return one_lane_job(regcmd, out, entries_, timeout_, tasks);
+    }
+    OneTaskJob one_task_job(Device& dev) const { return OneTaskJob(dev, entries_, timeout_); }
+    // A regcmd buffer of `tasks` streams and a 4 KiB output buffer on `dev`, for jobs a test builds itself.
+    struct JobBuffers {
+        Buffer regcmd, out;
+    };
+    JobBuffers job_buffers(Device& dev, unsigned tasks) const {
+        return {make_regcmd(dev, tasks, entries_), dev.create_buffer(4096, 0)};
+    }
+    // The one-lane job of `regcmd` and `out`, changed by `edit`, is refused by create_job with `text`.
+    template <typename Edit> void expect_refused(Device& dev, const Buffer& regcmd, const Buffer& out,
+                                                 const std::string& text, Edit edit) const {
+        JobSpec spec = one_lane(regcmd, out);
+        edit(spec);
+        expect_error([&] { dev.create_job(spec); }, text);
+    }
+    FakeEnv env;
+    std::string node;
+
+private:
+    DriverKind driver_;
+    unsigned entries_;
+    std::chrono::milliseconds timeout_;
+};
 
 }  // namespace npudrv::test

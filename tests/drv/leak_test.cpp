@@ -79,24 +79,12 @@ TEST(Leaks, FailedOperationsLeakNothing) {
         env.kernel->set_memory_limit(64 * 1024);
         EXPECT_THROW(dev.create_buffer(1 << 20, 0), DriverError);
         EXPECT_THROW(dev.import_dmabuf(4242), DriverError);
-        Buffer regcmd = make_regcmd(dev, 1, 20);
-        Buffer out = dev.create_buffer(4096, 0);
-        JobSpec spec;
-        spec.lanes = {Lane{{Task{&regcmd, 0, 20, 0xd, 0x300}}}};
-        spec.outputs = {&out};
-        spec.timeout = std::chrono::milliseconds(10);
-        Job job = dev.create_job(spec);
+        OneTaskJob j(dev, 20, std::chrono::milliseconds(10));
         env.hw->set_mode(sim::RecordingHardware::Mode::NeverComplete);
-        EXPECT_THROW(job.run(), DriverError);
+        EXPECT_THROW(j.job.run(), DriverError);
     }
     expect_nothing_left(*env.kernel);
 }
-
-}  // namespace
-}  // namespace npudrv::test
-
-namespace npudrv::test {
-namespace {
 
 TEST(Lifetimes, MovedFromObjectsThrowInsteadOfCrashing) {
     FakeEnv env;

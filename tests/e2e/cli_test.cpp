@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/npurun_binary_test.h"
 #include "tests/common/run_command.h"
 #include "tests/e2e/armnn_test_models.h"
 
@@ -28,26 +29,10 @@ namespace {
 using npurun::e2e::ArmnnModel;
 using npurun::e2e::TensorSpec;
 
-struct Result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-    std::ofstream f(path, std::ios::binary);
-    f.write(bytes.data(), std::streamsize(bytes.size()));
-    ASSERT_TRUE(bool(f)) << path;
-}
-
-bool exists(const std::string& path) {
-    struct stat st{};
-    return ::stat(path.c_str(), &st) == 0;
-}
+using Result = npurun::testing::SpawnResult;
+using npurun::testing::path_exists;
+using npurun::testing::read_file;
+using npurun::testing::write_file;
 
 std::vector<std::string> list_dir(const std::string& dir) {
     std::vector<std::string> names;
@@ -79,18 +64,18 @@ std::string npy(const std::string& descr, const std::string& shape, const std::s
     return std::string("\x93NUMPY\x01\x00", 8) + char(d.size() & 0xff) + char(d.size() >> 8) + d + payload;
 }
 
-class Cli : public ::testing::Test {
+// The scratch folders' parent: TMPDIR, /tmp when it is not set.
+std::string temp_parent() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+class Cli : public npurun::testing::NpurunBinaryTest {
 protected:
+    Cli() : NpurunBinaryTest(temp_parent(), "npurun-e2e-") {}
     void SetUp() override {
-        const char* bin = std::getenv("NPURUN_BIN");
-        ASSERT_NE(bin, nullptr) << "NPURUN_BIN is set by the meson test definition";
-        bin_ = bin;
-        const char* tmp = std::getenv("TMPDIR");
-        std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/npurun-e2e-XXXXXX";
-        std::vector<char> buf(tmpl.begin(), tmpl.end());
-        buf.push_back('\0');
-        ASSERT_NE(::mkdtemp(buf.data()), nullptr);
-        dir_ = buf.data();
+        NpurunBinaryTest::SetUp();
+        if (HasFatalFailure()) return;
 
         // pixels (QAsymmU8 1x6, scale 0.5, zero point 10) -> output "pixels out": no computing layer.
         ArmnnModel identity;
@@ -114,21 +99,6 @@ protected:
         write_file(path("pixels.bin"), std::string("\x0a\x0c\x0e\x14\x1e\x28", 6));
     }
 
-    void TearDown() override {
-        if (!dir_.empty()) {
-            const std::string cmd = "rm -rf '" + dir_ + "'";
-            if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "could not remove " << dir_;
-        }
-    }
-
-    std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
-    Result run(const std::vector<std::string>& args) {
-        const npurun::testing::SpawnResult s = npurun::testing::spawn_captured(bin_, args, dir_);
-        if (s.exit_code == -1) ADD_FAILURE() << "cannot start " << bin_ << ": " << s.start_error;
-        return Result{s.exit_code, s.out, s.err};
-    }
-
     // The error contract: the given exit code, nothing on stdout, exactly one "npurun: error: " line
     // on stderr that mentions every one of `mentions`.
     void expect_error(const Result& r, int code, const std::vector<std::string>& mentions) {
@@ -143,8 +113,6 @@ protected:
 
     // No file but the ones the test made: no output, no leftover temporary.
     void expect_no_new_files(const std::vector<std::string>& before) { EXPECT_EQ(list_dir(dir_), before); }
-
-    std::string bin_, dir_;
 };
 
 // ---- flags ----
@@ -396,7 +364,7 @@ TEST_F(Cli, BundledEdgeDetectionExample) {
     if (maker == nullptr || !*maker) GTEST_SKIP() << "npurun-make-example is not part of this build yet";
     const std::string cmd = std::string(maker) + " '" + dir_ + "' > /dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    ASSERT_TRUE(exists(path("edges.armnn")));
+    ASSERT_TRUE(path_exists(path("edges.armnn")));
     Result r = run({path("edges.armnn"), path("image.bin"), "-o", path("edges.out.bin")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_GT(read_file(path("edges.out.bin")).size(), 0u);
@@ -421,8 +389,8 @@ size_t npy_payload_offset(const std::string& f) {
 TEST_F(Cli, MnistGoldenOutputIsExact) {
     const char* shared = std::getenv("NPURUN_SHARED");
     const std::string m = std::string(shared ? shared : "") + "/models/armnn/";
-    if (!shared || !exists(m + "mnist_uint8.armnn") || !exists(m + "mnist_uint8.input.npy") ||
-        !exists(m + "mnist_uint8.golden.npy"))
+    if (!shared || !path_exists(m + "mnist_uint8.armnn") || !path_exists(m + "mnist_uint8.input.npy") ||
+        !path_exists(m + "mnist_uint8.golden.npy"))
         GTEST_SKIP() << "../shared/models/armnn/mnist_uint8.* not present";
     Result r = run({m + "mnist_uint8.armnn", m + "mnist_uint8.input.npy", "--npy", "-o", path("mnist.npy")});
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -25,6 +25,7 @@
 #endif
 
 #include "core/error.h"
+#include "tests/common/npurun_binary_test.h"
 #include "tests/common/run_command.h"
 #include "tools/common/image.h"
 #include "tools/common/image_resize.h"
@@ -38,22 +39,9 @@ namespace {
 using namespace npurun;
 using namespace npurun::image;
 
-std::string shared_dir() {
-    const char* s = std::getenv("NPURUN_SHARED");
-    return s ? s : "../shared";
-}
-bool exists(const std::string& p) {
-    struct stat st{};
-    return ::stat(p.c_str(), &st) == 0;
-}
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-void write_file(const std::string& path, const std::string& bytes) {
-    std::ofstream f(path, std::ios::binary);
-    f.write(bytes.data(), std::streamsize(bytes.size()));
-}
+using npurun::testing::path_exists;
+using npurun::testing::read_file;
+using npurun::testing::write_file;
 Image decode(const std::string& bytes, const std::string& name) {
     return decode_image(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), format_from_name(name), name);
 }
@@ -145,8 +133,8 @@ TEST(ImageDecode, SignatureMustMatchName) {
 }
 
 TEST(ImageDecode, JpegPhotographAndTruncatedCopy) {
-    const std::string path = shared_dir() + "/models/mnn/reference/ultraface/1.jpg";
-    if (!exists(path)) GTEST_SKIP() << path << " is absent (shared models folder not next to the project)";
+    const std::string path = npurun::testing::shared_inputs_dir() + "/models/mnn/reference/ultraface/1.jpg";
+    if (!path_exists(path)) GTEST_SKIP() << path << " is absent (shared models folder not next to the project)";
     const Image img = read_image(path);
     EXPECT_EQ(img.width, 720u);
     EXPECT_EQ(img.height, 478u);
@@ -229,8 +217,8 @@ TEST(ImageTensor, LayoutOrderAndDtypes) {
 // RGB, (x - 127) / 128): OpenCV interpolates in 11-bit fixed point and rounds to uint8 before normalizing,
 // this code in float without the intermediate rounding, so values differ by at most about one pixel level.
 TEST(ImageTensor, UltrafaceInputMatchesReference) {
-    const std::string dir = shared_dir() + "/models/mnn/reference/ultraface";
-    if (!exists(dir + "/input_1.bin")) GTEST_SKIP() << dir << " is absent";
+    const std::string dir = npurun::testing::shared_inputs_dir() + "/models/mnn/reference/ultraface";
+    if (!path_exists(dir + "/input_1.bin")) GTEST_SKIP() << dir << " is absent";
     TensorInfo info;
     info.shape = Shape{1, 3, 240, 320};
     Preprocess p;
@@ -254,8 +242,9 @@ TEST(ImageTensor, UltrafaceInputMatchesReference) {
 }
 
 TEST(FacePriors, EqualTheReferencePriors) {
-    const std::string path = shared_dir() + "/models/mnn/reference/ultraface/priors_320x240.bin";
-    if (!exists(path)) GTEST_SKIP() << path << " is absent";
+    const std::string path =
+        npurun::testing::shared_inputs_dir() + "/models/mnn/reference/ultraface/priors_320x240.bin";
+    if (!path_exists(path)) GTEST_SKIP() << path << " is absent";
     const std::vector<npurun::face::Prior> priors = npurun::face::make_priors(320, 240);
     const std::string ref = read_file(path);
     ASSERT_EQ(priors.size(), 4420u);
@@ -272,38 +261,20 @@ TEST(FacePriors, EqualTheReferencePriors) {
 
 // --- npurun with image inputs, as a user runs it ----------------------------------------------------
 
-struct Result {
-    int exit_code = -1;
-    std::string out, err;
-};
+using Result = npurun::testing::SpawnResult;
 
-class ImageCli : public ::testing::Test {
+class ImageCli : public npurun::testing::NpurunBinaryTest {
 protected:
+    ImageCli() : NpurunBinaryTest(::testing::TempDir(), "npurun-image-") {}
     void SetUp() override {
-        const char* bin = std::getenv("NPURUN_BIN");
-        ASSERT_NE(bin, nullptr) << "NPURUN_BIN is set by the meson test definition";
-        bin_ = bin;
-        std::string tmpl = ::testing::TempDir() + "/npurun-image-XXXXXX";
-        std::vector<char> buf(tmpl.begin(), tmpl.end());
-        buf.push_back('\0');
-        ASSERT_NE(::mkdtemp(buf.data()), nullptr);
-        dir_ = buf.data();
-        models_ = shared_dir() + "/models";
+        NpurunBinaryTest::SetUp();
+        models_ = npurun::testing::shared_inputs_dir() + "/models";
     }
-    void TearDown() override {
-        if (!dir_.empty() && std::system(("rm -rf '" + dir_ + "'").c_str()) != 0) ADD_FAILURE() << "cannot remove " << dir_;
-    }
-    bool have_shared() const { return exists(models_ + "/armnn/mobilenet_v1_0.25_128_quant.armnn"); }
-    std::string path(const std::string& n) const { return dir_ + "/" + n; }
+    bool have_shared() const { return path_exists(models_ + "/armnn/mobilenet_v1_0.25_128_quant.armnn"); }
     std::string mobilenet() const { return models_ + "/armnn/mobilenet_v1_0.25_128_quant.armnn"; }
     std::string photo() const { return models_ + "/mnn/reference/ultraface/1.jpg"; }
     std::string labels() const { return models_ + "/labels/imagenet_labels.txt"; }
 
-    Result run(const std::vector<std::string>& args) {
-        const npurun::testing::SpawnResult s = npurun::testing::spawn_captured(bin_, args, dir_);
-        if (s.exit_code == -1) ADD_FAILURE() << "cannot start " << bin_;
-        return Result{s.exit_code, s.out, s.err};
-    }
     // A usage error: exit 2, nothing on stdout, one line on stderr containing `needle`.
     void expect_error(const std::vector<std::string>& args, const std::string& needle) {
         const Result r = run(args);
@@ -318,7 +289,7 @@ protected:
         size_t i = out.find_first_of("0123456789", p + 6);
         return i == std::string::npos ? "" : out.substr(i, out.find_first_not_of("0123456789", i) - i);
     }
-    std::string bin_, dir_, models_;
+    std::string models_;
 };
 
 TEST_F(ImageCli, PhotographLabelledTop5AndSameTop1AsTheRawTensor) {
@@ -441,7 +412,7 @@ TEST_F(ImageCli, LabelsErrors) {
     expect_error({mobilenet(), photo(), "--labels", labels(), "-o", path("x.out")}, "cannot be used with -o");
     write_file(path("x.bin"), std::string(4, '\0'));
     expect_error({models_ + "/armnn/hello_world_float.armnn", path("x.bin"), "--labels", labels()}, "no output of the model is a list of scores");
-    EXPECT_FALSE(exists(path("x.out")));
+    EXPECT_FALSE(path_exists(path("x.out")));
     // 1000 names (no background line) on a 1001-class output: index 0 is "background", the rest shift by one.
     const std::string all = read_file(labels());
     write_file(path("1000.txt"), all.substr(all.find('\n') + 1));

@@ -8,16 +8,12 @@
 
 #include "core/error.h"
 #include "runtime/loaders/load_model.h"
+#include "tests/fuzz/touch_graph.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         const npurun::Graph g = npurun::load_model_memory(data, size, "fuzz-input");
-        // Touch every tensor a later stage would: ids in range, sizes computable.
-        for (const npurun::Node& n : g.nodes) {
-            for (npurun::TensorId t : n.inputs)
-                if (t != npurun::kNoTensor) (void)g.info(t).num_bytes();
-            for (npurun::TensorId t : n.outputs) (void)g.info(t).num_bytes();
-        }
+        npurun::fuzz::touch_every_tensor(g);
     } catch (const npurun::Error&) {
         // A clean rejection is the expected outcome for most inputs.
     }

@@ -7,19 +7,16 @@
 #include <cstdint>
 
 #include "core/error.h"
-#include "runtime/loaders/mnn/mnn_loader.h"
 #include "ir/ops/op_semantics.h"
+#include "runtime/loaders/mnn/mnn_loader.h"
+#include "tests/fuzz/touch_graph.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         // The MNN loader directly (format detection would send most mutants to the Arm NN loader).
         const npurun::Graph g = npurun::load_mnn(data, size, nullptr, npurun::LoadOptions{});
         npurun::validate_graph(g);
-        for (const npurun::Node& n : g.nodes) {
-            for (npurun::TensorId t : n.inputs)
-                if (t != npurun::kNoTensor) (void)g.info(t).num_bytes();
-            for (npurun::TensorId t : n.outputs) (void)g.info(t).num_bytes();
-        }
+        npurun::fuzz::touch_every_tensor(g);
     } catch (const npurun::Error&) {
         // A clean rejection is the expected outcome for most inputs.
     }

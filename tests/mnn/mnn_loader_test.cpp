@@ -91,33 +91,21 @@ TEST(MnnLoader, SmallConvNetMatchesDirectEvaluation) {
 TEST(MnnLoader, DepthwisePermuteReshapeHead) {
     NetSpec s;
     s.tensors = {"x", "dw", "perm", "shape", "out"};
-    OpSpec perm;
-    perm.type = MNN::OpType::Permute;
-    perm.inputs = {1};
-    perm.outputs = {2};
-    perm.name = "perm";
-    perm.param = [](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        const std::vector<int32_t> d = {0, 2, 3, 1};
-        return {MNN::OpParameter::Permute, MNN::CreatePermuteDirect(fb, &d).Union()};
-    };
-    OpSpec shape;
-    shape.type = MNN::OpType::Const;
-    shape.outputs = {3};
-    shape.name = "shape";
-    shape.param = [](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        const std::vector<int32_t> dims = {3}, v = {1, -1, 2};
-        return {MNN::OpParameter::Blob,
-                MNN::CreateBlobDirect(fb, &dims, MNN::MNN_DATA_FORMAT::NCHW, MNN::DataType::DT_INT32, nullptr, nullptr, &v)
-                    .Union()};
-    };
-    OpSpec reshape;
-    reshape.type = MNN::OpType::Reshape;
-    reshape.inputs = {2, 3};
-    reshape.outputs = {4};
-    reshape.name = "out";
-    reshape.param = [](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        return {MNN::OpParameter::Reshape, MNN::CreateReshapeDirect(fb, nullptr, MNN::MNN_DATA_FORMAT::NCHW).Union()};
-    };
+    OpSpec perm{MNN::OpType::Permute, {1}, {2}, "perm", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                    const std::vector<int32_t> d = {0, 2, 3, 1};
+                    return {MNN::OpParameter::Permute, MNN::CreatePermuteDirect(fb, &d).Union()};
+                }};
+    OpSpec shape{MNN::OpType::Const, {}, {3}, "shape", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                     const std::vector<int32_t> dims = {3}, v = {1, -1, 2};
+                     return {MNN::OpParameter::Blob,
+                             MNN::CreateBlobDirect(fb, &dims, MNN::MNN_DATA_FORMAT::NCHW, MNN::DataType::DT_INT32,
+                                                   nullptr, nullptr, &v)
+                                 .Union()};
+                 }};
+    OpSpec reshape{MNN::OpType::Reshape, {2, 3}, {4}, "out", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                       return {MNN::OpParameter::Reshape,
+                               MNN::CreateReshapeDirect(fb, nullptr, MNN::MNN_DATA_FORMAT::NCHW).Union()};
+                   }};
     const std::vector<float> w = ramp(2 * 9, 0.1f, 0.0f);
     s.ops = {input_op(0, {1, 2, 3, 4}),
              conv_op(0, 1, 2, 3, 1, 2, false, w, {0.5f, -0.5f}, MNN::OpType::ConvolutionDepthwise), perm, shape, reshape};
@@ -149,36 +137,22 @@ TEST(MnnLoader, Int8ArithmeticIsMnns) {
     const float out_s = 0.02f;  // Int8ToFloat tensorScale
     NetSpec s;
     s.tensors = {"q", "c", "y", "x"};
-    OpSpec f2i;
-    f2i.type = MNN::OpType::FloatToInt8;
-    f2i.inputs = {3};
-    f2i.outputs = {0};
-    f2i.name = "f2i";
-    f2i.param = [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        const std::vector<float> ts = {inv_s, inv_s, inv_s};
-        return {MNN::OpParameter::QuantizedFloatParam,
-                MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &ts).Union()};
-    };
-    OpSpec conv;
-    conv.type = MNN::OpType::ConvInt8;
-    conv.inputs = {0};
-    conv.outputs = {1};
-    conv.name = "conv";
-    conv.param = [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        const auto c = MNN::CreateConvolution2DCommon(fb, 0, 0, 1, 1, 1, 1, 1, 1, MNN::PadMode::CAFFE, 1, 2, 3);
-        const auto q = MNN::CreateQuantizedFloatParamDirect(fb, &w, &bias, &scale);
-        return {MNN::OpParameter::Convolution2D, MNN::CreateConvolution2D(fb, c, 0, 0, 0, q).Union()};
-    };
-    OpSpec i2f;
-    i2f.type = MNN::OpType::Int8ToFloat;
-    i2f.inputs = {1};
-    i2f.outputs = {2};
-    i2f.name = "y";
-    i2f.param = [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
-        const std::vector<float> ts = {out_s, out_s};
-        return {MNN::OpParameter::QuantizedFloatParam,
-                MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &ts).Union()};
-    };
+    OpSpec f2i{MNN::OpType::FloatToInt8, {3}, {0}, "f2i", [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                   const std::vector<float> ts = {inv_s, inv_s, inv_s};
+                   return {MNN::OpParameter::QuantizedFloatParam,
+                           MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &ts).Union()};
+               }};
+    OpSpec conv{MNN::OpType::ConvInt8, {0}, {1}, "conv", [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                    const auto c =
+                        MNN::CreateConvolution2DCommon(fb, 0, 0, 1, 1, 1, 1, 1, 1, MNN::PadMode::CAFFE, 1, 2, 3);
+                    const auto q = MNN::CreateQuantizedFloatParamDirect(fb, &w, &bias, &scale);
+                    return {MNN::OpParameter::Convolution2D, MNN::CreateConvolution2D(fb, c, 0, 0, 0, q).Union()};
+                }};
+    OpSpec i2f{MNN::OpType::Int8ToFloat, {1}, {2}, "y", [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                   const std::vector<float> ts = {out_s, out_s};
+                   return {MNN::OpParameter::QuantizedFloatParam,
+                           MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &ts).Union()};
+               }};
     s.ops = {input_op(3, {1, 3, 2, 2}), f2i, conv, i2f};
     auto m = load(build(s));
     // -0.21 * 50 is exactly -10.5 in float: MNN's multiply rounds it to -11, a divide by 0.02 would not.

@@ -25,6 +25,20 @@ const ConvCase kConv[] = {
 Convolution2dAttrs conv_attrs(const ConvCase& c) { return window_attrs<Convolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NCHW); }
 uint32_t out_size(const ConvCase& c, uint32_t in) { return (in + 2 * c.pad - c.k) / c.s + 1; }
 
+// Case `c` in both 8-bit types (seeds from `seed` on), weights `wshape` quantized along `w_axis`, `oc` output
+// channels: bit-exact with kernels/ref for 1..4 threads.
+void expect_quant_bit_exact(OpKind kind, const OpAttrs& attrs, const ConvCase& c, const Shape& wshape, uint32_t w_axis,
+                            uint32_t oc, uint32_t& seed) {
+    for (const bool s8 : {false, true}) {
+        std::mt19937 rng(seed++);
+        const QuantDraw q = draw_quant(rng, s8, oc);
+        const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.c, c.h, c.w}, wshape, w_axis, c.bias);
+        OneNode node(kind, attrs, ins, {tinfo(q.x, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {q.sy}, q.zy)});
+        ASSERT_EQ(node.neon_check(), "");
+        EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
+    }
+}
+
 TEST(NeonNchw, Conv2dFloat32MatchesReference) {
     uint32_t seed = 1100;
     for (const auto& c : kConv) {
@@ -41,17 +55,8 @@ TEST(NeonNchw, Conv2dFloat32MatchesReference) {
 
 TEST(NeonNchw, Conv2dQuantizedBitExactWithReference) {
     uint32_t seed = 1200;
-    for (const auto& c : kConv) {
-        for (const bool s8 : {false, true}) {
-            std::mt19937 rng(seed++);
-            const QuantDraw q = draw_quant(rng, s8, c.o);
-            const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.c, c.h, c.w}, {c.o, c.c, c.k, c.k}, 0, c.bias);
-            OneNode node(OpKind::Convolution2d, conv_attrs(c), ins,
-                         {tinfo(q.x, {c.n, c.o, out_size(c, c.h), out_size(c, c.w)}, {q.sy}, q.zy)});
-            ASSERT_EQ(node.neon_check(), "");
-            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
-        }
-    }
+    for (const auto& c : kConv)
+        expect_quant_bit_exact(OpKind::Convolution2d, conv_attrs(c), c, {c.o, c.c, c.k, c.k}, 0, c.o, seed);
 }
 
 // Depthwise: ConvCase.o is the depth multiplier here.
@@ -81,18 +86,9 @@ TEST(NeonNchw, DepthwiseFloat32MatchesReference) {
 
 TEST(NeonNchw, DepthwiseQuantizedBitExactWithReference) {
     uint32_t seed = 1400;
-    for (const auto& c : kDepthwise) {
-        for (const bool s8 : {false, true}) {
-            std::mt19937 rng(seed++);
-            const uint32_t oc = c.c * c.o;
-            const QuantDraw q = draw_quant(rng, s8, oc);
-            const std::vector<Operand> ins = quant_conv_operands(rng, q, {c.n, c.c, c.h, c.w}, {1, c.k, c.k, oc}, 3, c.bias);
-            OneNode node(OpKind::DepthwiseConvolution2d, dw_attrs(c), ins,
-                         {tinfo(q.x, {c.n, oc, out_size(c, c.h), out_size(c, c.w)}, {q.sy}, q.zy)});
-            ASSERT_EQ(node.neon_check(), "");
-            EXPECT_EQ(neon_all_threads(node), node.run_ref().at(0)) << "case " << seed - 1;
-        }
-    }
+    for (const auto& c : kDepthwise)
+        expect_quant_bit_exact(OpKind::DepthwiseConvolution2d, dw_attrs(c), c, {1, c.k, c.k, c.c * c.o}, 3, c.c * c.o,
+                               seed);
 }
 
 TEST(NeonNchw, PoolingFloat32MatchesReferenceExactly) {

@@ -22,12 +22,7 @@ namespace {
 using Result = npurun::testing::CommandResult;
 using npurun::testing::read_file;
 
-// npurun (NPURUN_BIN) with `args`; status -1 when NPURUN_BIN is not set.
-Result run(const std::string& args) {
-    const char* bin = std::getenv("NPURUN_BIN");
-    if (!bin) return {};
-    return npurun::testing::run_command(std::string(bin) + " " + args);
-}
+Result run(const std::string& args) { return npurun::testing::run_npurun(args); }
 
 void write_bytes(const std::string& p, size_t n, unsigned seed) {
     std::string s(n, '\0');
@@ -62,16 +57,13 @@ class NpuCliEltwisePad : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::getenv("NPURUN_BIN")) GTEST_SKIP() << "NPURUN_BIN not set";
-        char tmpl[] = "/tmp/npurun-npu-ew-XXXXXX";
-        dir_ = ::mkdtemp(tmpl);
+        dir_ = npurun::testing::make_temp_dir("/tmp", "npurun-npu-ew-");
         mw::write_file(dir_ + "/m.armnn", model_bytes());
         write_bytes(dir_ + "/x.bin", 5 * 6 * 16, 1);
         write_bytes(dir_ + "/s.bin", 16, 2);
         write_bytes(dir_ + "/z.bin", 8, 3);
     }
-    void TearDown() override {
-        if (!dir_.empty()) (void)std::system(("rm -rf '" + dir_ + "'").c_str());
-    }
+    void TearDown() override { npurun::testing::remove_tree(dir_); }
     std::string inputs() const { return dir_ + "/m.armnn " + dir_ + "/x.bin " + dir_ + "/s.bin " + dir_ + "/z.bin"; }
     std::string dir_;
 };

@@ -2,7 +2,6 @@
 // --dump-regcmd, --fp16, on the real mobilenet model from ../shared (skipped when absent).
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,40 +15,24 @@
 
 namespace {
 
-std::string shared() {
-    const char* s = std::getenv("NPURUN_SHARED");
-    return s ? s : "../shared";
-}
-std::string model() { return shared() + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn"; }
-bool exists(const std::string& p) {
-    struct stat st{};
-    return ::stat(p.c_str(), &st) == 0;
-}
+std::string model() { return npurun::testing::shared_inputs_dir() + "/models/armnn/mobilenet_v1_0.25_128_quant.armnn"; }
 
 using Result = npurun::testing::CommandResult;
 using npurun::testing::read_file;
 
-// npurun (NPURUN_BIN) with `args`; status -1 when NPURUN_BIN is not set.
-Result run(const std::string& args) {
-    const char* bin = std::getenv("NPURUN_BIN");
-    if (!bin) return {};
-    return npurun::testing::run_command(std::string(bin) + " " + args);
-}
+Result run(const std::string& args) { return npurun::testing::run_npurun(args); }
 
 class NpuCli : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::getenv("NPURUN_BIN")) GTEST_SKIP() << "NPURUN_BIN not set";
-        if (!exists(model())) GTEST_SKIP() << model() << " absent (../shared not available)";
-        char tmpl[] = "/tmp/npurun-npu-cli-XXXXXX";
-        dir_ = ::mkdtemp(tmpl);
+        if (!npurun::testing::path_exists(model())) GTEST_SKIP() << model() << " absent (../shared not available)";
+        dir_ = npurun::testing::make_temp_dir("/tmp", "npurun-npu-cli-");
         std::string pixels(128 * 128 * 3, '\0');
         for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = char((i * 131 + 17) % 251);
         std::ofstream(dir_ + "/x.bin", std::ios::binary) << pixels;
     }
-    void TearDown() override {
-        if (!dir_.empty()) (void)std::system(("rm -rf '" + dir_ + "'").c_str());
-    }
+    void TearDown() override { npurun::testing::remove_tree(dir_); }
     std::string dir_;
 };
 

@@ -30,16 +30,9 @@ void bind(Graph& g, const std::vector<TensorId>& ins, TensorId out) {
     add_output_binding(g, "output", 0, out);
 }
 
-struct Result {
-    double max_diff = 0, max_ref = 0;
-    size_t elements = 0;
-    std::vector<std::string> npu_layers;
-    std::vector<uint32_t> npu_tasks;
-};
-
 // Runs on the CPU and the simulated NPU with the same random inputs; float input i > 0 takes values of
 // magnitude in [0.5, 2] when away_from_zero (a divisor).
-Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_from_zero = false) {
+Compared compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_from_zero = false) {
     Session cpu(model, cpu_options());
     SessionOptions so = sim_options(fp16);
     so.profile = true;
@@ -63,23 +56,12 @@ Result compare(const std::shared_ptr<const Model>& model, bool fp16, bool away_f
     }
     cpu.run();
     sim.run();
-    Result r;
-    const TensorBinding& a = cpu.output(0);
-    const TensorBinding& b = sim.output(0);
-    r.elements = a.info.shape.num_elements();
-    {
-        const Difference d = difference(a, b, r.elements);
-        r.max_diff = std::max(r.max_diff, d.max_diff);
-        r.max_ref = std::max(r.max_ref, d.max_ref);
-    }
-    for (const LayerProfile& p : sim.profile())
-        if (p.device == "sim") r.npu_layers.push_back(p.type), r.npu_tasks.push_back(p.tasks);
-    return r;
+    return compare_runs(cpu, sim);
 }
 
 // fp16 rounding: both inputs (|x| <= 1, or the divisor) and the result are rounded to fp16, each by at most
 // u = 2^-11 relative (the op itself runs in fp32): 3u of max(1, |result|) covers every op here.
-double fp16_tolerance(const Result& r) { return 3.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref); }
+double fp16_tolerance(const Compared& r) { return 3.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref); }
 
 // The operand's shape for each broadcast pattern (NHWC; NCHW name of seed 003 in the comment).
 // Scalar and Pixels reach the NPU only as constants (expanded at load, runtime/npu/constant_broadcast.h).
@@ -177,7 +159,7 @@ uint32_t expected_tasks(Pattern p, bool fp16) {
 
 void expect_on_npu_and_equal(const std::shared_ptr<const Model>& m, bool fp16, uint32_t tasks, const std::string& what,
                              bool away_from_zero = false) {
-    const Result r = compare(m, fp16, away_from_zero);
+    const Compared r = compare(m, fp16, away_from_zero);
     ASSERT_EQ(r.npu_layers.size(), 1u) << what << ": not on the NPU";
     EXPECT_EQ(r.npu_tasks[0], tasks) << what;
     const double tol = fp16 ? fp16_tolerance(r) : 1.0;
@@ -258,7 +240,7 @@ TEST(NpuMulRelu, Int8AndFp16FuseIntoOneTask) {
     for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8, DataType::Float32}) {
         for (Act act : {Act::Relu, Act::Relu6}) {
             const bool fp16 = dt == DataType::Float32;
-            const Result r = compare(binary_model(dt, BinaryOp::Mul, Pattern::PerChannel, false, false, act), fp16);
+            const Compared r = compare(binary_model(dt, BinaryOp::Mul, Pattern::PerChannel, false, false, act), fp16);
             ASSERT_EQ(r.npu_layers.size(), 1u);
             EXPECT_EQ(r.npu_layers[0], act == Act::Relu ? "ElementwiseBinary+ReLu" : "ElementwiseBinary+BoundedReLu");
             EXPECT_EQ(r.npu_tasks[0], 1u);
@@ -285,7 +267,7 @@ TEST(NpuBroadcast, SqueezeExciteInOneSegment) {
         ea.op = BinaryOp::Mul;
         node(g, OpKind::ElementwiseBinary, "scale", {x, p}, {o}, ea);
         bind(g, {x}, o);
-        const Result r = compare(std::make_shared<const Model>(std::move(g), "se"), !q);
+        const Compared r = compare(std::make_shared<const Model>(std::move(g), "se"), !q);
         EXPECT_EQ(r.npu_layers.size(), 2u);
         // The pooled value may be 1 off (one unit of 0.05); multiplied by x that moves the output by up to
         // max|x - zx| * sx * sp / so = 137 * 0.05 * 0.05 / 0.1 = 3.4 units, plus the Mul's own rounding (1).
@@ -317,7 +299,7 @@ std::shared_ptr<const Model> pad_model(DataType dt, std::vector<std::pair<uint32
 }  // namespace
 
 TEST(NpuPad, RowsOnlyIsOneTask) {
-    const Result r = compare(pad_model(DataType::QAsymmU8, {{0, 0}, {2, 1}, {0, 0}, {0, 0}}, 118.0f), false);
+    const Compared r = compare(pad_model(DataType::QAsymmU8, {{0, 0}, {2, 1}, {0, 0}, {0, 0}}, 118.0f), false);
     ASSERT_EQ(r.npu_layers.size(), 1u);
     EXPECT_EQ(r.npu_tasks[0], 1u);
     EXPECT_EQ(r.max_diff, 0.0);  // a copy: exact
@@ -326,7 +308,7 @@ TEST(NpuPad, RowsOnlyIsOneTask) {
 TEST(NpuPad, AllSidesOneTaskPerRow) {
     for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8, DataType::Float32}) {
         const bool fp16 = dt == DataType::Float32;
-        const Result r = compare(pad_model(dt, {{0, 0}, {1, 3}, {2, 1}, {0, 0}}, fp16 ? -1.5f : 7.0f), fp16);
+        const Compared r = compare(pad_model(dt, {{0, 0}, {1, 3}, {2, 1}, {0, 0}}, fp16 ? -1.5f : 7.0f), fp16);
         ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(dt);
         EXPECT_EQ(r.npu_tasks[0], kH);
         // int8: a raw copy (exact); fp16: the input's rounding to fp16 only.
@@ -338,7 +320,7 @@ TEST(NpuPad, AllSidesOneTaskPerRow) {
 TEST(NpuPad, ReflectMirrorsColumnsThenRows) {
     for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8, DataType::Float32}) {
         const bool fp16 = dt == DataType::Float32;
-        const Result r = compare(pad_model(dt, {{0, 0}, {2, 1}, {1, 3}, {0, 0}}, 0.0f, PaddingMode::Reflect), fp16);
+        const Compared r = compare(pad_model(dt, {{0, 0}, {2, 1}, {1, 3}, {0, 0}}, 0.0f, PaddingMode::Reflect), fp16);
         ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(dt);
         // 5 interior rows + 5 rows x 4 mirrored pixels + 3 mirrored rows.
         EXPECT_EQ(r.npu_tasks[0], kH + kH * 4 + 3);
@@ -347,7 +329,8 @@ TEST(NpuPad, ReflectMirrorsColumnsThenRows) {
                     r.npu_tasks[0], r.max_diff);
     }
     // Rows only: one interior task + 2 mirrored rows.
-    const Result r = compare(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {0, 0}, {0, 0}}, 0.0f, PaddingMode::Reflect), false);
+    const Compared r =
+        compare(pad_model(DataType::QAsymmU8, {{0, 0}, {1, 1}, {0, 0}, {0, 0}}, 0.0f, PaddingMode::Reflect), false);
     ASSERT_EQ(r.npu_layers.size(), 1u);
     EXPECT_EQ(r.npu_tasks[0], 3u);
     EXPECT_EQ(r.max_diff, 0.0);
@@ -460,18 +443,32 @@ TEST(NpuPlacement, PerRowLoweringsCapTheirTaskCount) {
 
 namespace {
 
+// "pad": x (QAsymmU8 [1,h,w,16], scale 0.05, zero point 118) padded by `pads` in H and W with `pad_value`
+// into "p" of scale `p_scale`; returns p.
+TensorId add_pad(Graph& g, TensorId x, std::pair<uint32_t, uint32_t> rows, std::pair<uint32_t, uint32_t> cols,
+                 float pad_value, float p_scale = 0.05f) {
+    const Shape xs = g.info(x).shape;
+    const Shape ps{1, xs[1] + rows.first + rows.second, xs[2] + cols.first + cols.second, 16};
+    TensorId p = value(g, "p", ps, DataType::QAsymmU8, p_scale, 118);
+    PadAttrs pa;
+    pa.pads = {{0, 0}, rows, cols, {0, 0}};
+    pa.value = pad_value;
+    node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+    return p;
+}
+
+// "conv": a 3x3 convolution (or depthwise) of `k` outputs without padding of its own, reading p [1,h,w,16].
+TensorId add_unpadded_conv(Graph& g, TensorId p, uint32_t k, bool depthwise = false) {
+    ConvSpec s;
+    s.h = g.info(p).shape[1], s.w = g.info(p).shape[2], s.c = 16, s.k = k, s.pad = 0, s.depthwise = depthwise;
+    return add_conv(g, s, p, "conv");
+}
+
 // x [1,8,8,16] -> Pad (1,2 rows / 2,1 columns) -> 3x3 convolution or depthwise without padding of its own.
 std::shared_ptr<const Model> pad_conv_model(float pad_value, bool depthwise) {
     Graph g;
     TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
-    TensorId p = value(g, "p", Shape{1, 11, 11, 16}, DataType::QAsymmU8, 0.05f, 118);
-    PadAttrs pa;
-    pa.pads = {{0, 0}, {1, 2}, {2, 1}, {0, 0}};
-    pa.value = pad_value;
-    node(g, OpKind::Pad, "pad", {x}, {p}, pa);
-    ConvSpec s;
-    s.h = s.w = 11, s.c = 16, s.k = 24, s.pad = 0, s.depthwise = depthwise;
-    TensorId y = add_conv(g, s, p, "conv");
+    TensorId y = add_unpadded_conv(g, add_pad(g, x, {1, 2}, {2, 1}, pad_value), 24, depthwise);
     bind(g, {x}, y);
     return std::make_shared<const Model>(std::move(g), "pad-conv");
 }
@@ -483,7 +480,7 @@ TEST(NpuPad, ZeroPointPadFoldsIntoTheConvolution) {
         // The TfLite pattern: explicit padding with the zero point (raw 118), then a "VALID" convolution.
         const auto m = pad_conv_model(118.0f, dw);
         EXPECT_EQ(placed(m, "pad").device, Placed::Fused);
-        const Result r = compare(m, false);
+        const Compared r = compare(m, false);
         ASSERT_EQ(r.npu_layers.size(), 1u);
         EXPECT_EQ(r.npu_layers[0], dw ? "Pad+DepthwiseConvolution2d" : "Pad+Convolution2d");
         EXPECT_LE(r.max_diff, 1.0);
@@ -494,7 +491,7 @@ TEST(NpuPad, ZeroPointPadFoldsIntoTheConvolution) {
 TEST(NpuPad, OtherPadValueRunsAsItsOwnTasksBeforeTheConvolution) {
     const auto m = pad_conv_model(3.0f, false);  // not the zero point: the convolution must see 3s
     EXPECT_EQ(placed(m, "pad").device, Placed::Npu);
-    const Result r = compare(m, false);
+    const Compared r = compare(m, false);
     ASSERT_EQ(r.npu_layers.size(), 2u);
     EXPECT_EQ(r.npu_layers[0], "Pad");
     EXPECT_EQ(r.npu_tasks[0], 8u);  // one per input row (left/right padding)
@@ -506,22 +503,10 @@ TEST(NpuPad, FoldingNeedsTheSameResult) {
     {
         Graph g;
         TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
-        TensorId p = value(g, "p", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.05f, 118);
-        PadAttrs pa;
-        pa.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
-        pa.value = 118.0f;
-        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
-        ConvSpec s;
-        s.h = s.w = 10, s.c = 16, s.k = 16, s.pad = 0;
-        TensorId y = add_conv(g, s, p, "conv");
+        TensorId p = add_pad(g, x, {1, 1}, {1, 1}, 118.0f);
+        add_unpadded_conv(g, p, 16);
         TensorId m = value(g, "m", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.05f, 118);
-        Pooling2dAttrs pool;
-        pool.algorithm = PoolingAlgorithm::Max;
-        pool.pool_width = pool.pool_height = 1;
-        pool.stride_x = pool.stride_y = 1;
-        pool.layout = DataLayout::NHWC;
-        node(g, OpKind::Pooling2d, "pool", {p}, {m}, pool);
-        (void)y;
+        node(g, OpKind::Pooling2d, "pool", {p}, {m}, max_pool_attrs(1, 1));
         bind(g, {x}, m);
         EXPECT_EQ(placed(std::make_shared<const Model>(std::move(g), "two-readers"), "pad").device, Placed::Npu);
     }
@@ -529,14 +514,7 @@ TEST(NpuPad, FoldingNeedsTheSameResult) {
     {
         Graph g;
         TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
-        TensorId p = value(g, "p", Shape{1, 10, 10, 16}, DataType::QAsymmU8, 0.1f, 118);
-        PadAttrs pa;
-        pa.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
-        pa.value = 118.0f;
-        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
-        ConvSpec s;
-        s.h = s.w = 10, s.c = 16, s.k = 16, s.pad = 0;
-        TensorId y = add_conv(g, s, p, "conv");
+        TensorId y = add_unpadded_conv(g, add_pad(g, x, {1, 1}, {1, 1}, 118.0f, 0.1f), 16);
         bind(g, {x}, y);
         const auto model = std::make_shared<const Model>(std::move(g), "requant-pad");
         EXPECT_EQ(placed(model, "pad").device, Placed::Npu);
@@ -547,14 +525,7 @@ TEST(NpuPad, FoldingNeedsTheSameResult) {
         const Shape xs{1, 4, 4, 16};
         Graph g;
         TensorId x = value(g, "x", xs, DataType::QAsymmU8, 0.05f, 118);
-        TensorId p = value(g, "p", Shape{1, 20, 4, 16}, DataType::QAsymmU8, 0.05f, 118);
-        PadAttrs pa;
-        pa.pads = {{0, 0}, {16, 0}, {0, 0}, {0, 0}};
-        pa.value = 118.0f;
-        node(g, OpKind::Pad, "pad", {x}, {p}, pa);
-        ConvSpec s;
-        s.h = 20, s.w = 4, s.c = 16, s.k = 16, s.pad = 0;
-        TensorId y = add_conv(g, s, p, "conv");
+        TensorId y = add_unpadded_conv(g, add_pad(g, x, {16, 0}, {0, 0}, 118.0f), 16);
         bind(g, {x}, y);
         const auto model = std::make_shared<const Model>(std::move(g), "deep-pad");
         EXPECT_EQ(placed(model, "pad").device, Placed::Npu);

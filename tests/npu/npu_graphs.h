@@ -88,6 +88,26 @@ struct ConvSpec {
 
 inline uint32_t out_dim(uint32_t in, uint32_t k, uint32_t s, uint32_t p) { return (in + 2 * p - k) / s + 1; }
 
+// The NHWC attributes of `s` for Convolution2d or DepthwiseConvolution2d (both name these fields alike).
+template <class Attrs> Attrs conv_attrs(const ConvSpec& s, bool bias) {
+    Attrs a;
+    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
+    a.stride_x = a.stride_y = s.stride;
+    a.bias_enabled = bias;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
+// NHWC max pooling with a square `size` window and `stride`, no padding.
+inline Pooling2dAttrs max_pool_attrs(uint32_t size, uint32_t stride) {
+    Pooling2dAttrs a;
+    a.algorithm = PoolingAlgorithm::Max;
+    a.pool_width = a.pool_height = size;
+    a.stride_x = a.stride_y = stride;
+    a.layout = DataLayout::NHWC;
+    return a;
+}
+
 // Appends one conv layer (and its activation) reading `in` ([1,h,w,c]); returns the output tensor.
 inline TensorId add_conv(Graph& g, const ConvSpec& s, TensorId in, const std::string& name) {
     std::mt19937 rng(s.seed);
@@ -147,21 +167,11 @@ inline TensorId add_conv(Graph& g, const ConvSpec& s, TensorId in, const std::st
     TensorId y = value(g, name + "_out", Shape{1, ho, wo, k}, s.dt, so, zo);
     std::vector<TensorId> ins = {in, w};
     if (b != kNoTensor) ins.push_back(b);
-    if (s.depthwise) {
-        DepthwiseConvolution2dAttrs a;
-        a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
-        a.stride_x = a.stride_y = s.stride;
-        a.bias_enabled = b != kNoTensor;
-        a.layout = DataLayout::NHWC;
-        node(g, OpKind::DepthwiseConvolution2d, name, ins, {y}, a);
-    } else {
-        Convolution2dAttrs a;
-        a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
-        a.stride_x = a.stride_y = s.stride;
-        a.bias_enabled = b != kNoTensor;
-        a.layout = DataLayout::NHWC;
-        node(g, OpKind::Convolution2d, name, ins, {y}, a);
-    }
+    if (s.depthwise)
+        node(g, OpKind::DepthwiseConvolution2d, name, ins, {y},
+             conv_attrs<DepthwiseConvolution2dAttrs>(s, b != kNoTensor));
+    else
+        node(g, OpKind::Convolution2d, name, ins, {y}, conv_attrs<Convolution2dAttrs>(s, b != kNoTensor));
     if (s.act == Act::None) return y;
     ActivationAttrs aa;
     aa.function = s.act == Act::Relu ? ActivationFunction::ReLu : ActivationFunction::BoundedReLu;
@@ -252,27 +262,28 @@ struct CpuSimRun {
     }
 };
 
-// Runs `model` on the CPU and on the simulated NPU with the same input; compares output 0.
-inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool fp16 = false, uint32_t seed = 7) {
-    SessionOptions so = sim_options(fp16);
-    so.profile = true;
-    CpuSimRun run(model, so, seed);
-    Session& sim = run.sim;
-    Session& cpu = run.cpu;
+// Output 0 of two sessions of one model that have run (`sim` with profiling), and the simulator's layers.
+inline Compared compare_runs(const Session& cpu, const Session& sim) {
     Compared r;
     const TensorBinding& a = cpu.output(0);
     const TensorBinding& b = sim.output(0);
     r.elements = a.info.shape.num_elements();
-    {
-        const Difference d = difference(a, b, r.elements);
-        r.max_diff = std::max(r.max_diff, d.max_diff);
-        r.max_ref = std::max(r.max_ref, d.max_ref);
-    }
+    const Difference d = difference(a, b, r.elements);
+    r.max_diff = d.max_diff;
+    r.max_ref = d.max_ref;
     for (const LayerProfile& p : sim.profile()) {
         (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);
         if (p.device == "sim") r.npu_tasks.push_back(p.tasks);
     }
     return r;
+}
+
+// Runs `model` on the CPU and on the simulated NPU with the same input; compares output 0.
+inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool fp16 = false, uint32_t seed = 7) {
+    SessionOptions so = sim_options(fp16);
+    so.profile = true;
+    CpuSimRun run(model, so, seed);
+    return compare_runs(run.cpu, run.sim);
 }
 
 }  // namespace npurun::npu_test

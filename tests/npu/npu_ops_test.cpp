@@ -341,12 +341,7 @@ TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
     ConvSpec a;
     TensorId y = add_conv(g, a, x, "conv");
     TensorId p = value(g, "pool", Shape{1, 4, 4, 16}, DataType::QAsymmU8, g.info(y).quant.scale(), g.info(y).quant.offset);
-    Pooling2dAttrs pa;
-    pa.algorithm = PoolingAlgorithm::Max;
-    pa.pool_width = pa.pool_height = 2;
-    pa.stride_x = pa.stride_y = 2;
-    pa.layout = DataLayout::NHWC;
-    node(g, OpKind::Pooling2d, "maxpool", {y}, {p}, pa);
+    node(g, OpKind::Pooling2d, "maxpool", {y}, {p}, max_pool_attrs(2, 2));
     TensorId z = value(g, "sig", Shape{1, 4, 4, 16}, DataType::QAsymmU8, 1.0f / 256, 0);
     ActivationAttrs sa;
     sa.function = ActivationFunction::Sigmoid;

@@ -30,6 +30,9 @@ protected:
         o.cpu_fallback = fallback;
         return o;
     }
+    // A simulator session's first run fails with `text` (a Runtime error); once `clear_fault` has run, the
+    // same session runs again and gives the fault-free NPU output.
+    template <class Clear> void expect_fails_then_recovers(const std::string& text, Clear clear_fault);
     static constexpr uint32_t kSeed = 5;
     std::shared_ptr<const Model> model;
     std::vector<uint8_t> cpu_out, npu_out;
@@ -47,6 +50,15 @@ template <class F> void expect_error(F&& f, ErrorKind kind, const std::string& t
         EXPECT_NE(m.find(text), std::string::npos) << m;
         EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     }
+}
+
+template <class Clear> void Faults::expect_fails_then_recovers(const std::string& text, Clear clear_fault) {
+    Session s(model, sim_options());
+    npu_test::fill_input(s, kSeed);
+    expect_error([&] { s.run(); }, ErrorKind::Runtime, text);
+    clear_fault();
+    s.run();
+    EXPECT_EQ(output_bytes(s), npu_out);
 }
 
 TEST_P(Faults, EnomemAtEachAllocation) {
@@ -94,13 +106,7 @@ TEST_P(Faults, MmapFailureAtEachMapping) {
 TEST_P(Faults, SubmitTimeoutIsARuntimeErrorAndTheSessionStaysUsable) {
     SimHarness h(GetParam());
     h.rules.push_back({sim::SysCall::Ioctl, h.wait_request(), ETIMEDOUT, 0, 1, 1});
-    {
-        Session s(model, sim_options());
-        npu_test::fill_input(s, kSeed);
-        expect_error([&] { s.run(); }, ErrorKind::Runtime, "NPU job failed");
-        s.run();  // the fault was one-off: the next run is normal
-        EXPECT_EQ(output_bytes(s), npu_out);
-    }
+    expect_fails_then_recovers("NPU job failed", [] {});  // the fault was one-off: the next run is normal
     expect_kernel_empty(*h.kernels.at(0), "submit timeout");
 }
 
@@ -111,14 +117,8 @@ TEST_P(Faults, JobThatNeverCompletesTimesOutThenRecovers) {
         if (hang) return sim::HwResult{};  // completed = false: the interrupt never comes
         return std::nullopt;
     };
-    {
-        Session s(model, sim_options());
-        npu_test::fill_input(s, kSeed);
-        expect_error([&] { s.run(); }, ErrorKind::Runtime, GetParam() == DriverKind::Rknpu ? "timed out" : "500 ms job timeout");
-        hang = false;
-        s.run();
-        EXPECT_EQ(output_bytes(s), npu_out);
-    }
+    expect_fails_then_recovers(GetParam() == DriverKind::Rknpu ? "timed out" : "500 ms job timeout",
+                               [&] { hang = false; });
     expect_kernel_empty(*h.kernels.at(0), "never completes");
 }
 
@@ -196,14 +196,7 @@ TEST_P(Faults, HardwareErrorIsARuntimeErrorAndTheSessionStaysUsable) {
         r.error = "injected: bus error";
         return r;
     };
-    {
-        Session s(model, sim_options());
-        npu_test::fill_input(s, kSeed);
-        expect_error([&] { s.run(); }, ErrorKind::Runtime, "injected: bus error");
-        broken = false;
-        s.run();
-        EXPECT_EQ(output_bytes(s), npu_out);
-    }
+    expect_fails_then_recovers("injected: bus error", [&] { broken = false; });
     expect_kernel_empty(*h.kernels.at(0), "hardware error");
 }
 

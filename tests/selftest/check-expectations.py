@@ -25,12 +25,8 @@ import os
 import subprocess
 import sys
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from check_failures import fail, finish  # noqa: E402  (after the path it is found on)
 
 
 def run(cmd):
@@ -95,6 +91,15 @@ def expect_outcomes(tag, out, report, rows, want):
                 fail(f'{tag}: CSV {name}: expected {result},{outcome}, got {r}')
 
 
+def scenario(label, selftest, prefix, cases, workdir, tag, want_code, outcomes):
+    """One planted run: its exit status and the named cases' outcomes as `label` expects; returns out, report."""
+    code, out, report, rows = selftest_run(selftest, prefix, cases, workdir, tag)
+    if code != want_code:
+        fail(f'{label}: exit {code}, expected {want_code}')
+    expect_outcomes(label, out, report, rows, outcomes)
+    return out, report
+
+
 def main():
     selftest, src, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(workdir, exist_ok=True)
@@ -104,17 +109,14 @@ def main():
     write(prefix + '-skips.txt', 'mc-conv-u8-3cores: not run\n')
 
     # 1. Everything as the lists say: the run passes.
-    code, out, report, rows = selftest_run(selftest, prefix, ['conv-u8-k1', 'conv-u8-k3-p1'], workdir, 'as-listed')
-    print(out, end='')
-    if code != 0:
-        fail(f'as listed: exit {code}, expected 0')
-    expect_outcomes('as listed', out, report, rows, {
+    out, report = scenario('as listed', selftest, prefix, ['conv-u8-k1', 'conv-u8-k3-p1'], workdir, 'as-listed', 0, {
         'conv-u8-k1': ('XFAIL', 'expected-fail', 'fail'),
         'conv-u8-k3-p1': ('FLAKE', 'flake', 'fail'),
         'add-u8': ('PASS', 'pass', 'pass'),
         'fc-u8-relu6': ('PASS', 'pass', 'pass'),
         'mc-conv-u8-3cores': ('SKIP', 'skip', 'skip'),
     })
+    print(out, end='')
     lines = case_lines(out)
     if 'planted failure' not in lines.get('conv-u8-k1', '') or 'expected failure' not in lines.get('conv-u8-k1', ''):
         fail(f'as listed: the XFAIL line does not name the list entry: {lines.get("conv-u8-k1")!r}')
@@ -133,31 +135,23 @@ def main():
              str([l for l in out.splitlines() if l.startswith('summary:')]))
 
     # 2. The listed failure now passes: an unexpected pass fails the run until the list is updated.
-    code, out, report, rows = selftest_run(selftest, prefix, ['conv-u8-k3-p1'], workdir, 'unexpected-pass')
-    if code != 1:
-        fail(f'unexpected pass: exit {code}, expected 1')
-    expect_outcomes('unexpected pass', out, report, rows, {'conv-u8-k1': ('XPASS', 'unexpected-pass', 'pass')})
+    out, _ = scenario('unexpected pass', selftest, prefix, ['conv-u8-k3-p1'], workdir, 'unexpected-pass', 1,
+                      {'conv-u8-k1': ('XPASS', 'unexpected-pass', 'pass')})
     line = case_lines(out).get('conv-u8-k1', '')
     if 'unexpected pass' not in line or 'remove the entry' not in line:
         fail(f'unexpected pass: the line does not say so: {line!r}')
     print('unexpected pass: ' + line.split(': ', 1)[-1])
 
     # 3. A failure the lists do not name fails the run.
-    code, out, report, rows = selftest_run(selftest, prefix, ['conv-u8-k1', 'conv-u8-k3-p1', 'fc-u8-relu6'], workdir,
-                                           'unlisted')
-    if code != 1:
-        fail(f'unlisted failure: exit {code}, expected 1')
-    expect_outcomes('unlisted failure', out, report, rows, {
+    out, _ = scenario('unlisted failure', selftest, prefix, ['conv-u8-k1', 'conv-u8-k3-p1', 'fc-u8-relu6'], workdir,
+                      'unlisted', 1, {
         'fc-u8-relu6': ('FAIL', 'fail', 'fail'),
         'conv-u8-k1': ('XFAIL', 'expected-fail', 'fail'),
     })
     print('unlisted failure: ' + case_lines(out).get('fc-u8-relu6', '').split(': ', 1)[-1])
 
     # 4. Without the lists the same planted failures are plain failures and the skipped case runs.
-    code, out, report, rows = selftest_run(selftest, None, ['conv-u8-k1', 'conv-u8-k3-p1'], workdir, 'no-lists')
-    if code != 1:
-        fail(f'without lists: exit {code}, expected 1')
-    expect_outcomes('without lists', out, report, rows, {
+    scenario('without lists', selftest, None, ['conv-u8-k1', 'conv-u8-k3-p1'], workdir, 'no-lists', 1, {
         'conv-u8-k1': ('FAIL', 'fail', 'fail'),
         'conv-u8-k3-p1': ('FAIL', 'fail', 'fail'),
         'mc-conv-u8-3cores': ('PASS', 'pass', 'pass'),
@@ -188,10 +182,7 @@ def main():
     else:
         print([l for l in out.splitlines() if l.startswith('expectations:')][0])
 
-    if failures:
-        print(f'{len(failures)} failure(s)')
-        sys.exit(1)
-    print('expectation lists: planted failure XFAIL, planted flake FLAKE, unexpected pass XPASS (exit 1), '
+    finish('expectation lists: planted failure XFAIL, planted flake FLAKE, unexpected pass XPASS (exit 1), '
           'unlisted failure FAIL (exit 1), listed skip not run; all checks passed')
 
 

@@ -24,12 +24,8 @@ import subprocess
 import sys
 import zlib
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from check_failures import fail, failures, finish  # noqa: E402  (after the path it is found on)
 
 
 class Dom(html.parser.HTMLParser):
@@ -259,10 +255,7 @@ def main():
         else:
             print(f'screenshot: {png} ({w}x{h})')
 
-    if failures:
-        print(f'{len(failures)} failure(s)')
-        sys.exit(1)
-    print('HTML report: all checks passed')
+    finish('HTML report: all checks passed')
 
 
 if __name__ == '__main__':

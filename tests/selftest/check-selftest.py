@@ -19,12 +19,8 @@ import os
 import subprocess
 import sys
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print('FAIL: ' + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from check_failures import fail, finish  # noqa: E402  (after the path it is found on)
 
 
 def run(cmd, timeout=900):
@@ -166,10 +162,7 @@ def main():
     if code != 2 or 'first argument' not in err:
         fail(f'npurun with --selftest not first: exit {code}, {err.strip()!r}')
 
-    if failures:
-        print(f'{len(failures)} failure(s)')
-        sys.exit(1)
-    print('npurun-selftest: all checks passed')
+    finish('npurun-selftest: all checks passed')
 
 
 if __name__ == '__main__':

@@ -40,6 +40,22 @@ std::vector<HwResult> run_all(NpuSimulator& sim, TestMemory& mem, const RegcmdBu
     return out;
 }
 
+// An fp16 conv task from kIn and kWeights to kOut: C -> K channels with a k x k kernel, H x W in, Ho x Wo out.
+ConvTaskSpec fp16_conv_spec(int C, int H, int W, int K, int k, int Ho, int Wo) {
+    ConvTaskSpec s;
+    s.precision = s.out_precision = 2;
+    s.c = C, s.h = H, s.w = W, s.k = K, s.kh = s.kw = k, s.ho = Ho, s.wo = Wo;
+    s.in_addr = kIn, s.weight_addr = kWeights, s.out_addr = kOut;
+    return s;
+}
+
+// The one conv task `s`, run on `sim` over `mem`.
+std::vector<HwResult> run_conv(NpuSimulator& sim, TestMemory& mem, const ConvTaskSpec& s) {
+    RegcmdWriter w;
+    write_conv_task(w, s);
+    return run_all(sim, mem, w.finish(kRegcmd));
+}
+
 std::vector<int64_t> random_ints(size_t n, int lo, int hi, uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> d(lo, hi);
@@ -68,9 +84,9 @@ TEST(SimKnownAnswer, Int8Conv1x1WithBiasAndRequant) {
     const auto bias = random_ints(K, -2000, 2000, 3);
     TestMemory mem;
     auto in = pack_feature(x, C, H, W, 1);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_weights(wt, K, C, 1, 1, 1);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     auto& b = mem.add(kBias, size_t(K) * 4);
     for (int k = 0; k < K; ++k) {
         const int32_t v = static_cast<int32_t>(bias[k]);
@@ -81,11 +97,13 @@ TEST(SimKnownAnswer, Int8Conv1x1WithBiasAndRequant) {
     s.precision = 0;
     s.c = C; s.h = H; s.w = W; s.k = K; s.ho = H; s.wo = W;
     s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut; s.bias_addr = kBias;
-    s.out_precision = 0; s.out_scale = 0x5A3C; s.out_shift = 22; s.out_offset = -7; s.relu = true;
-    RegcmdWriter w;
-    write_conv_task(w, s);
+    s.out_precision = 0;
+    s.out_scale = 0x5A3C;
+    s.out_shift = 22;
+    s.out_offset = -7;
+    s.relu = true;
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
     EXPECT_TRUE(r[0].completed);
     EXPECT_EQ(r[0].int_status, regcmd::kIntDpu0);
@@ -110,18 +128,15 @@ TEST(SimKnownAnswer, Fp16Conv3x3Pad1) {
     const auto wt = random_fp16_values(size_t(K) * C * 9, 5);
     TestMemory mem;
     auto in = pack_feature(fp16_bits(x), C, H, W, 2);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_weights(fp16_bits(wt), K, C, 3, 3, 2);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     auto& out = mem.add(kOut, size_t(K / 8) * H * W * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2;
-    s.c = C; s.h = H; s.w = W; s.k = K; s.kh = 3; s.kw = 3; s.pad_left = 1; s.pad_top = 1; s.ho = H; s.wo = W;
-    s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut;
-    RegcmdWriter w;
-    write_conv_task(w, s);
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, K, 3, H, W);
+    s.pad_left = 1;
+    s.pad_top = 1;
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
     const ref::ConvShape shape{C, H, W, K, 3, 3, 1, 1, 1, 1, 1, 1};
     const auto expect = ref::conv_acc<float, float>(shape, x, wt);
@@ -139,19 +154,18 @@ TEST(SimKnownAnswer, Int8Depthwise3x3Stride2) {
     const auto wt = random_ints(size_t(C) * 9, -30, 30, 7);
     TestMemory mem;
     auto in = pack_feature(x, C, H, W, 1);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_dw_weights(wt, C, 3, 3, 1);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     auto& out = mem.add(kOut, size_t(C / 16) * Ho * Wo * 16);
     ConvTaskSpec s;
     s.precision = 0; s.out_precision = 0; s.depthwise = true;
     s.c = C; s.h = H; s.w = W; s.k = C; s.kh = 3; s.kw = 3; s.stride = 2; s.pad_left = 1; s.pad_top = 1; s.ho = Ho; s.wo = Wo;
     s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut;
-    s.out_scale = 1; s.out_shift = 6;
-    RegcmdWriter w;
-    write_conv_task(w, s);
+    s.out_scale = 1;
+    s.out_shift = 6;
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
     const ref::ConvShape shape{C, H, W, C, 3, 3, 2, 2, 1, 1, 1, 0, true};
     ASSERT_EQ(shape.ho(), Ho);
@@ -169,8 +183,8 @@ TEST(SimKnownAnswer, Fp16ElementwiseAdd) {
     TestMemory mem;
     auto pa = pack_feature(fp16_bits(a), C, H, W, 2);
     auto pb = pack_feature(fp16_bits(b), C, H, W, 2);
-    std::copy(pa.begin(), pa.end(), mem.add(kIn, pa.size()).begin());
-    std::copy(pb.begin(), pb.end(), mem.add(kIn2, pb.size()).begin());
+    mem.add_copy(kIn, pa);
+    mem.add_copy(kIn2, pb);
     auto& out = mem.add(kOut, pa.size());
     RegcmdWriter w;
     write_ew_add_fp16(w, C, H, W, kIn, kIn2, kOut);
@@ -193,12 +207,12 @@ TEST(SimKnownAnswer, Int8MaxPool2x2ChainedAfterConv) {
     const auto x = random_ints(size_t(C) * H * W, -100, 100, 10);
     TestMemory mem;
     auto in = pack_feature(x, C, H, W, 1);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     // identity 1x1 conv (weight 1 on the diagonal) writes to kIn2, the pool reads kIn2.
     std::vector<int64_t> eye(size_t(C) * C, 0);
     for (int c = 0; c < C; ++c) eye[size_t(c) * C + c] = 1;
     auto wp = pack_weights(eye, C, C, 1, 1, 1);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     mem.add(kIn2, in.size());
     auto& out = mem.add(kOut, size_t(3 * 3 * 16));
     ConvTaskSpec s;
@@ -243,10 +257,8 @@ TEST(SimRefusals, OutOfBufferAddress) {
     add_small_buffers(mem);
     ConvTaskSpec s = small_int8_conv();
     s.out_addr = kOut + 16;  // output runs 16 bytes past the end of its buffer
-    RegcmdWriter w;
-    write_conv_task(w, s);
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     EXPECT_FALSE(r[0].completed);
     EXPECT_EQ(r[0].error.rfind("dma-out-of-bounds: DPU output write", 0), 0u) << r[0].error;
 }
@@ -286,10 +298,8 @@ TEST(SimRefusals, WeightReuseWithoutResidentWeights) {
     add_small_buffers(mem);
     ConvTaskSpec s = small_int8_conv();
     s.weight_reuse = true;
-    RegcmdWriter w;
-    write_conv_task(w, s);
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     EXPECT_EQ(r[0].error.rfind("cbuf-uninitialised: WEIGHT_REUSE", 0), 0u) << r[0].error;
 }
 
@@ -391,20 +401,17 @@ TEST(SimKnownAnswer, Fp16ConvWithBiasStreamAndRelu) {
     const auto bias = random_fp16_values(K, 13);
     TestMemory mem;
     auto in = pack_feature(fp16_bits(x), C, H, W, 2);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_weights(fp16_bits(wt), K, C, 1, 1, 2);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     auto& bs = mem.add(kBias, size_t(K) * 4);
     for (int k = 0; k < K; ++k) std::memcpy(&bs[size_t(k) * 4], &bias[k], 4);
     auto& out = mem.add(kOut, size_t(K / 8) * H * W * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2;
-    s.c = C; s.h = H; s.w = W; s.k = K; s.ho = H; s.wo = W;
-    s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut; s.bias_addr = kBias; s.relu = true;
-    RegcmdWriter w;
-    write_conv_task(w, s);
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, K, 1, H, W);
+    s.bias_addr = kBias;
+    s.relu = true;
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
     const ref::ConvShape shape{C, H, W, K, 1, 1, 1, 1, 0, 0, 0, 0};
     const auto acc = ref::conv_acc<float, float>(shape, x, wt);
@@ -424,8 +431,8 @@ TEST(SimKnownAnswer, Int8ElementwiseAddWithOperandConverter) {
     const auto bv = random_ints(size_t(C) * H * W, -128, 127, 15);
     TestMemory mem;
     auto pa = pack_feature(a, C, H, W, 1), pb = pack_feature(bv, C, H, W, 1);
-    std::copy(pa.begin(), pa.end(), mem.add(kIn, pa.size()).begin());
-    std::copy(pb.begin(), pb.end(), mem.add(kIn2, pb.size()).begin());
+    mem.add_copy(kIn, pa);
+    mem.add_copy(kIn2, pb);
     auto& out = mem.add(kOut, pa.size());
     RegcmdWriter w;
     w.begin_task(regcmd::TaskKind::DpuFlying);
@@ -479,9 +486,9 @@ TEST(SimKnownAnswer, Int8Conv3x3Pad1SplitIntoRowTilesWithWeightReuse) {
     const auto wt = random_ints(size_t(K) * C * 9, -20, 20, 17);
     TestMemory mem;
     auto in = pack_feature(x, C, H, W, 1);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_weights(wt, K, C, 3, 3, 1);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     auto& out = mem.add(kOut, size_t(H) * W * 16);
     RegcmdWriter w;
     for (int tile = 0; tile < 2; ++tile) {
@@ -516,19 +523,15 @@ TEST(SimKnownAnswer, Fp16Depthwise3x3Valid) {
     const auto wt = random_fp16_values(size_t(C) * 9, 19);
     TestMemory mem;
     auto in = pack_feature(fp16_bits(x), C, H, W, 2);
-    std::copy(in.begin(), in.end(), mem.add(kIn, in.size()).begin());
+    mem.add_copy(kIn, in);
     auto wp = pack_dw_weights(fp16_bits(wt), C, 3, 3, 2);
-    std::copy(wp.begin(), wp.end(), mem.add(kWeights, wp.size()).begin());
+    mem.add_copy(kWeights, wp);
     const int Ho = H - 2, Wo = W - 2;
     auto& out = mem.add(kOut, size_t(C / 8) * Ho * Wo * 16);
-    ConvTaskSpec s;
-    s.precision = 2; s.out_precision = 2; s.depthwise = true;
-    s.c = C; s.h = H; s.w = W; s.k = C; s.kh = 3; s.kw = 3; s.ho = Ho; s.wo = Wo;
-    s.in_addr = kIn; s.weight_addr = kWeights; s.out_addr = kOut;
-    RegcmdWriter w;
-    write_conv_task(w, s);
+    ConvTaskSpec s = fp16_conv_spec(C, H, W, C, 3, Ho, Wo);
+    s.depthwise = true;
     NpuSimulator sim;
-    const auto r = run_all(sim, mem, w.finish(kRegcmd));
+    const auto r = run_conv(sim, mem, s);
     ASSERT_EQ(r[0].error, "");
     const ref::ConvShape shape{C, H, W, C, 3, 3, 1, 1, 0, 0, 0, 0, true};
     const auto expect = ref::conv_acc<float, float>(shape, x, wt);

@@ -18,6 +18,8 @@ public:
         b.assign(size, 0);
         return b;
     }
+    // Adds a buffer at addr holding a copy of `bytes`.
+    void add_copy(uint64_t addr, const std::vector<uint8_t>& bytes) { buffers_[addr] = bytes; }
     uint8_t* translate(uint64_t addr, uint64_t size) override {
         auto it = buffers_.upper_bound(addr);
         if (it == buffers_.begin()) return nullptr;

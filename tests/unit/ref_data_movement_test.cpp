@@ -20,27 +20,17 @@ TEST(RefPermuteTranspose, MappingConventionsDiffer) {
     std::vector<float> in(24);
     for (int i = 0; i < 24; ++i) in[i] = float(i);  // x[a][b][c] = 12a + 4b + c, shape [2,3,4]
     // Permute {1,2,0}: input dim 0 -> output dim 1, 1 -> 2, 2 -> 0: output [4,2,3], out[c][a][b] = x[a][b][c].
-    OneOp p;
-    auto px = p.tensor(f32({2, 3, 4}), in);
-    auto py = p.output(f32({4, 2, 3}));
-    p.op(OpKind::Permute, PermuteAttrs{{1, 2, 0}}, {px}, {py});
-    p.run();
     std::vector<float> expect_p;
     for (int c = 0; c < 4; ++c)
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 3; ++b) expect_p.push_back(float(12 * a + 4 * b + c));
-    EXPECT_EQ(p.out<float>(), expect_p);
+    EXPECT_EQ(run_unary_f32(OpKind::Permute, PermuteAttrs{{1, 2, 0}}, {2, 3, 4}, in, {4, 2, 3}), expect_p);
     // Transpose {1,2,0}: output dim i = input dim mapping[i]: output [3,4,2], out[b][c][a] = x[a][b][c].
-    OneOp t;
-    auto tx = t.tensor(f32({2, 3, 4}), in);
-    auto ty = t.output(f32({3, 4, 2}));
-    t.op(OpKind::Transpose, PermuteAttrs{{1, 2, 0}}, {tx}, {ty});
-    t.run();
     std::vector<float> expect_t;
     for (int b = 0; b < 3; ++b)
         for (int c = 0; c < 4; ++c)
             for (int a = 0; a < 2; ++a) expect_t.push_back(float(12 * a + 4 * b + c));
-    EXPECT_EQ(t.out<float>(), expect_t);
+    EXPECT_EQ(run_unary_f32(OpKind::Transpose, PermuteAttrs{{1, 2, 0}}, {2, 3, 4}, in, {3, 4, 2}), expect_t);
 }
 
 TEST(RefPermute, Int16Elements) {
@@ -235,22 +225,10 @@ namespace {
 
 std::vector<float> resize(ResizeMethod m, bool align, bool half, Shape in_s, std::vector<float> in, uint32_t oh,
                           uint32_t ow, DataLayout layout = DataLayout::NHWC) {
-    OneOp t;
-    auto x = t.tensor(f32(in_s), in);
     Shape out_s = in_s;
     if (layout == DataLayout::NHWC) { out_s[1] = oh; out_s[2] = ow; }
     else { out_s[2] = oh; out_s[3] = ow; }
-    auto y = t.output(f32(out_s));
-    ResizeAttrs a;
-    a.method = m;
-    a.align_corners = align;
-    a.half_pixel_centers = half;
-    a.target_height = oh;
-    a.target_width = ow;
-    a.layout = layout;
-    t.op(OpKind::Resize, a, {x}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(OpKind::Resize, ResizeAttrs{oh, ow, m, layout, align, half}, in_s, in, out_s);
 }
 
 }  // namespace

@@ -1,96 +1,69 @@
 // Convolution3d, TransposeConvolution2d, Pooling3d, BatchMatMul, Normalization (LRN), InstanceNormalization,
 // L2Normalization: hand-computed expectations.
 #include <cmath>
-#include <numeric>
 
 #include "tests/unit/ref_test_util.h"
 
 using namespace npurun;
 using namespace npurun::testing;
 
-namespace {
-
-std::vector<float> iota(size_t n, float first = 1) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-std::vector<float> conv3d(Convolution3dAttrs a, Shape xs, std::vector<float> x, Shape ws, std::vector<float> w,
-                          Shape ys, std::vector<float> bias = {}) {
-    OneOp t;
-    auto xi = t.tensor(f32(xs), x);
-    auto wi = t.tensor(f32(ws), w, true);
-    std::vector<TensorId> in{xi, wi};
-    a.bias_enabled = !bias.empty();
-    if (a.bias_enabled) in.push_back(t.tensor(f32({uint32_t(bias.size())}), bias, true));
-    auto y = t.output(f32(ys));
-    t.op(OpKind::Convolution3d, a, in, {y});
-    t.run();
-    return t.out<float>();
-}
-
-}  // namespace
-
 TEST(RefConvolution3d, SumsWindowAndBias) {
     Convolution3dAttrs a;
-    EXPECT_EQ(conv3d(a, {1, 2, 2, 2, 1}, iota(8), {2, 2, 2, 1, 1}, std::vector<float>(8, 1), {1, 1, 1, 1, 1}),
+    EXPECT_EQ(run_weighted_f32(OpKind::Convolution3d, a, {1, 2, 2, 2, 1}, iota(8), {2, 2, 2, 1, 1},
+                               std::vector<float>(8, 1), {1, 1, 1, 1, 1}),
               (std::vector<float>{36}));
-    EXPECT_EQ(conv3d(a, {1, 2, 2, 2, 1}, iota(8), {2, 2, 2, 1, 1}, std::vector<float>(8, 1), {1, 1, 1, 1, 1}, {0.5f}),
+    EXPECT_EQ(run_weighted_f32(OpKind::Convolution3d, a, {1, 2, 2, 2, 1}, iota(8), {2, 2, 2, 1, 1},
+                               std::vector<float>(8, 1), {1, 1, 1, 1, 1}, {0.5f}),
               (std::vector<float>{36.5f}));
     // two output channels [.., I=1, O=2] = {1, -1}
-    EXPECT_EQ(conv3d(a, {1, 1, 1, 2, 1}, {3, 4}, {1, 1, 1, 1, 2}, {1, -1}, {1, 1, 1, 2, 2}),
-              (std::vector<float>{3, -3, 4, -4}));
+    EXPECT_EQ(
+        run_weighted_f32(OpKind::Convolution3d, a, {1, 1, 1, 2, 1}, {3, 4}, {1, 1, 1, 1, 2}, {1, -1}, {1, 1, 1, 2, 2}),
+        (std::vector<float>{3, -3, 4, -4}));
 }
 
 TEST(RefConvolution3d, DepthPaddingStrideDilationAndNcdhw) {
     Convolution3dAttrs a;
     a.pad_front = 1;
-    EXPECT_EQ(conv3d(a, {1, 3, 1, 1, 1}, {1, 2, 3}, {2, 1, 1, 1, 1}, {1, 1}, {1, 3, 1, 1, 1}),
+    EXPECT_EQ(run_weighted_f32(OpKind::Convolution3d, a, {1, 3, 1, 1, 1}, {1, 2, 3}, {2, 1, 1, 1, 1}, {1, 1},
+                               {1, 3, 1, 1, 1}),
               (std::vector<float>{1, 3, 5}));
     Convolution3dAttrs d;
     d.dilation_z = 2;
-    EXPECT_EQ(conv3d(d, {1, 3, 1, 1, 1}, {1, 2, 3}, {2, 1, 1, 1, 1}, {1, 1}, {1, 1, 1, 1, 1}), (std::vector<float>{4}));
+    EXPECT_EQ(run_weighted_f32(OpKind::Convolution3d, d, {1, 3, 1, 1, 1}, {1, 2, 3}, {2, 1, 1, 1, 1}, {1, 1},
+                               {1, 1, 1, 1, 1}),
+              (std::vector<float>{4}));
     Convolution3dAttrs s;
     s.stride_z = 2;
-    EXPECT_EQ(conv3d(s, {1, 3, 1, 1, 1}, {1, 2, 3}, {1, 1, 1, 1, 1}, {2}, {1, 2, 1, 1, 1}), (std::vector<float>{2, 6}));
+    EXPECT_EQ(
+        run_weighted_f32(OpKind::Convolution3d, s, {1, 3, 1, 1, 1}, {1, 2, 3}, {1, 1, 1, 1, 1}, {2}, {1, 2, 1, 1, 1}),
+        (std::vector<float>{2, 6}));
     Convolution3dAttrs n;
     n.layout = DataLayout::NCDHW;
-    EXPECT_EQ(conv3d(n, {1, 2, 1, 1, 1}, {1, 2}, {1, 1, 1, 2, 1}, {10, 100}, {1, 1, 1, 1, 1}), (std::vector<float>{210}));
+    EXPECT_EQ(run_weighted_f32(OpKind::Convolution3d, n, {1, 2, 1, 1, 1}, {1, 2}, {1, 1, 1, 2, 1}, {10, 100},
+                               {1, 1, 1, 1, 1}),
+              (std::vector<float>{210}));
 }
-
-namespace {
-
-std::vector<float> tconv(TransposeConvolution2dAttrs a, Shape xs, std::vector<float> x, Shape ws, std::vector<float> w,
-                         Shape ys, std::vector<float> bias = {}) {
-    OneOp t;
-    auto xi = t.tensor(f32(xs), x);
-    auto wi = t.tensor(f32(ws), w, true);
-    std::vector<TensorId> in{xi, wi};
-    a.bias_enabled = !bias.empty();
-    if (a.bias_enabled) in.push_back(t.tensor(f32({uint32_t(bias.size())}), bias, true));
-    auto y = t.output(f32(ys));
-    t.op(OpKind::TransposeConvolution2d, a, in, {y});
-    t.run();
-    return t.out<float>();
-}
-
-}  // namespace
 
 TEST(RefTransposeConvolution2d, ScatterStridePaddingBias) {
     TransposeConvolution2dAttrs a;
     a.layout = DataLayout::NHWC;
     const std::vector<float> ones(4, 1);
-    EXPECT_EQ(tconv(a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones, {1, 3, 3, 1}),
-              (std::vector<float>{1, 3, 2, 4, 10, 6, 3, 7, 4}));
+    EXPECT_EQ(
+        run_weighted_f32(OpKind::TransposeConvolution2d, a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones, {1, 3, 3, 1}),
+        (std::vector<float>{1, 3, 2, 4, 10, 6, 3, 7, 4}));
     a.stride_x = a.stride_y = 2;
-    EXPECT_EQ(tconv(a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones, {1, 4, 4, 1}),
-              (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));
+    EXPECT_EQ(
+        run_weighted_f32(OpKind::TransposeConvolution2d, a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones, {1, 4, 4, 1}),
+        (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));
     a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = 1;
-    EXPECT_EQ(tconv(a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones, {1, 2, 2, 1}, {1}), (std::vector<float>{2, 3, 4, 5}));
+    EXPECT_EQ(run_weighted_f32(OpKind::TransposeConvolution2d, a, {1, 2, 2, 1}, iota(4), {1, 2, 2, 1}, ones,
+                               {1, 2, 2, 1}, {1}),
+              (std::vector<float>{2, 3, 4, 5}));
     TransposeConvolution2dAttrs n;  // NCHW weights [O, I, H, W]
     n.layout = DataLayout::NCHW;
-    EXPECT_EQ(tconv(n, {1, 1, 1, 1}, {2}, {2, 1, 1, 1}, {3, 5}, {1, 2, 1, 1}), (std::vector<float>{6, 10}));
+    EXPECT_EQ(
+        run_weighted_f32(OpKind::TransposeConvolution2d, n, {1, 1, 1, 1}, {2}, {2, 1, 1, 1}, {3, 5}, {1, 2, 1, 1}),
+        (std::vector<float>{6, 10}));
 }
 
 TEST(RefTransposeConvolution2d, PaddingLargerThanOutputIsAnError) {
@@ -108,12 +81,7 @@ TEST(RefTransposeConvolution2d, PaddingLargerThanOutputIsAnError) {
 namespace {
 
 std::vector<float> pool3d(Pooling3dAttrs a, Shape xs, std::vector<float> x, Shape ys) {
-    OneOp t;
-    auto xi = t.tensor(f32(xs), x);
-    auto y = t.output(f32(ys));
-    t.op(OpKind::Pooling3d, a, {xi}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(OpKind::Pooling3d, a, xs, x, ys);
 }
 
 }  // namespace
@@ -216,23 +184,11 @@ TEST(RefBatchMatMul, ShapeErrors) {
 namespace {
 
 std::vector<float> lrn(NormalizationAttrs a, Shape s, std::vector<float> x) {
-    OneOp t;
-    auto xi = t.tensor(f32(s), x);
-    auto y = t.output(f32(s));
-    t.op(OpKind::Normalization, a, {xi}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(OpKind::Normalization, a, s, x, s);
 }
 
 NormalizationAttrs lrn_attrs(NormChannel c, DataLayout l, float alpha, float beta, float k) {
-    NormalizationAttrs a;
-    a.channel = c;
-    a.layout = l;
-    a.norm_size = 3;
-    a.alpha = alpha;
-    a.beta = beta;
-    a.k = k;
-    return a;
+    return NormalizationAttrs{c, NormMethod::LocalBrightness, 3, alpha, beta, k, l};
 }
 
 }  // namespace

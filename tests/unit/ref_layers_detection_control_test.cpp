@@ -13,6 +13,16 @@ struct Detections {
     std::vector<float> boxes, classes, scores, num;
 };
 
+// Adds the four Float32 outputs of `a` and t's DetectionPostProcess node on (e, s, an), runs it, reads them.
+Detections run_detection(OneOp& t, const DetectionPostProcessAttrs& a, TensorId e, TensorId s, TensorId an) {
+    const uint32_t d = a.max_detections * a.max_classes_per_detection;
+    std::vector<TensorId> outs{t.output(f32({1, d, 4})), t.output(f32({1, d})), t.output(f32({1, d})),
+                               t.output(f32({1}))};
+    t.op(OpKind::DetectionPostProcess, a, {e, s, an}, outs);
+    t.run();
+    return {t.out<float>(0), t.out<float>(1), t.out<float>(2), t.out<float>(3)};
+}
+
 Detections detect(DetectionPostProcessAttrs a, std::vector<float> enc, std::vector<float> scores,
                   std::vector<float> anchors) {
     OneOp t;
@@ -20,14 +30,7 @@ Detections detect(DetectionPostProcessAttrs a, std::vector<float> enc, std::vect
     auto e = t.tensor(f32({1, n, 4}), enc);
     auto s = t.tensor(f32({1, n, a.num_classes + 1}), scores);
     auto an = t.tensor(f32({n, 4}), anchors, true);
-    const uint32_t d = a.max_detections * a.max_classes_per_detection;
-    auto ob = t.output(f32({1, d, 4}));
-    auto oc = t.output(f32({1, d}));
-    auto os = t.output(f32({1, d}));
-    auto on = t.output(f32({1}));
-    t.op(OpKind::DetectionPostProcess, a, {e, s, an}, {ob, oc, os, on});
-    t.run();
-    return {t.out<float>(0), t.out<float>(1), t.out<float>(2), t.out<float>(3)};
+    return run_detection(t, a, e, s, an);
 }
 
 DetectionPostProcessAttrs attrs(bool regular, uint32_t classes, uint32_t max_det, float iou, float score = 0.0f) {
@@ -50,6 +53,14 @@ const std::vector<float> kZero(12, 0.0f);
 // Columns: background, class 0, class 1.
 const std::vector<float> kScores{0, 0.9f, 0.1f, 0, 0.8f, 0.7f, 0, 0.2f, 0.6f};
 
+// The FastNms case on kScores: A c0 .9 and C c1 .6 kept, B suppressed by A, the third slot empty.
+void expect_fast_nms_detections(const Detections& d) {
+    EXPECT_FLOATS_NEAR(d.boxes, (std::vector<float>{0, 0, 1, 1, 0, 2, 1, 3, 0, 0, 0, 0}), 1e-6);
+    EXPECT_EQ(d.classes, (std::vector<float>{0, 1, 0}));
+    EXPECT_FLOATS_NEAR(d.scores, (std::vector<float>{0.9f, 0.6f, 0}), 1e-6);
+    EXPECT_EQ(d.num, (std::vector<float>{2}));
+}
+
 }  // namespace
 
 TEST(RefDetectionPostProcess, DecodesWithScalesAndAnchors) {
@@ -67,11 +78,7 @@ TEST(RefDetectionPostProcess, DecodesWithScalesAndAnchors) {
 
 TEST(RefDetectionPostProcess, FastNms) {
     // Candidates (best class per box): A c0 .9, B c0 .8, C c1 .6; B is suppressed by A.
-    const Detections d = detect(attrs(false, 2, 3, 0.5f), kZero, kScores, kAnchors);
-    EXPECT_FLOATS_NEAR(d.boxes, (std::vector<float>{0, 0, 1, 1, 0, 2, 1, 3, 0, 0, 0, 0}), 1e-6);
-    EXPECT_EQ(d.classes, (std::vector<float>{0, 1, 0}));
-    EXPECT_FLOATS_NEAR(d.scores, (std::vector<float>{0.9f, 0.6f, 0}), 1e-6);
-    EXPECT_EQ(d.num, (std::vector<float>{2}));
+    expect_fast_nms_detections(detect(attrs(false, 2, 3, 0.5f), kZero, kScores, kAnchors));
 }
 
 TEST(RefDetectionPostProcess, QSymmS16InputsDecodeLikeFloat) {
@@ -83,16 +90,7 @@ TEST(RefDetectionPostProcess, QSymmS16InputsDecodeLikeFloat) {
                       std::vector<int16_t>{0, 900, 100, 0, 800, 700, 0, 200, 600});
     auto an = t.tensor(info(DataType::QSymmS16, {3, 4}, 0.1f, 0),
                        std::vector<int16_t>{5, 5, 10, 10, 5, 6, 10, 10, 5, 25, 10, 10}, true);
-    auto ob = t.output(f32({1, 3, 4}));
-    auto oc = t.output(f32({1, 3}));
-    auto os = t.output(f32({1, 3}));
-    auto on = t.output(f32({1}));
-    t.op(OpKind::DetectionPostProcess, attrs(false, 2, 3, 0.5f), {e, s, an}, {ob, oc, os, on});
-    t.run();
-    EXPECT_FLOATS_NEAR(t.out<float>(0), (std::vector<float>{0, 0, 1, 1, 0, 2, 1, 3, 0, 0, 0, 0}), 1e-6);
-    EXPECT_EQ(t.out<float>(1), (std::vector<float>{0, 1, 0}));
-    EXPECT_FLOATS_NEAR(t.out<float>(2), (std::vector<float>{0.9f, 0.6f, 0}), 1e-6);
-    EXPECT_EQ(t.out<float>(3), (std::vector<float>{2}));
+    expect_fast_nms_detections(run_detection(t, attrs(false, 2, 3, 0.5f), e, s, an));
 }
 
 TEST(RefDetectionPostProcess, RegularNmsPerClassThenBestAcrossClasses) {

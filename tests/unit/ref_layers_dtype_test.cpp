@@ -7,41 +7,42 @@
 using namespace npurun;
 using namespace npurun::testing;
 
-TEST(RefLayerDtypes, TransposeConvolutionQAsymmU8) {
-    // x s 0.5 zp 10: {12,14,16,18} = {1,2,3,4}; weights all 1; bias 1.0 (q 2 at s 0.5); stride 2, pad 1
-    // -> real {2,3,4,5} -> out s 0.25 zp 0: {8,12,16,20}
-    OneOp t;
-    auto x = t.tensor(info(DataType::QAsymmU8, {1, 2, 2, 1}, 0.5f, 10), std::vector<uint8_t>{12, 14, 16, 18});
-    auto w = t.tensor(info(DataType::QAsymmU8, {1, 2, 2, 1}, 1.0f, 0), std::vector<uint8_t>{1, 1, 1, 1}, true);
-    auto b = t.tensor(info(DataType::Signed32, {1}, 0.5f), std::vector<int32_t>{2}, true);
-    auto y = t.output(info(DataType::QAsymmU8, {1, 2, 2, 1}, 0.25f, 0));
+namespace {
+
+// Transpose convolution with stride 2 and padding 1 on every side, with a bias.
+TransposeConvolution2dAttrs tconv_stride2_pad1() {
     TransposeConvolution2dAttrs a;
     a.layout = DataLayout::NHWC;
     a.stride_x = a.stride_y = 2;
     a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = 1;
     a.bias_enabled = true;
-    t.op(OpKind::TransposeConvolution2d, a, {x, w, b}, {y});
-    t.run();
-    EXPECT_EQ(t.out<uint8_t>(), (std::vector<uint8_t>{8, 12, 16, 20}));
+    return a;
+}
+
+}  // namespace
+
+TEST(RefLayerDtypes, TransposeConvolutionQAsymmU8) {
+    // x s 0.5 zp 10: {12,14,16,18} = {1,2,3,4}; weights all 1; bias 1.0 (q 2 at s 0.5); stride 2, pad 1
+    // -> real {2,3,4,5} -> out s 0.25 zp 0: {8,12,16,20}
+    EXPECT_EQ(
+        run_weighted<uint8_t>(OpKind::TransposeConvolution2d, tconv_stride2_pad1(),
+                              info(DataType::QAsymmU8, {1, 2, 2, 1}, 0.5f, 10), std::vector<uint8_t>{12, 14, 16, 18},
+                              info(DataType::QAsymmU8, {1, 2, 2, 1}, 1.0f, 0), std::vector<uint8_t>{1, 1, 1, 1},
+                              info(DataType::QAsymmU8, {1, 2, 2, 1}, 0.25f, 0), info(DataType::Signed32, {1}, 0.5f),
+                              std::vector<int32_t>{2}),
+        (std::vector<uint8_t>{8, 12, 16, 20}));
 }
 
 TEST(RefLayerDtypes, TransposeConvolutionQSymmS16WithQSymmS16Weights) {
     // CpuRef 20.08 accepts QSymmS16 weights with a QSymmS16 input (conformance: transpose_conv2d_s16_*).
     // x s 0.5: {2,4,6,8} = {1,2,3,4}; weights s 0.5 {2,2,2,2} = 1; bias 1.0 (q 4 at s 0.25); stride 2, pad 1
     // -> real {2,3,4,5} -> out s 0.25: {8,12,16,20}
-    OneOp t;
-    auto x = t.tensor(info(DataType::QSymmS16, {1, 2, 2, 1}, 0.5f, 0), std::vector<int16_t>{2, 4, 6, 8});
-    auto w = t.tensor(info(DataType::QSymmS16, {1, 2, 2, 1}, 0.5f, 0), std::vector<int16_t>{2, 2, 2, 2}, true);
-    auto b = t.tensor(info(DataType::Signed32, {1}, 0.25f), std::vector<int32_t>{4}, true);
-    auto y = t.output(info(DataType::QSymmS16, {1, 2, 2, 1}, 0.25f, 0));
-    TransposeConvolution2dAttrs a;
-    a.layout = DataLayout::NHWC;
-    a.stride_x = a.stride_y = 2;
-    a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = 1;
-    a.bias_enabled = true;
-    t.op(OpKind::TransposeConvolution2d, a, {x, w, b}, {y});
-    t.run();
-    EXPECT_EQ(t.out<int16_t>(), (std::vector<int16_t>{8, 12, 16, 20}));
+    EXPECT_EQ(run_weighted<int16_t>(OpKind::TransposeConvolution2d, tconv_stride2_pad1(),
+                                    info(DataType::QSymmS16, {1, 2, 2, 1}, 0.5f, 0), std::vector<int16_t>{2, 4, 6, 8},
+                                    info(DataType::QSymmS16, {1, 2, 2, 1}, 0.5f, 0), std::vector<int16_t>{2, 2, 2, 2},
+                                    info(DataType::QSymmS16, {1, 2, 2, 1}, 0.25f, 0),
+                                    info(DataType::Signed32, {1}, 0.25f), std::vector<int32_t>{4}),
+              (std::vector<int16_t>{8, 12, 16, 20}));
 }
 
 TEST(RefLayerDtypes, BatchMatMulQAsymmS8) {

@@ -1,7 +1,5 @@
 // BatchToSpaceNd, SpaceToBatchNd, DepthToSpace, SpaceToDepth, ChannelShuffle, Gather, GatherNd, Slice,
 // StridedSlice, Stack, Fill, Shape, Rank. Expected values are TensorFlow's documented examples or worked by hand.
-#include <numeric>
-
 #include "tests/unit/ref_test_util.h"
 
 using namespace npurun;
@@ -9,20 +7,9 @@ using namespace npurun::testing;
 
 namespace {
 
-std::vector<float> iota(size_t n, float first = 1) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
 template <class Attrs>
 std::vector<float> one(OpKind k, Attrs a, Shape in, std::vector<float> v, Shape out) {
-    OneOp t;
-    auto x = t.tensor(f32(in), v);
-    auto y = t.output(f32(out));
-    t.op(k, a, {x}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(k, a, in, v, out);
 }
 
 const std::vector<float> kBlocks{1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16};  // TF's example
@@ -169,14 +156,7 @@ namespace {
 
 StridedSliceAttrs ss(std::vector<int32_t> b, std::vector<int32_t> e, std::vector<int32_t> s, int32_t bm = 0,
                      int32_t em = 0, int32_t sm = 0) {
-    StridedSliceAttrs a;
-    a.begin = b;
-    a.end = e;
-    a.stride = s;
-    a.begin_mask = bm;
-    a.end_mask = em;
-    a.shrink_axis_mask = sm;
-    return a;
+    return StridedSliceAttrs{b, e, s, bm, em, sm};
 }
 
 }  // namespace

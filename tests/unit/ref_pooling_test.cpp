@@ -18,12 +18,7 @@ Pooling2dAttrs pool(PoolingAlgorithm alg, uint32_t size, uint32_t stride, DataLa
 }
 
 std::vector<float> run_f32(const Pooling2dAttrs& a, Shape in_shape, std::vector<float> in, Shape out_shape) {
-    OneOp t;
-    auto x = t.tensor(f32(in_shape), in);
-    auto y = t.output(f32(out_shape));
-    t.op(OpKind::Pooling2d, a, {x}, {y});
-    t.run();
-    return t.out<float>();
+    return run_unary_f32(OpKind::Pooling2d, a, in_shape, in, out_shape);
 }
 
 }  // namespace

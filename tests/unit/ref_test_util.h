@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,47 @@ private:
     }
     std::vector<std::vector<uint8_t>> buffers_;
 };
+
+// n consecutive values from `first`: inputs whose every element is told apart in the expected output.
+inline std::vector<float> iota(size_t n, float first = 1) {
+    std::vector<float> v(n);
+    std::iota(v.begin(), v.end(), first);
+    return v;
+}
+
+// One `kind` node with one Float32 input of `in_shape` and one Float32 output of `out_shape`, run; its output.
+inline std::vector<float> run_unary_f32(OpKind kind, OpAttrs attrs, Shape in_shape, const std::vector<float>& in,
+                                        Shape out_shape) {
+    OneOp t;
+    auto x = t.tensor(f32(in_shape), in);
+    auto y = t.output(f32(out_shape));
+    t.op(kind, std::move(attrs), {x}, {y});
+    t.run();
+    return t.out<float>();
+}
+
+// A convolution-like `kind` node on stored values of any type: input `x`, constant weights `w` and, when `bias`
+// is not empty, a constant bias (the attrs say bias_enabled themselves); run, its one output read as Y.
+template <class Y, class X, class W, class B = int32_t>
+std::vector<Y> run_weighted(OpKind kind, OpAttrs attrs, const TensorInfo& xi, const std::vector<X>& x,
+                            const TensorInfo& wi, const std::vector<W>& w, const TensorInfo& yi,
+                            const TensorInfo& bi = {}, const std::vector<B>& bias = {}) {
+    OneOp t;
+    std::vector<TensorId> in{t.tensor(xi, x), t.tensor(wi, w, true)};
+    if (!bias.empty()) in.push_back(t.tensor(bi, bias, true));
+    auto y = t.output(yi);
+    t.op(kind, std::move(attrs), in, {y});
+    t.run();
+    return t.out<Y>();
+}
+
+// run_weighted on Float32 values, the bias (when given) of shape [bias.size()], which sets bias_enabled.
+template <class Attrs> std::vector<float> run_weighted_f32(OpKind kind, Attrs a, Shape xs, const std::vector<float>& x,
+                                                           Shape ws, const std::vector<float>& w, Shape ys,
+                                                           const std::vector<float>& bias = {}) {
+    a.bias_enabled = !bias.empty();
+    return run_weighted<float>(kind, a, f32(xs), x, f32(ws), w, f32(ys), f32({uint32_t(bias.size())}), bias);
+}
 
 // Runs f and returns the Error it throws (fails the test when it does not throw).
 template <class F> Error expect_error(F&& f) {

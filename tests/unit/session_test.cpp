@@ -202,34 +202,33 @@ TEST(Session, MemoryStatsShowSharing) {
     EXPECT_LT(st.arena_bytes, st.naive_bytes);
 }
 
-TEST(Session, NodeWithoutKernelIsUnsupportedAndNamed) {
+namespace {
+
+// SessionFactory::create refuses `model` with `options`: an Error of `kind` whose message holds `text`.
+void expect_refused(std::shared_ptr<const Model> model, const SessionOptions& options, ErrorKind kind,
+                    const std::string& text) {
     try {
-        SessionFactory::create(small_model(OpKind::Softmax), {}, test_kernels);
-        FAIL() << "expected an error";
+        SessionFactory::create(std::move(model), options, test_kernels);
+        FAIL() << "expected an error containing '" << text << "'";
     } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-        EXPECT_NE(std::string(e.what()).find("'double1' (Softmax)"), std::string::npos) << e.what();
+        EXPECT_EQ(e.kind(), kind);
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
     }
+}
+
+}  // namespace
+
+TEST(Session, NodeWithoutKernelIsUnsupportedAndNamed) {
+    expect_refused(small_model(OpKind::Softmax), {}, ErrorKind::Unsupported, "'double1' (Softmax)");
 }
 
 TEST(Session, KernelRefusalCarriesItsReason) {
-    try {
-        SessionFactory::create(small_model(OpKind::Floor), {}, test_kernels);
-        FAIL() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-        EXPECT_NE(std::string(e.what()).find("Float16 input not supported"), std::string::npos) << e.what();
-    }
+    expect_refused(small_model(OpKind::Floor), {}, ErrorKind::Unsupported, "Float16 input not supported");
 }
 
 TEST(Session, NpuWithoutABoardIsNamedAsUnavailable) {
-    try {
-        SessionFactory::create(small_model(), {DeviceKind::Npu, 1, false, false}, test_kernels);
-        FAIL() << "expected an error (no NPU on a build machine)";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::Device);
-        EXPECT_NE(std::string(e.what()).find("npu"), std::string::npos) << e.what();
-    }
+    // No NPU on a build machine.
+    expect_refused(small_model(), {DeviceKind::Npu, 1, false, false}, ErrorKind::Device, "npu");
 }
 
 TEST(Session, SimRunsLayersTheNpuDoesNotTakeOnTheCpuKernels) {

@@ -186,16 +186,23 @@ namespace {
 
 // Writes a report to `path` through a temporary file in the same directory, then rename(): a reader sees
 // the old file or the complete new one. `flag` names the option in messages.
+[[noreturn]] void cannot_write(const char* flag, const std::string& path, int err) {
+    fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(err));
+}
+
+// The temporary file a report at `path` goes through: same directory, so that rename() is atomic.
+std::string temp_path(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
 void write_atomically(const std::string& path, const std::string& text, const char* flag) {
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    const std::string tmp = temp_path(path);
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(errno));
+    if (!f) cannot_write(flag, path, errno);
     const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     const bool closed = std::fclose(f) == 0;
     if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
         const int e = errno;
         std::remove(tmp.c_str());
-        fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(e));
+        cannot_write(flag, path, e);
     }
 }
 
@@ -203,9 +210,9 @@ void write_atomically(const std::string& path, const std::string& text, const ch
 // cases: the temporary file the report will go through is created and removed once.
 void check_writable(const std::string& path, const char* flag) {
     if (path.empty() || path == "-") return;
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    const std::string tmp = temp_path(path);
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail(ErrorKind::BadInput, std::string("cannot write ") + flag + " file '" + path + "': " + std::strerror(errno));
+    if (!f) cannot_write(flag, path, errno);
     std::fclose(f);
     std::remove(tmp.c_str());
 }

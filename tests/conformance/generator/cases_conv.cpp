@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "tests/conformance/generator/case_spec.h"
+#include "tests/conformance/generator/index_types.h"
+#include "tests/conformance/generator/weight_schemes.h"
 
 namespace conformance {
 namespace {
@@ -17,46 +19,6 @@ using armnn::DataLayout;
 using armnn::DataType;
 using armnn::TensorInfo;
 using armnn::TensorShape;
-
-enum class Weights { Float, Half, U8PerTensor, S8PerAxis };
-
-struct QuantScheme {
-    TypeVariant act;
-    Weights weights;
-    const char* tag;
-};
-
-const QuantScheme kSchemes[] = {
-    {kF32, Weights::Float, "f32"},
-    {kF16, Weights::Half, "f16"},
-    {kU8, Weights::U8PerTensor, "u8"},
-    {kU8, Weights::S8PerAxis, "u8_perchannel"},
-    {kS8, Weights::S8PerAxis, "s8_perchannel"},
-};
-
-constexpr float kInScale = 0.05f;
-
-int32_t act_offset(const TypeVariant& v) { return v.type == DataType::QAsymmU8 ? 128 : 0; }
-
-// Weight info for `channels` output channels along `axis`, and the matching bias info.
-struct WeightInfos {
-    TensorInfo weights, bias;
-};
-
-WeightInfos weight_infos(const QuantScheme& q, const TensorShape& wshape, unsigned channels, unsigned axis) {
-    if (q.weights == Weights::Float) return {TensorInfo(wshape, DataType::Float32), TensorInfo({channels}, DataType::Float32)};
-    if (q.weights == Weights::Half) return {TensorInfo(wshape, DataType::Float16), TensorInfo({channels}, DataType::Float16)};
-    if (q.weights == Weights::U8PerTensor) {
-        const float ws = 0.01f;
-        return {TensorInfo(wshape, DataType::QAsymmU8, ws, 127), TensorInfo({channels}, DataType::Signed32, kInScale * ws, 0)};
-    }
-    std::vector<float> ws(channels), bs(channels);
-    for (unsigned c = 0; c < channels; ++c) {
-        ws[c] = 0.004f * static_cast<float>(1 + c % 5);
-        bs[c] = kInScale * ws[c];
-    }
-    return {TensorInfo(wshape, DataType::QSymmS8, ws, axis), TensorInfo({channels}, DataType::Signed32, bs, 0)};
-}
 
 // Output scale chosen so that a sum of k random products mostly fits the 8-bit range.
 float out_scale(const QuantScheme& q, unsigned k) {
@@ -88,10 +50,6 @@ unsigned out_dim(unsigned in, unsigned k, unsigned s, unsigned d, unsigned p0, u
     return (in + p0 + p1 - eff) / s + 1;
 }
 
-TensorShape nhwc_or_nchw(DataLayout l, unsigned n, unsigned h, unsigned w, unsigned c) {
-    return l == DataLayout::NHWC ? TensorShape({n, h, w, c}) : TensorShape({n, c, h, w});
-}
-
 template <typename Desc>
 Desc conv_desc(const ConvParams& p) {
     Desc d;
@@ -104,26 +62,20 @@ Desc conv_desc(const ConvParams& p) {
 }
 
 void add_conv2d(std::vector<CaseSpec>& out) {
-    for (const QuantScheme& q : kSchemes) {
-        for (const ConvParams& p : kConv) {
-            const std::string name = std::string("conv2d_") + q.tag + "_" + p.tag;
-            out.push_back(make_case(name, "Convolution2d", q.act, [q, p](Net& net) {
-                const unsigned oh = out_dim(p.h, p.kh, p.sy, p.dy, p.pt, p.pb);
-                const unsigned ow = out_dim(p.w, p.kw, p.sx, p.dx, p.pl, p.pr);
-                const TensorShape wshape = p.layout == DataLayout::NHWC ? TensorShape({p.o, p.kh, p.kw, p.c})
-                                                                         : TensorShape({p.o, p.c, p.kh, p.kw});
-                const WeightInfos wi = weight_infos(q, wshape, p.o, 0);
-                const int32_t zp = act_offset(q.act);
-                auto& in = net.input(q.act.info(nhwc_or_nchw(p.layout, p.n, p.h, p.w, p.c), kInScale, zp));
-                const armnn::ConstTensor weights = net.random_const(wi.weights);
-                armnn::Optional<armnn::ConstTensor> bias;
-                if (p.bias) bias = net.random_const(wi.bias);
-                auto* layer = net.net().AddConvolution2dLayer(conv_desc<armnn::Convolution2dDescriptor>(p), weights, bias, "conv");
-                const TensorInfo oi = q.act.info(nhwc_or_nchw(p.layout, p.n, oh, ow, p.o), out_scale(q, p.kh * p.kw * p.c), zp);
-                net.output(net.wire(layer, {&in}, oi));
-            }));
-        }
-    }
+    add_scheme_cases(
+        out, kSchemes, kConv, "conv2d_", "Convolution2d", [](Net& net, const QuantScheme& q, const ConvParams& p) {
+            const unsigned oh = out_dim(p.h, p.kh, p.sy, p.dy, p.pt, p.pb);
+            const unsigned ow = out_dim(p.w, p.kw, p.sx, p.dx, p.pl, p.pr);
+            const WeightInfos wi = weight_infos(q, conv_weight_shape(p.layout, p.o, p.kh, p.kw, p.c), p.o, 0);
+            const int32_t zp = act_offset(q.act);
+            auto& in = net.input(q.act.info(image_shape(p.layout, p.n, p.h, p.w, p.c), kInScale, zp));
+            const RandomWeights w = random_weights(net, wi, p.bias);
+            auto* layer = net.net().AddConvolution2dLayer(conv_desc<armnn::Convolution2dDescriptor>(p), w.weights,
+                                                          w.bias, "conv");
+            const TensorInfo oi =
+                q.act.info(image_shape(p.layout, p.n, oh, ow, p.o), out_scale(q, p.kh * p.kw * p.c), zp);
+            net.output(net.wire(layer, {&in}, oi));
+        });
 }
 
 // Depthwise: `o` is the depth multiplier M; 20.08 takes weights as [M, C, H, W] in both layouts.
@@ -136,39 +88,34 @@ const ConvParams kDepthwise[] = {
 };
 
 void add_depthwise(std::vector<CaseSpec>& out) {
-    for (const QuantScheme& q : kSchemes) {
-        for (const ConvParams& p : kDepthwise) {
-            const std::string name = std::string("dwconv2d_") + q.tag + "_" + p.tag;
-            out.push_back(make_case(name, "DepthwiseConvolution2d", q.act, [q, p](Net& net) {
-                const unsigned oh = out_dim(p.h, p.kh, p.sy, p.dy, p.pt, p.pb);
-                const unsigned ow = out_dim(p.w, p.kw, p.sx, p.dx, p.pl, p.pr);
-                const unsigned oc = p.c * p.o;
-                // CpuRef 20.08 wants per-axis weights quantized along dimension 0 (M of [M, C, H, W]) and
-                // as many weight scales as bias scales (C*M): only C == 1 satisfies both. The other
-                // shapes are still built and left to CpuRef to reject, so the index records why.
-                const bool along_c = false;
-                WeightInfos wi = weight_infos(q, TensorShape({p.o, p.c, p.kh, p.kw}), along_c ? p.c : p.o, along_c ? 1 : 0);
-                if (q.weights == Weights::S8PerAxis) {
-                    // Output channel k = c*M + m.
-                    std::vector<float> bs(oc);
-                    const std::vector<float> ws = wi.weights.GetQuantizationScales();
-                    for (unsigned k = 0; k < oc; ++k) bs[k] = kInScale * ws[along_c ? k / p.o : k % p.o];
-                    wi.bias = TensorInfo({oc}, DataType::Signed32, bs, 0);
-                } else {
-                    wi.bias.SetShape({oc});
-                }
-                const int32_t zp = act_offset(q.act);
-                auto& in = net.input(q.act.info(nhwc_or_nchw(p.layout, p.n, p.h, p.w, p.c), kInScale, zp));
-                const armnn::ConstTensor weights = net.random_const(wi.weights);
-                armnn::Optional<armnn::ConstTensor> bias;
-                if (p.bias) bias = net.random_const(wi.bias);
-                auto* layer = net.net().AddDepthwiseConvolution2dLayer(
-                    conv_desc<armnn::DepthwiseConvolution2dDescriptor>(p), weights, bias, "dwconv");
-                const TensorInfo oi = q.act.info(nhwc_or_nchw(p.layout, p.n, oh, ow, oc), out_scale(q, p.kh * p.kw), zp);
-                net.output(net.wire(layer, {&in}, oi));
-            }));
-        }
-    }
+    add_scheme_cases(
+        out, kSchemes, kDepthwise, "dwconv2d_", "DepthwiseConvolution2d",
+        [](Net& net, const QuantScheme& q, const ConvParams& p) {
+            const unsigned oh = out_dim(p.h, p.kh, p.sy, p.dy, p.pt, p.pb);
+            const unsigned ow = out_dim(p.w, p.kw, p.sx, p.dx, p.pl, p.pr);
+            const unsigned oc = p.c * p.o;
+            // CpuRef 20.08 wants per-axis weights quantized along dimension 0 (M of [M, C, H, W]) and
+            // as many weight scales as bias scales (C*M): only C == 1 satisfies both. The other
+            // shapes are still built and left to CpuRef to reject, so the index records why.
+            const bool along_c = false;
+            WeightInfos wi = weight_infos(q, TensorShape({p.o, p.c, p.kh, p.kw}), along_c ? p.c : p.o, along_c ? 1 : 0);
+            if (q.weights == Weights::S8PerAxis) {
+                // Output channel k = c*M + m.
+                std::vector<float> bs(oc);
+                const std::vector<float> ws = wi.weights.GetQuantizationScales();
+                for (unsigned k = 0; k < oc; ++k) bs[k] = kInScale * ws[along_c ? k / p.o : k % p.o];
+                wi.bias = TensorInfo({oc}, DataType::Signed32, bs, 0);
+            } else {
+                wi.bias.SetShape({oc});
+            }
+            const int32_t zp = act_offset(q.act);
+            auto& in = net.input(q.act.info(image_shape(p.layout, p.n, p.h, p.w, p.c), kInScale, zp));
+            const RandomWeights w = random_weights(net, wi, p.bias);
+            auto* layer = net.net().AddDepthwiseConvolution2dLayer(
+                conv_desc<armnn::DepthwiseConvolution2dDescriptor>(p), w.weights, w.bias, "dwconv");
+            const TensorInfo oi = q.act.info(image_shape(p.layout, p.n, oh, ow, oc), out_scale(q, p.kh * p.kw), zp);
+            net.output(net.wire(layer, {&in}, oi));
+        });
 }
 
 struct FcParams {
@@ -185,25 +132,20 @@ void add_fully_connected(std::vector<CaseSpec>& out) {
         {"4d_1x2x3x4to6", TensorShape({1, 2, 3, 4}), 1, 24, 6, true, true},
         {"2x33to17_odd", TensorShape({2, 33}), 2, 33, 17, false, true},
     };
-    for (const QuantScheme& q : kSchemes) {
-        for (const FcParams& p : params) {
-            const std::string name = std::string("fully_connected_") + q.tag + "_" + p.tag;
-            out.push_back(make_case(name, "FullyConnected", q.act, [q, p](Net& net) {
-                const TensorShape wshape = p.transpose ? TensorShape({p.out, p.in}) : TensorShape({p.in, p.out});
-                const WeightInfos wi = weight_infos(q, wshape, p.out, p.transpose ? 0 : 1);
-                const int32_t zp = act_offset(q.act);
-                auto& in = net.input(q.act.info(p.input, kInScale, zp));
-                armnn::FullyConnectedDescriptor d;
-                d.m_BiasEnabled = p.bias;
-                d.m_TransposeWeightMatrix = p.transpose;
-                const armnn::ConstTensor weights = net.random_const(wi.weights);
-                armnn::Optional<armnn::ConstTensor> bias;
-                if (p.bias) bias = net.random_const(wi.bias);
-                auto* layer = net.net().AddFullyConnectedLayer(d, weights, bias, "fc");
-                net.output(net.wire(layer, {&in}, q.act.info({p.batch, p.out}, out_scale(q, p.in), zp)));
-            }));
-        }
-    }
+    add_scheme_cases(
+        out, kSchemes, params, "fully_connected_", "FullyConnected",
+        [](Net& net, const QuantScheme& q, const FcParams& p) {
+            const TensorShape wshape = p.transpose ? TensorShape({p.out, p.in}) : TensorShape({p.in, p.out});
+            const WeightInfos wi = weight_infos(q, wshape, p.out, p.transpose ? 0 : 1);
+            const int32_t zp = act_offset(q.act);
+            auto& in = net.input(q.act.info(p.input, kInScale, zp));
+            armnn::FullyConnectedDescriptor d;
+            d.m_BiasEnabled = p.bias;
+            d.m_TransposeWeightMatrix = p.transpose;
+            const RandomWeights w = random_weights(net, wi, p.bias);
+            auto* layer = net.net().AddFullyConnectedLayer(d, w.weights, w.bias, "fc");
+            net.output(net.wire(layer, {&in}, q.act.info({p.batch, p.out}, out_scale(q, p.in), zp)));
+        });
 }
 
 }  // namespace

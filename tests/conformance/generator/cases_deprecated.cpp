@@ -22,42 +22,30 @@ namespace {
 using armnn::DataType;
 using armnn::TensorShape;
 
-// Calls of the deprecated API are the point of this file; the warning is silenced only around them.
+// Calls of the deprecated API are the point of this file; the warning is silenced only around these
+// wrappers.
+ARMNN_NO_DEPRECATE_WARN_BEGIN
 armnn::IConnectableLayer* add_merger(armnn::INetwork& net, const armnn::OriginsDescriptor& d) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
     return net.AddMergerLayer(d, "merger");
-    ARMNN_NO_DEPRECATE_WARN_END
 }
 armnn::IConnectableLayer* add_resize_bilinear(armnn::INetwork& net, const armnn::ResizeBilinearDescriptor& d) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
     return net.AddResizeBilinearLayer(d, "resize_bilinear");
-    ARMNN_NO_DEPRECATE_WARN_END
 }
-armnn::IConnectableLayer* add_equal(armnn::INetwork& net) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
-    return net.AddEqualLayer("equal");
-    ARMNN_NO_DEPRECATE_WARN_END
-}
-armnn::IConnectableLayer* add_greater(armnn::INetwork& net) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
-    return net.AddGreaterLayer("greater");
-    ARMNN_NO_DEPRECATE_WARN_END
-}
-armnn::IConnectableLayer* add_abs(armnn::INetwork& net) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
-    return net.AddAbsLayer("abs");
-    ARMNN_NO_DEPRECATE_WARN_END
-}
-armnn::IConnectableLayer* add_rsqrt(armnn::INetwork& net) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
-    return net.AddRsqrtLayer("rsqrt");
-    ARMNN_NO_DEPRECATE_WARN_END
-}
-armnn::IConnectableLayer* add_gather_no_descriptor(armnn::INetwork& net) {
-    ARMNN_NO_DEPRECATE_WARN_BEGIN
+
+// The descriptor-less layers that only the deprecated API adds.
+enum class OldLayer { Equal, Greater, Abs, Rsqrt, Gather };
+
+armnn::IConnectableLayer* add_old_layer(armnn::INetwork& net, OldLayer which) {
+    switch (which) {
+        case OldLayer::Equal: return net.AddEqualLayer("equal");
+        case OldLayer::Greater: return net.AddGreaterLayer("greater");
+        case OldLayer::Abs: return net.AddAbsLayer("abs");
+        case OldLayer::Rsqrt: return net.AddRsqrtLayer("rsqrt");
+        case OldLayer::Gather: break;
+    }
     return net.AddGatherLayer("gather");
-    ARMNN_NO_DEPRECATE_WARN_END
 }
+ARMNN_NO_DEPRECATE_WARN_END
 
 const TypeVariant kMainTypes[] = {kF32, kF16, kU8, kS8, kS16};
 
@@ -130,7 +118,7 @@ void add_equal_greater_cases(std::vector<CaseSpec>& out) {
                         a = &net.wire(net.net().AddFloorLayer("floor_a"), {a}, v.info(sa, 0, 0));
                         b = &net.wire(net.net().AddFloorLayer("floor_b"), {b}, v.info(sb, 0, 0));
                     }
-                    auto* layer = equal ? add_equal(net.net()) : add_greater(net.net());
+                    auto* layer = add_old_layer(net.net(), equal ? OldLayer::Equal : OldLayer::Greater);
                     net.output(net.wire(layer, {a, b}, armnn::TensorInfo(sa, DataType::Boolean)));
                 })));
             }
@@ -145,7 +133,7 @@ void add_abs_rsqrt_cases(std::vector<CaseSpec>& out) {
                 const TensorShape shape({1, 3, 4, 5});
                 const float lo = abs ? -4.0f : 0.1f, hi = 4.0f;
                 auto& in = net.input(ranged_info(v, shape, abs ? lo : 0.0f, hi), {lo, hi});
-                auto* layer = abs ? add_abs(net.net()) : add_rsqrt(net.net());
+                auto* layer = add_old_layer(net.net(), abs ? OldLayer::Abs : OldLayer::Rsqrt);
                 net.output(net.wire(layer, {&in}, ranged_info(v, shape, 0.0f, abs ? 4.0f : 3.2f)));
             });
             // As for ElementwiseUnary (cases_elementwise.cpp): 20.08 writes it but cannot read it back.
@@ -161,7 +149,8 @@ void add_gather_legacy_cases(std::vector<CaseSpec>& out) {
         out.push_back(legacy_case(name, "Gather", v, "GatherLayer (axis 0)", [v](Net& net) {
             auto& data = net.input(ranged_info(v, TensorShape({4, 3}), -3, 3));
             auto& idx = net.input(armnn::TensorInfo(TensorShape({5}), DataType::Signed32), {0, 3});
-            net.output(net.wire(add_gather_no_descriptor(net.net()), {&data, &idx}, ranged_info(v, TensorShape({5, 3}), -3, 3)));
+            net.output(net.wire(add_old_layer(net.net(), OldLayer::Gather), {&data, &idx},
+                                ranged_info(v, TensorShape({5, 3}), -3, 3)));
         }));
     }
 }

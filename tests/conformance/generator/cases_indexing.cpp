@@ -44,6 +44,20 @@ bool refused(const std::set<DataType>& refused_types, const TypeVariant& v, size
     return param_index > 0 && refused_types.count(v.type) != 0;
 }
 
+// One case per data type and parameter set (only the first set for `refused_types`), named `prefix` + type
+// tag + "_" + parameter tag and built by build(net, type, params).
+template <class Params, class Build> void add_movement_cases(std::vector<CaseSpec>& out, const Params& params,
+                                                             const std::set<DataType>& refused_types,
+                                                             const char* prefix, const char* layer, Build build) {
+    for (const TypeVariant& v : all_data_types())
+        for (size_t i = 0; i < std::size(params); ++i) {
+            if (refused(refused_types, v, i)) continue;
+            const auto p = params[i];
+            out.push_back(movement_case(std::string(prefix) + v.tag + "_" + p.tag, layer, v,
+                                        [v, p, build](Net& net) { build(net, v, p); }));
+        }
+}
+
 // ---- BatchToSpaceNd / SpaceToBatchNd --------------------------------------------------------------
 
 using PadList = std::vector<std::pair<unsigned, unsigned>>;
@@ -67,22 +81,18 @@ void add_batch_to_space(std::vector<CaseSpec>& out) {
         {"b3x2_crop_top_nhwc", DataLayout::NHWC, 1, 2, 2, 3, {3, 2}, {{1, 0}, {0, 0}}},
         {"b1x2_nchw", DataLayout::NCHW, 2, 3, 2, 2, {1, 2}, {{0, 0}, {1, 0}}},
     };
-    for (const TypeVariant& v : all_data_types())
-        for (size_t i = 0; i < std::size(params); ++i) {
-            if (refused(kBlockRefused, v, i)) continue;
-            const BlockParams p = params[i];
-            const std::string name = std::string("batch_to_space_nd_") + v.tag + "_" + p.tag;
-            out.push_back(movement_case(name, "BatchToSpaceNd", v, [v, p](Net& net) {
-                const unsigned bh = p.block[0], bw = p.block[1];
-                const TensorShape in_shape = image_shape(p.layout, p.n * bh * bw, p.h, p.w, p.c);
-                const TensorShape out_shape = image_shape(p.layout, p.n, p.h * bh - p.pads[0].first - p.pads[0].second,
-                                                          p.w * bw - p.pads[1].first - p.pads[1].second, p.c);
-                armnn::BatchToSpaceNdDescriptor d(p.block, p.pads);
-                d.m_DataLayout = p.layout;
-                auto& in = net.input(io_info(v, in_shape));
-                net.output(net.wire(net.net().AddBatchToSpaceNdLayer(d, "batch_to_space"), {&in}, io_info(v, out_shape)));
-            }));
-        }
+    add_movement_cases(
+        out, params, kBlockRefused, "batch_to_space_nd_", "BatchToSpaceNd",
+        [](Net& net, const TypeVariant& v, const BlockParams& p) {
+            const unsigned bh = p.block[0], bw = p.block[1];
+            const TensorShape in_shape = image_shape(p.layout, p.n * bh * bw, p.h, p.w, p.c);
+            const TensorShape out_shape = image_shape(p.layout, p.n, p.h * bh - p.pads[0].first - p.pads[0].second,
+                                                      p.w * bw - p.pads[1].first - p.pads[1].second, p.c);
+            armnn::BatchToSpaceNdDescriptor d(p.block, p.pads);
+            d.m_DataLayout = p.layout;
+            auto& in = net.input(io_info(v, in_shape));
+            net.output(net.wire(net.net().AddBatchToSpaceNdLayer(d, "batch_to_space"), {&in}, io_info(v, out_shape)));
+        });
 }
 
 void add_space_to_batch(std::vector<CaseSpec>& out) {
@@ -94,23 +104,19 @@ void add_space_to_batch(std::vector<CaseSpec>& out) {
         {"b3x1_pads_nchw", DataLayout::NCHW, 1, 5, 3, 2, {3, 1}, {{0, 1}, {1, 1}}},
         {"b2x2_batch2_nhwc", DataLayout::NHWC, 2, 2, 4, 3, {2, 2}, {{0, 0}, {1, 1}}},
     };
-    for (const TypeVariant& v : all_data_types())
-        for (size_t i = 0; i < std::size(params); ++i) {
-            if (refused(kBlockRefused, v, i)) continue;
-            const BlockParams p = params[i];
-            const std::string name = std::string("space_to_batch_nd_") + v.tag + "_" + p.tag;
-            out.push_back(movement_case(name, "SpaceToBatchNd", v, [v, p](Net& net) {
-                const unsigned bh = p.block[0], bw = p.block[1];
-                const unsigned ph = p.h + p.pads[0].first + p.pads[0].second;
-                const unsigned pw = p.w + p.pads[1].first + p.pads[1].second;
-                const TensorShape in_shape = image_shape(p.layout, p.n, p.h, p.w, p.c);
-                const TensorShape out_shape = image_shape(p.layout, p.n * bh * bw, ph / bh, pw / bw, p.c);
-                armnn::SpaceToBatchNdDescriptor d(p.block, p.pads);
-                d.m_DataLayout = p.layout;
-                auto& in = net.input(io_info(v, in_shape));
-                net.output(net.wire(net.net().AddSpaceToBatchNdLayer(d, "space_to_batch"), {&in}, io_info(v, out_shape)));
-            }));
-        }
+    add_movement_cases(
+        out, params, kBlockRefused, "space_to_batch_nd_", "SpaceToBatchNd",
+        [](Net& net, const TypeVariant& v, const BlockParams& p) {
+            const unsigned bh = p.block[0], bw = p.block[1];
+            const unsigned ph = p.h + p.pads[0].first + p.pads[0].second;
+            const unsigned pw = p.w + p.pads[1].first + p.pads[1].second;
+            const TensorShape in_shape = image_shape(p.layout, p.n, p.h, p.w, p.c);
+            const TensorShape out_shape = image_shape(p.layout, p.n * bh * bw, ph / bh, pw / bw, p.c);
+            armnn::SpaceToBatchNdDescriptor d(p.block, p.pads);
+            d.m_DataLayout = p.layout;
+            auto& in = net.input(io_info(v, in_shape));
+            net.output(net.wire(net.net().AddSpaceToBatchNdLayer(d, "space_to_batch"), {&in}, io_info(v, out_shape)));
+        });
 }
 
 // ---- DepthToSpace / SpaceToDepth ------------------------------------------------------------------
@@ -174,16 +180,11 @@ void add_slice(std::vector<CaseSpec>& out) {
         {"1d", {9}, {4}, {5}},
         {"whole", {2, 3}, {0, 0}, {2, 3}},
     };
-    for (const TypeVariant& v : all_data_types())
-        for (size_t i = 0; i < std::size(params); ++i) {
-            if (refused(kSliceRefused, v, i)) continue;
-            const P p = params[i];
-            out.push_back(movement_case(std::string("slice_") + v.tag + "_" + p.tag, "Slice", v, [v, p](Net& net) {
-                auto& in = net.input(io_info(v, shape_of(p.in)));
-                auto* layer = net.net().AddSliceLayer(armnn::SliceDescriptor(p.begin, p.size), "slice");
-                net.output(net.wire(layer, {&in}, io_info(v, shape_of(p.size))));
-            }));
-        }
+    add_movement_cases(out, params, kSliceRefused, "slice_", "Slice", [](Net& net, const TypeVariant& v, const P& p) {
+        auto& in = net.input(io_info(v, shape_of(p.in)));
+        auto* layer = net.net().AddSliceLayer(armnn::SliceDescriptor(p.begin, p.size), "slice");
+        net.output(net.wire(layer, {&in}, io_info(v, shape_of(p.size))));
+    });
 }
 
 // ---- StridedSlice ---------------------------------------------------------------------------------

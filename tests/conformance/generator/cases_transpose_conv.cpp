@@ -6,61 +6,26 @@
 // output channel (axis 0), and QSymmS16 activations with QSymmS16 weights; biases Signed32 with
 // scale = input scale * weight scale.
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "tests/conformance/generator/case_spec.h"
+#include "tests/conformance/generator/index_types.h"
+#include "tests/conformance/generator/weight_schemes.h"
 
 namespace conformance {
 namespace {
 
 using armnn::DataLayout;
 using armnn::DataType;
-using armnn::TensorInfo;
 using armnn::TensorShape;
 
-enum class Weights { Float, Half, U8PerTensor, S8PerAxis, S16PerTensor };
-
-struct Scheme {
-    TypeVariant act;
-    Weights weights;
-    const char* tag;
-};
-
-const Scheme kSchemes[] = {
-    {kF32, Weights::Float, "f32"},
-    {kF16, Weights::Half, "f16"},
-    {kU8, Weights::U8PerTensor, "u8"},
-    {kU8, Weights::S8PerAxis, "u8_perchannel"},
-    {kS8, Weights::S8PerAxis, "s8_perchannel"},
-    {kS16, Weights::S16PerTensor, "s16"},
-};
-
-constexpr float kInScale = 0.05f;
-
-int32_t act_offset(const TypeVariant& v) { return v.type == DataType::QAsymmU8 ? 128 : 0; }
-
-struct WeightInfos {
-    TensorInfo weights, bias;
-};
-
-WeightInfos weight_infos(const Scheme& q, const TensorShape& wshape, unsigned channels) {
-    switch (q.weights) {
-        case Weights::Float: return {TensorInfo(wshape, DataType::Float32), TensorInfo({channels}, DataType::Float32)};
-        case Weights::Half: return {TensorInfo(wshape, DataType::Float16), TensorInfo({channels}, DataType::Float16)};
-        case Weights::U8PerTensor:
-            return {TensorInfo(wshape, DataType::QAsymmU8, 0.01f, 127), TensorInfo({channels}, DataType::Signed32, kInScale * 0.01f, 0)};
-        case Weights::S16PerTensor:
-            return {TensorInfo(wshape, DataType::QSymmS16, 1.0f / 32767, 0),
-                    TensorInfo({channels}, DataType::Signed32, kInScale / 32767, 0)};
-        case Weights::S8PerAxis: break;
-    }
-    std::vector<float> ws(channels), bs(channels);
-    for (unsigned c = 0; c < channels; ++c) {
-        ws[c] = 0.004f * static_cast<float>(1 + c % 5);
-        bs[c] = kInScale * ws[c];
-    }
-    return {TensorInfo(wshape, DataType::QSymmS8, ws, 0), TensorInfo({channels}, DataType::Signed32, bs, 0)};
+// The schemes of every weighted layer, then QSymmS16 activations with QSymmS16 weights.
+std::vector<QuantScheme> schemes() {
+    std::vector<QuantScheme> v(std::begin(kSchemes), std::end(kSchemes));
+    v.push_back({kS16, Weights::S16PerTensor, "s16"});
+    return v;
 }
 
 struct P {
@@ -86,40 +51,32 @@ const P kParams[] = {
     {"k5x2s1x3_pad_nchw", 1, 2, 4, 1, 3, 5, 2, 1, 3, 1, 0, 2, 1, DataLayout::NCHW, true},
 };
 
-TensorShape image_shape(DataLayout l, unsigned n, unsigned h, unsigned w, unsigned c) {
-    return l == DataLayout::NHWC ? TensorShape({n, h, w, c}) : TensorShape({n, c, h, w});
-}
-
 void add_transpose_conv(std::vector<CaseSpec>& out) {
-    for (const Scheme& q : kSchemes)
-        for (const P& p : kParams)
-            out.push_back(make_case(std::string("transpose_conv2d_") + q.tag + "_" + p.tag, "TransposeConvolution2d", q.act, [q, p](Net& net) {
-                const unsigned oh = (p.h - 1) * p.sy + p.kh - (p.pt + p.pb);
-                const unsigned ow = (p.w - 1) * p.sx + p.kw - (p.pl + p.pr);
-                const TensorShape wshape = p.layout == DataLayout::NHWC ? TensorShape({p.o, p.kh, p.kw, p.c})
-                                                                         : TensorShape({p.o, p.c, p.kh, p.kw});
-                const WeightInfos wi = weight_infos(q, wshape, p.o);
-                const int32_t zp = act_offset(q.act);
-                // QSymmS16 inputs are drawn from the range the 8-bit schemes cover (+-6.4), not +-1638.
-                const ValueRange range = q.weights == Weights::S16PerTensor ? ValueRange{-6.4f, 6.4f} : ValueRange{};
-                auto& in = net.input(q.act.info(image_shape(p.layout, p.n, p.h, p.w, p.c), kInScale, zp), range);
-                armnn::TransposeConvolution2dDescriptor d;
-                set_pads_strides(d, p.pl, p.pr, p.pt, p.pb, p.sx, p.sy);
-                d.m_BiasEnabled = p.bias;
-                d.m_DataLayout = p.layout;
-                const armnn::ConstTensor weights = net.random_const(wi.weights);
-                armnn::Optional<armnn::ConstTensor> bias;
-                if (p.bias) bias = net.random_const(wi.bias);
-                auto* layer = net.net().AddTransposeConvolution2dLayer(d, weights, bias, "transpose_conv");
-                // An output sums at most ceil(kh/sy) * ceil(kw/sx) * c products: scale like a convolution
-                // over that many terms (weights up to 1.27 per tensor, 0.5 per axis).
-                const unsigned terms = ((p.kh + p.sy - 1) / p.sy) * ((p.kw + p.sx - 1) / p.sx) * p.c;
-                const float w = q.weights == Weights::U8PerTensor ? 1.27f : 0.5f;
-                const float amax = kInScale * 128 * w * std::sqrt(static_cast<float>(terms));
-                float scale = amax / 100.0f;
-                if (q.weights == Weights::S16PerTensor) scale = 4 * amax / 32767.0f;
-                net.output(net.wire(layer, {&in}, q.act.info(image_shape(p.layout, p.n, oh, ow, p.o), scale, zp)));
-            }));
+    add_scheme_cases(
+        out, schemes(), kParams, "transpose_conv2d_", "TransposeConvolution2d",
+        [](Net& net, const QuantScheme& q, const P& p) {
+            const unsigned oh = (p.h - 1) * p.sy + p.kh - (p.pt + p.pb);
+            const unsigned ow = (p.w - 1) * p.sx + p.kw - (p.pl + p.pr);
+            const WeightInfos wi = weight_infos(q, conv_weight_shape(p.layout, p.o, p.kh, p.kw, p.c), p.o, 0);
+            const int32_t zp = act_offset(q.act);
+            // QSymmS16 inputs are drawn from the range the 8-bit schemes cover (+-6.4), not +-1638.
+            const ValueRange range = q.weights == Weights::S16PerTensor ? ValueRange{-6.4f, 6.4f} : ValueRange{};
+            auto& in = net.input(q.act.info(image_shape(p.layout, p.n, p.h, p.w, p.c), kInScale, zp), range);
+            armnn::TransposeConvolution2dDescriptor d;
+            set_pads_strides(d, p.pl, p.pr, p.pt, p.pb, p.sx, p.sy);
+            d.m_BiasEnabled = p.bias;
+            d.m_DataLayout = p.layout;
+            const RandomWeights rw = random_weights(net, wi, p.bias);
+            auto* layer = net.net().AddTransposeConvolution2dLayer(d, rw.weights, rw.bias, "transpose_conv");
+            // An output sums at most ceil(kh/sy) * ceil(kw/sx) * c products: scale like a convolution
+            // over that many terms (weights up to 1.27 per tensor, 0.5 per axis).
+            const unsigned terms = ((p.kh + p.sy - 1) / p.sy) * ((p.kw + p.sx - 1) / p.sx) * p.c;
+            const float w = q.weights == Weights::U8PerTensor ? 1.27f : 0.5f;
+            const float amax = kInScale * 128 * w * std::sqrt(static_cast<float>(terms));
+            float scale = amax / 100.0f;
+            if (q.weights == Weights::S16PerTensor) scale = 4 * amax / 32767.0f;
+            net.output(net.wire(layer, {&in}, q.act.info(image_shape(p.layout, p.n, oh, ow, p.o), scale, zp)));
+        });
 }
 
 }  // namespace

@@ -52,6 +52,8 @@ const char* to_string(OpKind v) {
         case OpKind::Reduce: return "Reduce";
         case OpKind::Reshape: return "Reshape";
         case OpKind::Resize: return "Resize";
+        case OpKind::ReverseV2: return "ReverseV2";
+        case OpKind::ScatterNd: return "ScatterNd";
         case OpKind::Shape: return "Shape";
         case OpKind::Slice: return "Slice";
         case OpKind::Softmax: return "Softmax";
@@ -62,6 +64,7 @@ const char* to_string(OpKind v) {
         case OpKind::StandIn: return "StandIn";
         case OpKind::StridedSlice: return "StridedSlice";
         case OpKind::Switch: return "Switch";
+        case OpKind::Tile: return "Tile";
         case OpKind::Transpose: return "Transpose";
         case OpKind::TransposeConvolution2d: return "TransposeConvolution2d";
         case OpKind::UnidirectionalSequenceLstm: return "UnidirectionalSequenceLstm";
@@ -97,6 +100,19 @@ const char* to_string(BinaryOp v) {
         case BinaryOp::Div: return "Div";
         case BinaryOp::Maximum: return "Maximum";
         case BinaryOp::Minimum: return "Minimum";
+        case BinaryOp::SquaredDifference: return "SquaredDifference";
+        case BinaryOp::Power: return "Power";
+    }
+    return "?";
+}
+
+const char* to_string(ScatterNdFunction v) {
+    switch (v) {
+        case ScatterNdFunction::Update: return "Update";
+        case ScatterNdFunction::Add: return "Add";
+        case ScatterNdFunction::Sub: return "Sub";
+        case ScatterNdFunction::Max: return "Max";
+        case ScatterNdFunction::Min: return "Min";
     }
     return "?";
 }

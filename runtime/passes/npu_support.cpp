@@ -256,6 +256,8 @@ NpuVerdict check_elementwise(const Graph& g, const Node& n, const NpuPolicy& pol
             if (!is_float(t) && t != DataType::QAsymmS8 && t != DataType::QAsymmU8)
                 return NpuVerdict::no(std::string("constant operand is ") + to_string(t));
         }
+    if (op == BinaryOp::SquaredDifference || op == BinaryOp::Power)
+        return NpuVerdict::no(std::string(to_string(op)) + " has no NPU element-wise algorithm (runs on the CPU)");
     if (!common_domain(g, n, policy, &d, &why)) return NpuVerdict::no(why);
     if (op == BinaryOp::Div && d != NpuDomain::Fp16) return NpuVerdict::no("Div runs on the NPU only in float16 (seed 003)");
     const Shape& a = g.info(n.inputs[0]).shape;

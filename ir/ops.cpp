@@ -107,14 +107,10 @@ const char* to_string(BinaryOp v) {
 }
 
 const char* to_string(ScatterNdFunction v) {
-    switch (v) {
-        case ScatterNdFunction::Update: return "Update";
-        case ScatterNdFunction::Add: return "Add";
-        case ScatterNdFunction::Sub: return "Sub";
-        case ScatterNdFunction::Max: return "Max";
-        case ScatterNdFunction::Min: return "Min";
-    }
-    return "?";
+    // Schema order: the enum value is the index.
+    static const char* const names[] = {"Update", "Add", "Sub", "Max", "Min"};
+    const auto i = static_cast<size_t>(v);
+    return i < sizeof names / sizeof names[0] ? names[i] : "?";
 }
 
 const char* to_string(UnaryOp v) {

@@ -36,6 +36,8 @@ void expect_valid_quantization(const Node& node, const TensorInfo& t, const char
 
 // The numeric element types most kernels compute on (float and quantized).
 extern const std::initializer_list<DataType> kNumericTypes;
+// kNumericTypes plus Signed32 and Boolean: what comparisons and pure data movement accept.
+extern const std::initializer_list<DataType> kComparableTypes;
 
 // expect_dtype, then expect_valid_quantization: a typed operand.
 void expect_typed(const Node& node, const TensorInfo& t, const char* what, std::initializer_list<DataType> allowed);

@@ -6,21 +6,11 @@
 #include "ir/ops/infer_helpers.h"
 
 namespace npurun::ops {
-namespace {
-
-const std::initializer_list<DataType> kMovable = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
-                                                  DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
-                                                  DataType::Signed32, DataType::Boolean};
-
-}  // namespace
 
 // The axes are data (input 1), not an attribute: Arm NN's ReverseV2 has no descriptor. Constant axes are
 // checked here; axes computed at run time are checked by the kernel before it moves anything.
 std::vector<TensorInfo> infer_reverse_v2(const Node& node, const Graph& graph) {
-    expect_inputs(node, 2, 2);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_typed(node, x, "input", kMovable);
+    const TensorInfo& x = typed_input(node, graph, 2, 2, kComparableTypes);
     const TensorInfo& axes = input(node, graph, 1);
     expect_dtype(node, axes, "axes", {DataType::Signed32});
     expect_rank(node, axes, "axes", 1);
@@ -39,10 +29,7 @@ std::vector<TensorInfo> infer_reverse_v2(const Node& node, const Graph& graph) {
 // kernel or buffer plan here expects, so it is refused with the layer named.
 std::vector<TensorInfo> infer_tile(const Node& node, const Graph& graph) {
     const auto& a = attrs_of<TileAttrs>(node);
-    expect_inputs(node, 1, 1);
-    expect_outputs(node, 1);
-    const TensorInfo& x = input(node, graph, 0);
-    expect_typed(node, x, "input", kMovable);
+    const TensorInfo& x = typed_input(node, graph, 1, 1, kComparableTypes);
     if (a.multiples.size() != x.shape.rank)
         bad(node, std::to_string(a.multiples.size()) + " multiples for an input of rank " + std::to_string(x.shape.rank));
     Shape out = x.shape;

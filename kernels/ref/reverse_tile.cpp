@@ -12,7 +12,6 @@ namespace {
 
 void run_reverse_v2(const KernelArgs& a) {
     const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& yi = out_info(a, 0);
     const uint32_t rank = xi.shape.rank;
     // The axes may be computed at run time, so they are checked here too (shape inference checked constant ones).
     bool flip[kMaxRank] = {};
@@ -24,23 +23,20 @@ void run_reverse_v2(const KernelArgs& a) {
         flip[v < 0 ? v + int32_t(rank) : v] = true;  // listed twice: still reversed once (Arm NN sets a flag)
     }
     const Strides st(xi.shape);
-    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    for_each_index(yi.shape, [&](const uint32_t* idx, size_t flat) {
+    copy_from_source(a, [&](const uint32_t* idx) {
         size_t from = 0;
         for (uint32_t d = 0; d < rank; ++d) from += (flip[d] ? xi.shape[d] - 1 - idx[d] : idx[d]) * st[d];
-        copy.copy(flat, from);
+        return from;
     });
 }
 
 void run_tile(const KernelArgs& a) {
-    const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& yi = out_info(a, 0);
-    const Strides st(xi.shape);
-    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    for_each_index(yi.shape, [&](const uint32_t* idx, size_t flat) {
+    const Shape& xs = in_info(a, 0).shape;
+    const Strides st(xs);
+    copy_from_source(a, [&](const uint32_t* idx) {
         size_t from = 0;
-        for (uint32_t d = 0; d < xi.shape.rank; ++d) from += (idx[d] % xi.shape[d]) * st[d];
-        copy.copy(flat, from);
+        for (uint32_t d = 0; d < xs.rank; ++d) from += (idx[d] % xs[d]) * st[d];
+        return from;
     });
 }
 

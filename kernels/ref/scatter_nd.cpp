@@ -25,16 +25,14 @@ float combine(ScatterNdFunction f, float x, float u) {
 }
 
 void run(const KernelArgs& a) {
-    const auto& at = a.node.attr<ScatterNdAttrs>();
-    const TensorInfo& ii = in_info(a, 1);
-    const TensorInfo& ui = in_info(a, 2);
     const TensorInfo& yi = out_info(a, 0);
-    const uint32_t n = ii.shape[0], k = ii.shape[1];
+    const uint32_t n = in_info(a, 1).shape[0], k = in_info(a, 1).shape[1];  // indices [N, K]
+    const auto& at = a.node.attr<ScatterNdAttrs>();
     const Strides st(yi.shape);
     const size_t slice = k == yi.shape.rank ? 1 : st[k - 1];  // elements each position receives
     const size_t total = yi.shape.num_elements();
     const Writer y(yi, a.outputs[0]);
-    const Reader u(ui, a.inputs[2]);
+    const Reader u(in_info(a, 2), a.inputs[2]);
     const Reader x(in_info(a, 0), a.inputs[0]);  // read only with input_enabled (else input 0 is the shape)
     if (at.input_enabled) {
         const ElementCopier copy(in_info(a, 0), a.inputs[0], yi, a.outputs[0]);

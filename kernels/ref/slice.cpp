@@ -10,13 +10,11 @@ namespace {
 void run_slice(const KernelArgs& a) {
     const auto& at = a.node.attr<SliceAttrs>();
     const TensorInfo& xi = in_info(a, 0);
-    const TensorInfo& yi = out_info(a, 0);
     const Strides xs(xi.shape);
-    const ElementCopier copy(xi, a.inputs[0], yi, a.outputs[0]);
-    for_each_index(yi.shape, [&](const uint32_t* o, size_t flat) {
+    copy_from_source(a, [&](const uint32_t* o) {
         size_t src = 0;
         for (uint32_t d = 0; d < xi.shape.rank; ++d) src += size_t(o[d] + at.begin[d]) * xs[d];
-        copy.copy(flat, src);
+        return src;
     });
 }
 

@@ -126,6 +126,7 @@ public:
         bool is_input = false, is_output = false;
         int32_t binding_id = 0;
         std::optional<uint32_t> index_override;   // written LayerBase.index
+        std::optional<TensorDesc> overridden_input;  // every InputSlot written with isOverridden and this info
     };
 
     // Any layer of the schema (or, with a raw union_type, beyond it).

@@ -55,6 +55,8 @@ const char* to_string(OpKind v) {
         case OpKind::Reduce: return "Reduce";
         case OpKind::Reshape: return "Reshape";
         case OpKind::Resize: return "Resize";
+        case OpKind::ReverseV2: return "ReverseV2";
+        case OpKind::ScatterNd: return "ScatterNd";
         case OpKind::Shape: return "Shape";
         case OpKind::Slice: return "Slice";
         case OpKind::Softmax: return "Softmax";
@@ -65,6 +67,7 @@ const char* to_string(OpKind v) {
         case OpKind::StandIn: return "StandIn";
         case OpKind::StridedSlice: return "StridedSlice";
         case OpKind::Switch: return "Switch";
+        case OpKind::Tile: return "Tile";
         case OpKind::Transpose: return "Transpose";
         case OpKind::TransposeConvolution2d: return "TransposeConvolution2d";
         case OpKind::UnidirectionalSequenceLstm: return "UnidirectionalSequenceLstm";
@@ -82,8 +85,8 @@ static_assert(std::size(kActivationFunctionNames) == size_t(ActivationFunction::
 
 const char* to_string(ActivationFunction v) { return enum_name(v, kActivationFunctionNames); }
 
-const char* const kBinaryOpNames[] = {"Add", "Sub", "Mul", "Div", "Maximum", "Minimum"};
-static_assert(std::size(kBinaryOpNames) == size_t(BinaryOp::Minimum) + 1);
+const char* const kBinaryOpNames[] = {"Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "SquaredDifference", "Power"};
+static_assert(std::size(kBinaryOpNames) == size_t(BinaryOp::Power) + 1);
 
 const char* to_string(BinaryOp v) { return enum_name(v, kBinaryOpNames); }
 
@@ -91,6 +94,11 @@ const char* const kUnaryOpNames[] = {"Abs", "Rsqrt", "Sqrt", "Exp", "Neg", "Logi
 static_assert(std::size(kUnaryOpNames) == size_t(UnaryOp::Ceil) + 1);
 
 const char* to_string(UnaryOp v) { return enum_name(v, kUnaryOpNames); }
+
+const char* const kScatterNdFunctionNames[] = {"Update", "Add", "Sub", "Max", "Min"};  // schema order
+static_assert(std::size(kScatterNdFunctionNames) == size_t(ScatterNdFunction::Min) + 1);
+
+const char* to_string(ScatterNdFunction v) { return enum_name(v, kScatterNdFunctionNames); }
 
 }  // namespace npurun
 

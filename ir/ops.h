@@ -65,6 +65,8 @@ enum class OpKind : uint8_t {
     Reduce,
     Reshape,
     Resize,
+    ReverseV2,
+    ScatterNd,
     Shape,
     Slice,
     Softmax,
@@ -75,6 +77,7 @@ enum class OpKind : uint8_t {
     StandIn,
     StridedSlice,
     Switch,
+    Tile,
     Transpose,
     TransposeConvolution2d,
     UnidirectionalSequenceLstm,
@@ -182,7 +185,8 @@ struct DetectionPostProcessAttrs {  // inputs: box_encodings, scores, anchors; o
     float scale_x = 0.0f, scale_y = 0.0f, scale_w = 0.0f, scale_h = 0.0f;
 };
 
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Maximum, Minimum };
+// SquaredDifference (a - b)^2 and Power pow(a, b): Arm NN BinaryOperation SqDiff (6) and Power (7).
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Maximum, Minimum, SquaredDifference, Power };
 const char* to_string(BinaryOp o);
 struct ElementwiseBinaryAttrs {  // inputs: a, b (NumPy broadcasting)
     BinaryOp op = BinaryOp::Add;
@@ -348,6 +352,25 @@ struct StridedSliceAttrs {  // inputs: x
     DataLayout layout = DataLayout::NHWC;
 };
 
+// ReverseV2 has no attributes; inputs: x, axes (Signed32 1-D, negative axes count from the end, an axis listed
+// twice is reversed once, as in Arm NN's reference).
+
+struct TileAttrs {  // inputs: x
+    std::vector<uint32_t> multiples;  // one per dimension of x: output dimension i = x dimension i * multiples[i]
+};
+
+// How a ScatterNd update combines with the element it lands on (schema ScatterNdFunction numbering).
+enum class ScatterNdFunction : uint8_t { Update, Add, Sub, Max, Min };
+const char* to_string(ScatterNdFunction f);
+// inputs: data (input_enabled) or a constant Signed32 1-D output shape (!input_enabled: the output starts from
+// zeros), indices (Signed32 [N, K]: N positions in the first K dimensions), updates ([N] + output dims K..).
+// As in Arm NN's reference, each update combines with the element of the *input* (0 without input), so of
+// two updates at one position the later one wins even for Add/Sub/Max/Min.
+struct ScatterNdAttrs {
+    ScatterNdFunction function = ScatterNdFunction::Update;
+    bool input_enabled = true;
+};
+
 struct TransposeConvolution2dAttrs {  // inputs: x, weights (NHWC [O,H,W,I]; NCHW [O,I,H,W]), [bias]
     uint32_t pad_left = 0, pad_right = 0, pad_top = 0, pad_bottom = 0;
     uint32_t stride_x = 1, stride_y = 1;
@@ -364,11 +387,11 @@ using OpAttrs = std::variant<std::monostate, BindingAttrs, ActivationAttrs, ArgM
                              LstmAttrs, QLstmAttrs, ReduceAttrs, NormalizationAttrs, PadAttrs, PermuteAttrs,
                              Pooling2dAttrs, Pooling3dAttrs, ReshapeAttrs, ResizeAttrs, SliceAttrs,
                              SpaceToBatchNdAttrs, SplitterAttrs, StackAttrs, StandInAttrs, StridedSliceAttrs,
-                             TransposeConvolution2dAttrs>;
+                             TransposeConvolution2dAttrs, TileAttrs, ScatterNdAttrs>;
 
 // Attribute struct per op (std::monostate for ops without attributes):
 //   Input/Output: BindingAttrs; Constant, Cast, Dequantize, Floor, GatherNd, Merge, Prelu, Quantize,
-//   QuantizedLstm, Rank, Shape, Switch: monostate; Mean and Reduce: ReduceAttrs; Softmax and LogSoftmax:
+//   QuantizedLstm, Rank, ReverseV2, Shape, Switch: monostate; Mean and Reduce: ReduceAttrs; Softmax and LogSoftmax:
 //   SoftmaxAttrs; DepthToSpace and SpaceToDepth: DepthToSpaceAttrs; Permute and Transpose: PermuteAttrs;
 //   Lstm and UnidirectionalSequenceLstm: LstmAttrs; QLstm: QLstmAttrs; every other op: <Op>Attrs.
 

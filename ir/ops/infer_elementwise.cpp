@@ -80,13 +80,6 @@ std::vector<TensorInfo> infer_batch_normalization(const Node& node, const Graph&
 }  // namespace npurun::ops
 
 namespace npurun::ops {
-namespace {
-
-const std::initializer_list<DataType> kComparableTypes = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
-                                                          DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
-                                                          DataType::Signed32, DataType::Boolean};
-
-}  // namespace
 
 // Comparison: NumPy broadcast of two same-typed inputs, Boolean output (1/0 per element).
 std::vector<TensorInfo> infer_comparison(const Node& node, const Graph& graph) {

@@ -94,6 +94,11 @@ NPURUN_INFER(infer_merge);
 NPURUN_INFER(infer_switch);
 NPURUN_INFER(infer_stand_in);
 
+// infer_reverse_tile.cpp, infer_scatter_nd.cpp (Arm NN layer types 70..72)
+NPURUN_INFER(infer_reverse_v2);
+NPURUN_INFER(infer_tile);
+NPURUN_INFER(infer_scatter_nd);
+
 #undef NPURUN_INFER
 
 // Semantic helpers the reference kernels share with shape inference (one definition of the rule).

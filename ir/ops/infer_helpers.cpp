@@ -8,6 +8,9 @@ namespace npurun::ops {
 
 const std::initializer_list<DataType> kNumericTypes = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
                                                        DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16};
+const std::initializer_list<DataType> kComparableTypes = {DataType::Float32,  DataType::Float16, DataType::QAsymmU8,
+                                                          DataType::QAsymmS8, DataType::QSymmS8, DataType::QSymmS16,
+                                                          DataType::Signed32, DataType::Boolean};
 
 void bad(const Node& node, const std::string& problem) { fail(ErrorKind::BadModel, node.describe() + ": " + problem); }
 

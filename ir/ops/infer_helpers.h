@@ -36,6 +36,8 @@ void expect_valid_quantization(const Node& node, const TensorInfo& t, const char
 
 // The numeric element types most kernels compute on (float and quantized).
 extern const std::initializer_list<DataType> kNumericTypes;
+// kNumericTypes plus Signed32 and Boolean: what comparisons and pure data movement accept.
+extern const std::initializer_list<DataType> kComparableTypes;
 
 // A layer of exactly one input and one output; returns input 0 (unchecked beyond being present).
 const TensorInfo& only_input(const Node& node, const Graph& g);

@@ -53,6 +53,8 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::Reduce: return infer_reduce;
         case OpKind::Reshape: return infer_reshape;
         case OpKind::Resize: return infer_resize;
+        case OpKind::ReverseV2: return infer_reverse_v2;
+        case OpKind::ScatterNd: return infer_scatter_nd;
         case OpKind::Shape: return infer_shape_op;
         case OpKind::Slice: return infer_slice;
         case OpKind::Softmax: return infer_softmax;
@@ -63,6 +65,7 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::StandIn: return infer_stand_in;
         case OpKind::StridedSlice: return infer_strided_slice;
         case OpKind::Switch: return infer_switch;
+        case OpKind::Tile: return infer_tile;
         case OpKind::Transpose: return infer_transpose;
         case OpKind::TransposeConvolution2d: return infer_transpose_convolution2d;
         case OpKind::UnidirectionalSequenceLstm: return infer_unidirectional_sequence_lstm;

@@ -15,6 +15,9 @@ namespace {
 
 std::string check(const KernelNode& n) {
     if (n.num_inputs() != 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
+    const BinaryOp op = n.attr<ElementwiseBinaryAttrs>().op;
+    // No vector form of these (rare in models); the reference kernel runs them.
+    if (op == BinaryOp::SquaredDifference || op == BinaryOp::Power) return refuse(std::string(to_string(op)) + " has no NEON kernel");
     const TensorInfo &a = in_info(n, 0), &b = in_info(n, 1), &y = out_info(n);
     if (a.dtype != DataType::Float32 || b.dtype != DataType::Float32 || y.dtype != DataType::Float32)
         return refuse("only float32");
@@ -35,6 +38,7 @@ template <BinaryOp OP> inline float32x4_t apply(float32x4_t a, float32x4_t b) {
         case BinaryOp::Div: return div_f32x4(a, b);
         case BinaryOp::Maximum: return vbslq_f32(vcltq_f32(a, b), b, a);
         case BinaryOp::Minimum: return vbslq_f32(vcltq_f32(b, a), b, a);
+        case BinaryOp::SquaredDifference: case BinaryOp::Power: break;  // refused by check()
     }
     return a;
 }
@@ -112,6 +116,7 @@ void run(const KernelArgs& args) {
         case BinaryOp::Div: run_op<BinaryOp::Div>(p, a, b, y); break;
         case BinaryOp::Maximum: run_op<BinaryOp::Maximum>(p, a, b, y); break;
         case BinaryOp::Minimum: run_op<BinaryOp::Minimum>(p, a, b, y); break;
+        case BinaryOp::SquaredDifference: case BinaryOp::Power: break;  // refused by check()
     }
 }
 

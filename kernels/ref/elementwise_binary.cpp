@@ -1,5 +1,7 @@
-// ElementwiseBinary (Add, Sub, Mul, Div, Maximum, Minimum) with NumPy broadcasting, computed in float.
+// ElementwiseBinary (Add, Sub, Mul, Div, Maximum, Minimum, SquaredDifference, Power) with NumPy broadcasting,
+// computed in float.
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/ref/broadcast.h"
 #include "kernels/ref/element_access.h"
@@ -17,6 +19,10 @@ float apply(BinaryOp op, float a, float b) {
         case BinaryOp::Div: return a / b;
         case BinaryOp::Maximum: return std::max(a, b);
         case BinaryOp::Minimum: return std::min(a, b);
+        // Arm NN squares the float difference with pow(d, 2) in double; the exact square of a float fits in a
+        // double, so rounding it once to float equals the single float product d * d.
+        case BinaryOp::SquaredDifference: { const float d = a - b; return d * d; }
+        case BinaryOp::Power: return std::pow(a, b);  // Arm NN's reference: std::pow on the float values
     }
     return 0.0f;
 }

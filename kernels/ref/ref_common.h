@@ -136,6 +136,12 @@ struct MovedElements {
     explicit MovedElements(const KernelArgs& a)
         : in(in_info(a, 0)), out(out_info(a, 0)), in_strides(in.shape), copy(in, a.inputs[0], out, a.outputs[0]) {}
 };
+// Every output element copied from the input-0 element at flat index source(output multi-index): the whole of
+// a kernel that only rearranges elements (Slice, ReverseV2, Tile).
+template <class F> void copy_from_source(const KernelArgs& a, F&& source) {
+    const ElementCopier copy(in_info(a, 0), a.inputs[0], out_info(a, 0), a.outputs[0]);
+    for_each_index(out_info(a, 0).shape, [&](const uint32_t* idx, size_t flat) { copy.copy(flat, source(idx)); });
+}
 
 // "" for any element type (data-movement kernels copy elements).
 // The reduced axes of a Reduce/Mean layer, as a mask over the input's dimensions (no axes = all of them).

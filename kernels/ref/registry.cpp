@@ -54,6 +54,8 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::Reduce: return &kReduce;
         case OpKind::Reshape: return &kReshape;
         case OpKind::Resize: return &kResize;
+        case OpKind::ReverseV2: return &kReverseV2;
+        case OpKind::ScatterNd: return &kScatterNd;
         case OpKind::Shape: return &kShape;
         case OpKind::Slice: return &kSlice;
         case OpKind::Softmax: return &kSoftmax;
@@ -64,6 +66,7 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::StandIn: return &kStandIn;
         case OpKind::StridedSlice: return &kStridedSlice;
         case OpKind::Switch: return &kSwitch;
+        case OpKind::Tile: return &kTile;
         case OpKind::Transpose: return &kTranspose;
         case OpKind::TransposeConvolution2d: return &kTransposeConvolution2d;
         case OpKind::UnidirectionalSequenceLstm: return &kUnidirectionalSequenceLstm;

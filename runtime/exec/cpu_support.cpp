@@ -272,6 +272,14 @@ Sample sample(OpKind op, DataType t) {
         case OpKind::Prelu: s.n.attrs = std::monostate{}; s.in(x); s.in(ti(t, {2})); break;
         case OpKind::Rank: case OpKind::Shape: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Signed32, {}); break;
         case OpKind::Reshape: s.n.attrs = ReshapeAttrs{Shape{1, 8}}; s.in(x); break;
+        case OpKind::ReverseV2: s.n.attrs = std::monostate{}; s.in(x); s.in(ti(DataType::Signed32, {1})); break;
+        case OpKind::ScatterNd:  // one position in dimension 0, whose [2,2,2] slice is replaced
+            s.n.attrs = ScatterNdAttrs{};
+            s.in(x);
+            s.in(ti(DataType::Signed32, {1, 1}));
+            s.in(x);
+            break;
+        case OpKind::Tile: s.n.attrs = TileAttrs{{1, 1, 1, 2}}; s.in(x); break;
         case OpKind::Slice: s.n.attrs = SliceAttrs{{0, 0, 0, 0}, {1, 1, 1, 1}}; s.in(x); break;
         case OpKind::Splitter: {
             SplitterAttrs a;

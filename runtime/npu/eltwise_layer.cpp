@@ -8,6 +8,7 @@
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/passes/npu_limits.h"
+#include "core/error.h"
 #include "core/quantization.h"
 
 namespace npurun::npu {
@@ -211,6 +212,9 @@ uint32_t emit_eltwise_tasks(npudrv::regcmd::RegcmdWriter& w, const EltwiseLayer&
         case BinaryOp::Minimum: t.ew_algo = 1; break;
         case BinaryOp::Div: t.ew_algo = 3; break;
         case BinaryOp::Mul: t.ew_mul = true; break;
+        // Refused by check_elementwise (runtime/passes/npu_support.cpp): no DPU algorithm computes them.
+        case BinaryOp::SquaredDifference: case BinaryOp::Power:
+            fail(ErrorKind::Internal, "eltwise lowering reached " + std::string(to_string(L.op)));
     }
     t.relu = L.relu, t.relux = L.relux, t.relux_bits = L.relux_bits;
     t.ew_addr = operand;

@@ -265,6 +265,8 @@ std::string constant_operand_refusal(const Graph& g, const Node& n) {
 NpuVerdict check_elementwise(const Graph& g, const Node& n, NpuDomain d) {
     const auto op = n.attr<ElementwiseBinaryAttrs>().op;
     std::string why;
+    if (op == BinaryOp::SquaredDifference || op == BinaryOp::Power)
+        return NpuVerdict::no(std::string(to_string(op)) + " has no NPU element-wise algorithm (runs on the CPU)");
     if (op == BinaryOp::Div && d != NpuDomain::Fp16) return NpuVerdict::no("Div runs on the NPU only in float16 (seed 003)");
     const Shape& a = g.info(n.inputs[0]).shape;
     const Shape& b = g.info(n.inputs[1]).shape;

@@ -42,12 +42,12 @@ TEST(ArmnnMalformed, EmptyTruncatedAndGarbageBuffers) {
 TEST(ArmnnMalformed, UnionTypeBeyondTheSchema) {
     Small s;
     // Union type 74 with an Addition-shaped table: a layer from a newer Arm NN than any this reader knows of
-    // (70 is ElementwiseBinaryLayer; 71..73 are named in the message: see model_new_schema_test.cpp).
+    // (73, ScatterNdLayer, is the last member of Arm NN's schema at e3cc7166: see schemas/ArmnnSchema.fbs).
     s.w.add_layer(static_cast<fb::Layer>(74), fb::LayerType::Addition, "future", {s.in, s.in}, {f32()},
                   [](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
                       return fb::CreateAdditionLayer(b, base).Union();
                   });
-    expect_bad_model(s.w.finish(), {"layer 3 'future' (position 3): unknown layer type 74", "1..70"});
+    expect_bad_model(s.w.finish(), {"layer 3 'future' (position 3): unknown layer type 74", "1..73"});
     mw::WriteOptions shifted;
     shifted.index_base = 10;
     expect_bad_model(s.w.finish(shifted), {"layer 13 'future' (position 3): unknown layer type 74"});

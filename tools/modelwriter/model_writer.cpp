@@ -337,7 +337,8 @@ std::vector<uint8_t> ModelWriter::finish(const WriteOptions& o) const {
         for (size_t k = 0; k < r.inputs.size(); ++k) {
             const Port& p = r.inputs[k];
             const fb::Connection c(p.raw ? p.layer : file_index(p.layer), p.slot);
-            ins.push_back(fb::CreateInputSlot(b, r.input_slot_index[k], &c));
+            const auto over = r.overridden_input ? write_tensor_info(b, *r.overridden_input) : 0;
+            ins.push_back(fb::CreateInputSlot(b, r.input_slot_index[k], &c, r.overridden_input.has_value(), over));
         }
         std::vector<flatbuffers::Offset<fb::OutputSlot>> outs;
         for (size_t k = 0; k < r.outputs.size(); ++k) {

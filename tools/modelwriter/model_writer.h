@@ -126,6 +126,7 @@ public:
         bool is_input = false, is_output = false;
         int32_t binding_id = 0;
         std::optional<uint32_t> index_override;   // written LayerBase.index
+        std::optional<TensorDesc> overridden_input;  // every InputSlot written with isOverridden and this info
     };
 
     // Any layer of the schema (or, with a raw union_type, beyond it).
@@ -144,6 +145,11 @@ public:
     // Arm NN 23.05+: one layer for Add/Sub/Mul/Div/Maximum/Minimum (the descriptor is always written).
     uint32_t add_elementwise_binary(const std::string& name, Port a, Port b, const TensorDesc& out, fb::BinaryOperation op);
     uint32_t add_elementwise_unary(const std::string& name, Port in, const TensorDesc& out, fb::UnaryOperation op);
+    // Layer types 70..72 (indexing_layers.cpp). ReverseV2's axes are a tensor input (usually a constant).
+    uint32_t add_reverse_v2(const std::string& name, Port in, Port axes, const TensorDesc& out);
+    uint32_t add_tile(const std::string& name, Port in, const TensorDesc& out, const std::vector<uint32_t>& multiples);
+    uint32_t add_scatter_nd(const std::string& name, Port data_or_shape, Port indices, Port updates, const TensorDesc& out,
+                            fb::ScatterNdFunction f, bool input_enabled = true, bool axis_enabled = false, int32_t axis = 0);
     uint32_t add_convolution2d(const std::string& name, Port in, const TensorDesc& out, const Conv2dParams& p,
                                const ConstDesc& weights, const std::optional<ConstDesc>& bias,
                                WeightsPlacement placement = WeightsPlacement::Embedded);

@@ -289,14 +289,16 @@ void print_layer_support(std::FILE* out) {
         for (int v = 0; v <= int(last); ++v) std::fprintf(out, " %s", to_string(E(v)));
         std::fprintf(out, "\n  %s\n", note);
     };
-    list("ElementwiseBinary operations", BinaryOp::Minimum,
-         "file layers: ElementwiseBinary (type 69, Arm NN 23.05+; BinaryOperation 0..5) or Addition, Subtraction,\n"
-         "  Multiplication, Division, Maximum, Minimum (every release); SqDiff and Power (BinaryOperation 6, 7,\n"
-         "  23.08+) are refused");
+    list("ElementwiseBinary operations", BinaryOp::Power,
+         "file layers: ElementwiseBinary (type 69, Arm NN 23.05+; BinaryOperation 0..7, SqDiff 6 and Power 7 as\n"
+         "  SquaredDifference and Power, CPU only) or Addition, Subtraction, Multiplication, Division, Maximum,\n"
+         "  Minimum (every release)");
     list("ElementwiseUnary operations", UnaryOp::Ceil, "Ceil: Arm NN 23.05+");
     list("Activation functions", ActivationFunction::Gelu, "Gelu: Arm NN 23.11+");
+    list("ScatterNd functions", ScatterNdFunction::Min, "ScatterNd with axisEnabled is refused (Arm NN's reference refuses it too)");
     std::fprintf(out,
-                 "Not supported (a clean error naming the type): ReverseV2, Tile (Arm NN 23.08+) and ScatterNd (24.05+).\n");
+                 "Arm NN layer types after ElementwiseBinary: ReverseV2 (70), Tile (71), ScatterNd (72), CPU only; a type\n"
+                 "above 72 is refused by number. BroadcastTo is not in Arm NN's serializer schema (no file can hold it).\n");
     print_mnn_op_support(out);
 }
 

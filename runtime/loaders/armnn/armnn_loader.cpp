@@ -99,8 +99,7 @@ std::vector<const Slot*> slots_by_index(const flatbuffers::Vector<flatbuffers::O
     }
     bad(who + ": " +
         (l.type == fb::Layer::NONE ? std::string("layer type is NONE")
-                                   : "unknown layer type " + std::to_string(static_cast<int>(l.type)) +
-                                         armnn::later_layer_note(l.type)) +
+                                   : "unknown layer type " + std::to_string(static_cast<int>(l.type))) +
         " (this reader knows types 1.." + std::to_string(armnn::kMaxKnownLayerType) +
         " of the Arm NN schema; the file may come from a newer Arm NN)");
 }
@@ -238,6 +237,11 @@ Graph load_armnn(const uint8_t* data, size_t size, std::shared_ptr<ConstantStora
             for (uint32_t k = 0; k < slots.size(); ++k) {
                 const fb::Connection* c = slots[k]->connection();
                 if (!c) bad("input slot " + std::to_string(k) + " is not connected");
+                // Later Arm NN releases may give a slot a TensorInfo of its own; which descriptor the
+                // consumer then computes with is not settled here, so such files are refused by name.
+                if (slots[k]->isOverridden())
+                    bad("input slot " + std::to_string(k) + " overrides the producer's tensor info "
+                        "(isOverridden), which this reader does not support");
                 const auto src = position_of_index.find(c->sourceLayerIndex());
                 if (src == position_of_index.end())
                     bad("input slot " + std::to_string(k) + " refers to layer index " +

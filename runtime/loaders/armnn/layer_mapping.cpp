@@ -28,7 +28,7 @@ Table build_table() {
         mapping::io_layers(),      mapping::elementwise_layers(),   mapping::reduce_layers(),
         mapping::conv_layers(),    mapping::normalization_layers(), mapping::movement_layers(),
         mapping::shape_layers(),   mapping::control_layers(),       mapping::lstm_layers(),
-        mapping::pooling_layers(),
+        mapping::pooling_layers(), mapping::indexing_layers(),
     };
     for (const auto& rows : families)
         for (const mapping::LayerMapper& r : rows) {

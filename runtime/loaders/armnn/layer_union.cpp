@@ -39,15 +39,6 @@ const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t 
     return base;
 }
 
-std::string later_layer_note(Layer t) {
-    switch (static_cast<int>(t)) {
-        case 71: return " (ReverseV2, Arm NN 23.08+, not supported by this reader)";
-        case 72: return " (Tile, Arm NN 23.08+, not supported by this reader)";
-        case 73: return " (ScatterNd, Arm NN 24.05+, not supported by this reader)";
-        default: return "";
-    }
-}
-
 std::string layer_type_name(Layer t) {
     if (!is_known_layer_type(t)) return "type " + std::to_string(static_cast<int>(t));
     std::string n = armnnSerializer::EnumNameLayer(t);

@@ -1,4 +1,4 @@
-// The Layer union of the Arm NN schema (seed 001): its members, their base tables and names.
+// The Layer union of the Arm NN schema (seed 001, extended to ScatterNdLayer): its members, their base tables and names.
 #pragma once
 
 #include <cstddef>
@@ -23,11 +23,12 @@
     X(StandInLayer) X(ElementwiseUnaryLayer) X(TransposeLayer) X(QLstmLayer) X(FillLayer) X(RankLayer)       \
     X(LogicalBinaryLayer) X(ReduceLayer) X(CastLayer) X(ShapeLayer) X(UnidirectionalSequenceLstmLayer)       \
     X(ChannelShuffleLayer) X(Convolution3dLayer) X(Pooling3dLayer) X(GatherNdLayer) X(BatchMatMulLayer)   \
-    X(ElementwiseBinaryLayer)
+    X(ElementwiseBinaryLayer) X(ReverseV2Layer) X(TileLayer) X(ScatterNdLayer)
 
 namespace npurun::armnn {
 
-// Highest union type this reader knows (ElementwiseBinaryLayer = 70; seed 001 ended at BatchMatMulLayer = 69).
+// Highest union type this reader knows (ScatterNdLayer = 73, Arm NN schema at e3cc7166; seed 001 ended at
+// BatchMatMulLayer = 69).
 constexpr uint8_t kMaxKnownLayerType = static_cast<uint8_t>(armnnSerializer::Layer::MAX);
 
 inline bool is_known_layer_type(armnnSerializer::Layer t) {
@@ -43,10 +44,6 @@ const armnnSerializer::LayerBase* layer_base(const armnnSerializer::AnyLayer* la
 // the layer in the error message; the verifier never checked such tables, hence the separate check.
 const armnnSerializer::LayerBase* unknown_layer_base(const uint8_t* buf, size_t size,
                                                      const armnnSerializer::AnyLayer* layer);
-
-// For union members Arm NN added after ElementwiseBinaryLayer and this reader does not declare: " (ReverseV2,
-// Arm NN 23.08+)" etc., else "". Union member n + 1 is LayerType n throughout the schema's history.
-std::string later_layer_note(armnnSerializer::Layer t);
 
 // Short type name for messages: "Convolution2d" for Convolution2dLayer.
 std::string layer_type_name(armnnSerializer::Layer t);

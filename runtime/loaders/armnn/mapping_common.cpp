@@ -167,11 +167,10 @@ BinaryOp elementwise_binary_op(fb::BinaryOperation o) {
         case fb::BinaryOperation::Minimum: return BinaryOp::Minimum;
         case fb::BinaryOperation::Mul: return BinaryOp::Mul;
         case fb::BinaryOperation::Sub: return BinaryOp::Sub;
+        case fb::BinaryOperation::SqDiff: return BinaryOp::SquaredDifference;
+        case fb::BinaryOperation::Power: return BinaryOp::Power;
     }
-    const int v = static_cast<int>(o);
-    if (v == 6 || v == 7)
-        bad("binary operation " + std::to_string(v) + " (SqDiff or Power, Arm NN 23.08+) is not supported by this reader");
-    bad("unknown binary operation " + std::to_string(v) + " (known: 0..5)");
+    bad("unknown binary operation " + std::to_string(static_cast<int>(o)) + " (known: 0..7)");
 }
 
 LstmAttrs lstm_attrs(uint32_t activation_func, float clip_cell, float clip_proj, bool cifg, bool peephole,

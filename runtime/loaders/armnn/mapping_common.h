@@ -114,7 +114,8 @@ ConcatAttrs origins(const fb::OriginsDescriptor* d, size_t expected_views, const
 
 ActivationFunction activation(fb::ActivationFunction f);
 
-// The schema's BinaryOperation (Add 0, Div 1, Maximum 2, Minimum 3, Mul 4, Sub 5) in the IR's order.
+// The schema's BinaryOperation (Add 0, Div 1, Maximum 2, Minimum 3, Mul 4, Sub 5, SqDiff 6, Power 7) in the
+// IR's order.
 BinaryOp elementwise_binary_op(fb::BinaryOperation o);
 
 LstmAttrs lstm_attrs(uint32_t activation_func, float clip_cell, float clip_proj, bool cifg, bool peephole,
@@ -235,6 +236,7 @@ std::vector<LayerMapper> shape_layers();
 std::vector<LayerMapper> control_layers();
 std::vector<LayerMapper> lstm_layers();
 std::vector<LayerMapper> pooling_layers();
+std::vector<LayerMapper> indexing_layers();
 
 }  // namespace mapping
 }  // namespace npurun::armnn

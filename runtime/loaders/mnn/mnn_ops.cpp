@@ -904,7 +904,7 @@ void map_op(Builder& b) {
             a.a = e ? e->alpha() : 1.0f;
             return map_activation(b, a);
         }
-        case T::PriorBox:
+        case T::PriorBox: return map_prior_box(b);
         case T::DetectionOutput:
         case T::ROIPooling:
         case T::Proposal:

@@ -10,6 +10,7 @@ void map_float_to_int8(Builder& b);
 void map_int8_to_float(Builder& b);
 void map_pooling(Builder& b);
 void map_inner_product(Builder& b);
+void map_prior_box(Builder& b);  // folded into a constant (mnn_ops_prior_box.cpp)
 
 }  // namespace npurun::mnn
 

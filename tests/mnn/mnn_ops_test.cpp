@@ -1,0 +1,143 @@
+// The MNN ops of seed 002 (CaffeOp.fbs) that the loader maps beyond the plain CNN set: each on a small
+// file built in code, against values computed by hand from MNN's / Caffe's definitions, plus one
+// malformed-attribute file per op that must fail with a one-line error naming the op.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "include/npurun/npurun.hpp"
+#include "ir/graph.h"
+#include "tests/mnn/mnn_test_models.h"
+#include "tests/mnn/mnn_test_run.h"
+
+using namespace npurun;
+using namespace npurun::mnn_testing;
+
+namespace {
+
+// The data of the constant tensor named `name` (a folded op's output).
+const float* constant_named(const Model& m, const std::string& name, Shape* shape) {
+    for (const auto& t : m.graph().tensors)
+        if (t.name == name && t.is_constant()) {
+            *shape = t.info.shape;
+            return static_cast<const float*>(t.data);
+        }
+    return nullptr;
+}
+
+struct PriorBoxSpec {
+    std::vector<float> min_sizes{4.0f}, max_sizes{8.0f}, ratios{2.0f}, variances{0.1f, 0.1f, 0.2f, 0.2f};
+    bool flip = true, clip = false;
+    int32_t image_w = 0, image_h = 0, step_w = 0, step_h = 0;
+    float offset = 0.5f;
+};
+
+// Feature map x [1,3,2,2] and image [1,3,8,8] -> PriorBox "priors" -> priors + z (z [1,2,n,1]), so that
+// the folded constant also flows through a run.
+NetSpec prior_box_net(const PriorBoxSpec& p, int32_t n = 64) {
+    NetSpec s;
+    s.tensors = {"feat", "image", "priors", "z", "sum"};
+    s.ops = {input_op(0, {1, 3, 2, 2}, "feat"), input_op(1, {1, 3, 8, 8}, "image"),
+             param_op(MNN::OpType::PriorBox, {0, 1}, {2}, "priors", [p](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::PriorBox,
+                         MNN::CreatePriorBoxDirect(fb, &p.min_sizes, &p.max_sizes, &p.ratios, &p.variances, p.flip, p.clip,
+                                                   p.image_w, p.image_h, p.step_w, p.step_h, p.offset)
+                             .Union()};
+             }),
+             input_op(3, {1, 2, n, 1}, "z"),
+             param_op(MNN::OpType::BinaryOp, {2, 3}, {4}, "sum", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::BinaryOp, MNN::CreateBinaryOp(fb, 0).Union()};
+             })};
+    return s;
+}
+
+}  // namespace
+
+// Position (0,0) of a 2x2 map on an 8x8 image: step 4, centre (2,2). Ratios {1, 2, 1/2}, one max size:
+// P = 1*3 + 1 = 4 boxes per position, in the order min, sqrt(min*max), ratio 2, ratio 1/2.
+TEST(MnnPriorBox, FoldsToCaffeBoxes) {
+    auto m = load(build(prior_box_net({})));
+    Shape shape;
+    const float* v = constant_named(*m, "priors", &shape);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(shape, (Shape{1, 2, 64, 1}));
+    const double r2 = std::sqrt(2.0), s32 = std::sqrt(32.0);
+    const double expect00[16] = {
+        0.0, 0.0, 0.5, 0.5,                                                          // min 4: (2 -+ 2) / 8
+        (2 - s32 / 2) / 8, (2 - s32 / 2) / 8, (2 + s32 / 2) / 8, (2 + s32 / 2) / 8,  // sqrt(4*8)
+        (2 - 2 * r2) / 8, (2 - r2) / 8, (2 + 2 * r2) / 8, (2 + r2) / 8,              // w 4*sqrt2, h 4/sqrt2
+        (2 - r2) / 8, (2 - 2 * r2) / 8, (2 + r2) / 8, (2 + 2 * r2) / 8,              // ratio 1/2
+    };
+    for (int i = 0; i < 16; ++i) EXPECT_NEAR(v[i], expect00[i], 1e-6) << i;
+    // Position (0,1): centre (6,2); position (1,0): centre (2,6); position (1,1): centre (6,6).
+    const double min01[4] = {0.5, 0.0, 1.0, 0.5}, min10[4] = {0.0, 0.5, 0.5, 1.0}, min11[4] = {0.5, 0.5, 1.0, 1.0};
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_NEAR(v[16 + i], min01[i], 1e-6);
+        EXPECT_NEAR(v[32 + i], min10[i], 1e-6);
+        EXPECT_NEAR(v[48 + i], min11[i], 1e-6);
+    }
+    for (int i = 0; i < 64; ++i) EXPECT_FLOAT_EQ(v[64 + i], i % 4 < 2 ? 0.1f : 0.2f) << i;
+    // The constant also runs: priors + z.
+    std::vector<float> z(128);
+    for (size_t i = 0; i < z.size(); ++i) z[i] = float(i);
+    const std::vector<float> got = run_cpu(m, {std::vector<float>(12, 0.0f), std::vector<float>(192, 0.0f), z});
+    ASSERT_EQ(got.size(), 128u);
+    for (size_t i = 0; i < 128; ++i) EXPECT_FLOAT_EQ(got[i], v[i] + z[i]) << i;
+}
+
+// Explicit image size and steps, no flip, clip, offset 0, one shared variance.
+TEST(MnnPriorBox, ExplicitStepsClipAndSharedVariance) {
+    PriorBoxSpec p;
+    p.max_sizes.clear();
+    p.ratios = {2.0f, 2.0f};  // the duplicate is dropped: ratios {1, 2}, P = 2
+    p.flip = false;
+    p.clip = true;
+    p.image_w = 16, p.image_h = 8, p.step_w = 5, p.step_h = 3, p.offset = 0.0f;
+    p.variances = {0.3f};
+    const NetSpec s = prior_box_net(p, 32);
+    auto m = load(build(s));
+    Shape shape;
+    const float* v = constant_named(*m, "priors", &shape);
+    ASSERT_NE(v, nullptr);
+    ASSERT_EQ(shape, (Shape{1, 2, 32, 1}));  // 2x2 positions x 2 boxes x 4
+    const double r2 = std::sqrt(2.0);
+    // (0,0): centre (0,0): min box [-2,-2,2,2] / (16,8), clipped; ratio 2: w 4*sqrt2, h 4/sqrt2.
+    const double e00[8] = {0.0, 0.0, 2.0 / 16, 2.0 / 8, 0.0, 0.0, 2 * r2 / 16, r2 / 8};
+    for (int i = 0; i < 8; ++i) EXPECT_NEAR(v[i], e00[i], 1e-6) << i;
+    // (1,1): centre (5,3).
+    const double e11[8] = {3.0 / 16, 1.0 / 8, 7.0 / 16, 5.0 / 8, (5 - 2 * r2) / 16, (3 - r2) / 8, (5 + 2 * r2) / 16, (3 + r2) / 8};
+    for (int i = 0; i < 8; ++i) EXPECT_NEAR(v[24 + i], e11[i], 1e-6) << i;
+    for (int i = 0; i < 32; ++i) EXPECT_FLOAT_EQ(v[32 + i], 0.3f);
+}
+
+TEST(MnnPriorBox, MalformedAttributesAreNamed) {
+    struct Case {
+        const char* what;
+        PriorBoxSpec p;
+        const char* expect;
+    };
+    std::vector<Case> cases;
+    auto add = [&](const char* what, const char* expect, auto edit) {
+        PriorBoxSpec p;
+        edit(p);
+        cases.push_back({what, p, expect});
+    };
+    add("no min sizes", "has no minSizes", [](PriorBoxSpec& p) { p.min_sizes.clear(); p.max_sizes.clear(); });
+    add("negative min size", "minSizes[0] is -4", [](PriorBoxSpec& p) { p.min_sizes = {-4.0f}; });
+    add("max count mismatch", "2 maxSizes for 1 minSizes", [](PriorBoxSpec& p) { p.max_sizes = {8.0f, 9.0f}; });
+    add("zero ratio", "aspectRatios[0] is 0", [](PriorBoxSpec& p) { p.ratios = {0.0f}; });
+    add("nan ratio", "aspectRatios[0] is nan", [](PriorBoxSpec& p) { p.ratios = {std::nanf("")}; });
+    add("three variances", "variances has 3 values", [](PriorBoxSpec& p) { p.variances = {0.1f, 0.1f, 0.2f}; });
+    add("ratio next to 1", "so close to 1", [](PriorBoxSpec& p) { p.ratios = {1.0000015f}; p.flip = false; });
+    for (const Case& c : cases) {
+        const std::string m = load_error(build(prior_box_net(c.p)));
+        EXPECT_NE(m.find("'priors' (PriorBox)"), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+    // Huge: a million ratios would be caught by the list limit; a huge map by the value limit.
+    NetSpec s = prior_box_net({});
+    s.ops[0] = input_op(0, {1, 1, 30000, 30000}, "feat");
+    const std::string m = load_error(build(s));
+    EXPECT_NE(m.find("exceed npurun's limit"), std::string::npos) << m;
+}

@@ -141,3 +141,144 @@ TEST(MnnPriorBox, MalformedAttributesAreNamed) {
     const std::string m = load_error(build(s));
     EXPECT_NE(m.find("exceed npurun's limit"), std::string::npos) << m;
 }
+
+// ---- Deconvolution / DeconvolutionDepthwise ----
+
+namespace {
+
+struct DeconvSpec {
+    MNN::OpType type = MNN::OpType::Deconvolution;
+    int32_t ic = 2, oc = 3, h = 2, w = 2, k = 2, stride = 2, dilate = 1, group = 1;
+    MNN::PadMode mode = MNN::PadMode::CAFFE;
+    int32_t pad = 0;
+    std::vector<int32_t> pads, out_pads;
+    bool relu = false;
+    std::vector<float> weights, bias;  // weights [ic][oc/group][k][k]
+};
+
+NetSpec deconv_net(const DeconvSpec& d) {
+    NetSpec s;
+    s.tensors = {"x", "y"};
+    s.ops = {input_op(0, {1, d.ic, d.h, d.w}),
+             param_op(d.type, {0}, {1}, "deconv", [d](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 const auto c = MNN::CreateConvolution2DCommonDirect(
+                     fb, d.pad, d.pad, d.k, d.k, d.stride, d.stride, d.dilate, d.dilate, d.mode, d.group, d.oc, d.ic, d.relu,
+                     false, d.pads.empty() ? nullptr : &d.pads, d.out_pads.empty() ? nullptr : &d.out_pads);
+                 return {MNN::OpParameter::Convolution2D, MNN::CreateConvolution2DDirect(fb, c, &d.weights, &d.bias).Union()};
+             })};
+    return s;
+}
+
+// Caffe's deconvolution written out: input (iy, ix) of channel i adds w[i][j][ky][kx] into output channel
+// o (j = o, or 0 for depthwise with i = o) at (iy*s + ky*d - top, ix*s + kx*d - left); then the bias.
+std::vector<double> deconv_direct(const DeconvSpec& d, const std::vector<float>& x, uint32_t oh, uint32_t ow, int top, int left) {
+    const bool dw = d.type == MNN::OpType::DeconvolutionDepthwise;
+    const int per = dw ? 1 : d.oc;
+    std::vector<double> y(size_t(d.oc) * oh * ow);
+    for (int o = 0; o < d.oc; ++o)
+        for (size_t p = 0; p < size_t(oh) * ow; ++p) y[o * oh * ow + p] = d.bias[o];
+    for (int i = 0; i < d.ic; ++i)
+        for (int j = 0; j < per; ++j) {
+            const int o = dw ? i : j;
+            for (int iy = 0; iy < d.h; ++iy)
+                for (int ix = 0; ix < d.w; ++ix)
+                    for (int ky = 0; ky < d.k; ++ky)
+                        for (int kx = 0; kx < d.k; ++kx) {
+                            const int oy = iy * d.stride + ky * d.dilate - top, ox = ix * d.stride + kx * d.dilate - left;
+                            if (oy < 0 || ox < 0 || oy >= int(oh) || ox >= int(ow)) continue;
+                            y[(size_t(o) * oh + oy) * ow + ox] +=
+                                double(x[(size_t(i) * d.h + iy) * d.w + ix]) * d.weights[((size_t(i) * per + j) * d.k + ky) * d.k + kx];
+                        }
+        }
+    if (d.relu)
+        for (double& v : y) v = std::max(v, 0.0);
+    return y;
+}
+
+void expect_deconv(const DeconvSpec& d, const Shape& out, int top, int left) {
+    auto m = load(build(deconv_net(d)));
+    ASSERT_EQ(m->graph().info(m->graph().outputs[0].tensor).shape, out);
+    const std::vector<float> x = ramp(size_t(d.ic) * d.h * d.w, 0.25f, 0.1f);
+    const std::vector<float> got = run_cpu(m, x);
+    const std::vector<double> want = deconv_direct(d, x, out[2], out[3], top, left);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
+}
+
+}  // namespace
+
+// A literal case first: 1 -> 1 channel, 2x2 kernel, stride 2 on a 1x2 input: the kernel is stamped
+// at x = 0 and x = 2, scaled by the input values, plus the bias.
+TEST(MnnDeconvolution, StampsTheKernel) {
+    DeconvSpec d;
+    d.ic = 1, d.oc = 1, d.h = 1, d.w = 2;
+    d.weights = {1.0f, 2.0f, 3.0f, 4.0f};
+    d.bias = {0.5f};
+    auto m = load(build(deconv_net(d)));
+    ASSERT_EQ(m->graph().info(m->graph().outputs[0].tensor).shape, (Shape{1, 1, 2, 4}));
+    const std::vector<float> got = run_cpu(m, std::vector<float>{2.0f, -1.0f});
+    const std::vector<float> want = {2.5f, 4.5f, -0.5f, -1.5f, 6.5f, 8.5f, -2.5f, -3.5f};
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(got[i], want[i]) << i;
+}
+
+// Weights [ic][oc][k][k] (not [oc][ic]): 2 -> 3 channels, overlapping 3x3 windows with stride 2, pad 1.
+TEST(MnnDeconvolution, InputMajorWeightsAndPadding) {
+    DeconvSpec d;
+    d.h = 3, d.w = 2, d.k = 3, d.pad = 1;
+    d.weights = ramp(2 * 3 * 9, 0.1f, 0.02f);
+    d.bias = {0.1f, -0.2f, 0.3f};
+    expect_deconv(d, Shape{1, 3, 5, 3}, 1, 1);  // (3-1)*2+3-2 = 5, (2-1)*2+3-2 = 3
+}
+
+// SAME: out = in * stride, leading pad ((in-1)*s + k - out) / 2 = (2*2+3-6)/2 = 0, the rest at the end.
+TEST(MnnDeconvolution, SamePadding) {
+    DeconvSpec d;
+    d.h = 3, d.w = 3, d.k = 3, d.mode = MNN::PadMode::SAME, d.relu = true;
+    d.weights = ramp(2 * 3 * 9, 0.1f, -0.03f);
+    d.bias = {0.0f, 0.2f, -0.1f};
+    expect_deconv(d, Shape{1, 3, 6, 6}, 0, 0);
+}
+
+// Depthwise, dilation 2, explicit [top, left, bottom, right] pads and outPads, fused ReLU.
+TEST(MnnDeconvolution, DepthwiseDilatedWithPadsAndOutPads) {
+    DeconvSpec d;
+    d.type = MNN::OpType::DeconvolutionDepthwise;
+    d.ic = 2, d.oc = 2, d.group = 2, d.h = 3, d.w = 3, d.k = 2, d.stride = 1, d.dilate = 2, d.relu = true;
+    d.pads = {1, 0, 1, 1};
+    d.out_pads = {1, 1};
+    d.weights = ramp(2 * 4, 0.3f, 0.05f);
+    d.bias = {0.1f, -0.1f};
+    // full extent (3-1)*1 + 2*(2-1)+1 = 5; h: 5-1-1+1 = 4; w: 5-0-1+1 = 5
+    expect_deconv(d, Shape{1, 2, 4, 5}, 1, 0);
+}
+
+TEST(MnnDeconvolution, MalformedAttributesAreNamed) {
+    auto with = [](auto edit) {
+        DeconvSpec d;
+        d.weights = ramp(24, 0.1f, 0.0f);
+        d.bias = {0.0f, 0.0f, 0.0f};
+        edit(d);
+        return build(deconv_net(d));
+    };
+    struct Case {
+        const char* what;
+        std::vector<uint8_t> bytes;
+        const char* expect;
+    };
+    const std::vector<Case> cases = {
+        {"weight count", with([](DeconvSpec& d) { d.weights.resize(11); }), "has 11 weights, expected 24"},
+        {"bias count", with([](DeconvSpec& d) { d.bias.resize(2); }), "2 bias values for 3 output channels"},
+        {"stride 0", with([](DeconvSpec& d) { d.stride = 0; }), "size 0 is out of range"},
+        {"negative pad", with([](DeconvSpec& d) { d.pad = -1; }), "padY is -1"},
+        {"two pads", with([](DeconvSpec& d) { d.pads = {1, 1}; }), "pads has 2 values"},
+        {"grouped", with([](DeconvSpec& d) { d.group = 2; }), "grouped deconvolution (group 2"},
+        {"past the kernel", with([](DeconvSpec& d) { d.out_pads = {3, 0}; }), "reaches past the kernel"},
+        {"padding eats the output", with([](DeconvSpec& d) { d.pad = 3; }), "output height -2 is invalid"},
+    };
+    for (const Case& c : cases) {
+        const std::string m = load_error(c.bytes);
+        EXPECT_NE(m.find("'deconv' (Deconvolution)"), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+}

@@ -912,8 +912,7 @@ void map_op(Builder& b) {
         case T::LSTM:
             b.unsupported("MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)");
         case T::Deconvolution:
-        case T::DeconvolutionDepthwise:
-            b.unsupported("deconvolution is not mapped yet");
+        case T::DeconvolutionDepthwise: return map_deconvolution(b);
         case T::EltwiseInt8:
             b.unsupported("EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)");
         case T::Extra:

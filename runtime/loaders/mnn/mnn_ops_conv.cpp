@@ -74,6 +74,8 @@ Pads conv_pads(const Builder& b, const MNN::Convolution2DCommon* c, uint32_t in_
     return p;
 }
 
+}  // namespace
+
 // Emits the fused activation of a convolution (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
 TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool int8) {
     ActivationAttrs a;
@@ -97,8 +99,6 @@ TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool in
     b.emit(OpKind::Activation, a, {y}, {z}, "/activation");
     return z;
 }
-
-}  // namespace
 
 void map_convolution(Builder& b, bool int8) {
     const auto* conv = b.op->main_as_Convolution2D();

@@ -199,10 +199,12 @@ void expect_deconv(const DeconvSpec& d, const Shape& out, int top, int left) {
     auto m = load(build(deconv_net(d)));
     ASSERT_EQ(m->graph().info(m->graph().outputs[0].tensor).shape, out);
     const std::vector<float> x = ramp(size_t(d.ic) * d.h * d.w, 0.25f, 0.1f);
-    const std::vector<float> got = run_cpu(m, x);
     const std::vector<double> want = deconv_direct(d, x, out[2], out[3], top, left);
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
+    for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Sim}) {
+        const std::vector<float> got = run_on(device, m, {x});
+        ASSERT_EQ(got.size(), want.size()) << to_string(device);
+        for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << to_string(device) << " " << i;
+    }
 }
 
 }  // namespace
@@ -279,6 +281,117 @@ TEST(MnnDeconvolution, MalformedAttributesAreNamed) {
     for (const Case& c : cases) {
         const std::string m = load_error(c.bytes);
         EXPECT_NE(m.find("'deconv' (Deconvolution)"), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+}
+
+// ---- EltwiseInt8 ----
+
+namespace {
+
+Param quant_param(flatbuffers::FlatBufferBuilder& fb, const std::vector<float>& tensor_scale) {
+    return {MNN::OpParameter::QuantizedFloatParam,
+            MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &tensor_scale).Union()};
+}
+
+OpSpec quant_op(MNN::OpType type, int32_t in, int32_t out, std::string name, std::vector<float> ts) {
+    return param_op(type, {in}, {out}, std::move(name),
+                    [ts](flatbuffers::FlatBufferBuilder& fb) -> Param { return quant_param(fb, ts); });
+}
+
+struct EltwiseInt8Scales {
+    std::vector<float> s0, s1, so;
+};
+
+OpSpec eltwise_int8_op(std::vector<int32_t> in, int32_t out, std::string name, EltwiseInt8Scales s) {
+    return param_op(MNN::OpType::EltwiseInt8, std::move(in), {out}, std::move(name), [s](flatbuffers::FlatBufferBuilder& fb) -> Param {
+        auto q = [&](const std::vector<float>& v) {
+            return v.empty() ? flatbuffers::Offset<MNN::QuantizedFloatParam>() : MNN::CreateQuantizedFloatParamDirect(fb, nullptr, nullptr, nullptr, &v);
+        };
+        const auto q0 = q(s.s0), q1 = q(s.s1), qo = q(s.so);
+        return {MNN::OpParameter::EltwiseInt8, MNN::CreateEltwiseInt8(fb, MNN::EltwiseType::SUM, q0, q1, qo).Union()};
+    });
+}
+
+constexpr float kInv0 = 20.0f, kInv1 = 12.0f, kT1 = 0.05f, kT2 = 0.2f;
+const EltwiseInt8Scales kE1{{0.5f, 0.25f, 1.5f}, {0.3f, 0.7f, 0.1f}, {2.0f, 1.3f, 0.9f}};
+const EltwiseInt8Scales kE2{{0.6f, 0.45f, 0.3f}, {1.1f, 0.2f, 0.35f}, {0.8f, 1.7f, 0.5f}};
+
+// x0, x1 [1,3,2,2] -> FloatToInt8 -> e1 = EltwiseInt8(q0, q1) -> y1 (Int8ToFloat t1)
+//                                    e2 = EltwiseInt8(e1, q1) -> y2 (Int8ToFloat t2)
+// e1 has an Int8ToFloat reader, so its IR scale is t1: e2 exercises the rescaling of a non-1 input.
+NetSpec eltwise_int8_net(EltwiseInt8Scales e1 = kE1) {
+    NetSpec s;
+    s.tensors = {"x0", "x1", "q0", "q1", "e1", "y1", "e2", "y2"};
+    s.ops = {input_op(0, {1, 3, 2, 2}, "x0"),
+             input_op(1, {1, 3, 2, 2}, "x1"),
+             quant_op(MNN::OpType::FloatToInt8, 0, 2, "q0", std::vector<float>(3, kInv0)),
+             quant_op(MNN::OpType::FloatToInt8, 1, 3, "q1", std::vector<float>(3, kInv1)),
+             eltwise_int8_op({2, 3}, 4, "e1", e1),
+             quant_op(MNN::OpType::Int8ToFloat, 4, 5, "y1", std::vector<float>(3, kT1)),
+             eltwise_int8_op({4, 3}, 6, "e2", kE2),
+             quant_op(MNN::OpType::Int8ToFloat, 6, 7, "y2", std::vector<float>(3, kT2))};
+    return s;
+}
+
+float mnn_quantize(float x, float inv) { return std::max(-127.0f, std::min(127.0f, std::round(x * inv))); }
+
+// MNN's CPUEltwiseInt8 in float: products, sum, output product, clamp, truncating cast.
+float mnn_eltwise_int8(float q0, float q1, float s0, float s1, float so) {
+    const float sum = q0 * s0 + q1 * s1;
+    return std::trunc(std::max(std::min(sum * so, 127.0f), -127.0f));
+}
+
+}  // namespace
+
+TEST(MnnEltwiseInt8, ReproducesMnnArithmetic) {
+    auto m = load(build(eltwise_int8_net()));
+    ASSERT_EQ(m->graph().outputs.size(), 2u);
+    std::vector<float> x0 = ramp(12, 0.9f, 0.13f), x1 = ramp(12, -1.7f, 0.31f);
+    x0[5] = 9.0f;  // saturates FloatToInt8, and e1 then hits the +127 clamp
+    for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Sim}) {
+        SCOPED_TRACE(to_string(device));
+        const std::vector<float> y1 = run_on(device, m, {x0, x1}, 0), y2 = run_on(device, m, {x0, x1}, 1);
+        ASSERT_EQ(y1.size(), 12u);
+        ASSERT_EQ(y2.size(), 12u);
+        int truncations = 0, clamps = 0;
+        for (int c = 0; c < 3; ++c)
+            for (int p = 0; p < 4; ++p) {
+                const int i = c * 4 + p;
+                const float q0 = mnn_quantize(x0[i], kInv0), q1 = mnn_quantize(x1[i], kInv1);
+                const float e1 = mnn_eltwise_int8(q0, q1, kE1.s0[c], kE1.s1[c], kE1.so[c]);
+                const float e2 = mnn_eltwise_int8(e1, q1, kE2.s0[c], kE2.s1[c], kE2.so[c]);
+                const float v = (q0 * kE1.s0[c] + q1 * kE1.s1[c]) * kE1.so[c];
+                truncations += std::fabs(v - std::trunc(v)) > 0.5f;  // where rounding would give another integer
+                clamps += std::fabs(v) > 127.0f;
+                EXPECT_FLOAT_EQ(y1[i], e1 * kT1) << c << "," << p;
+                EXPECT_FLOAT_EQ(y2[i], e2 * kT2) << c << "," << p;
+            }
+        EXPECT_GT(truncations, 0);  // the data tells truncation from rounding
+        EXPECT_GT(clamps, 0);
+    }
+}
+
+TEST(MnnEltwiseInt8, MalformedAttributesAreNamed) {
+    struct Case {
+        const char* what;
+        std::vector<uint8_t> bytes;
+        const char* expect;
+    };
+    NetSpec one_input = eltwise_int8_net();
+    one_input.ops[4].inputs = {2};
+    NetSpec float_input = eltwise_int8_net();
+    float_input.ops[4].inputs = {0, 3};
+    const std::vector<Case> cases = {
+        {"scale count", build(eltwise_int8_net({{0.5f, 0.25f}, kE1.s1, kE1.so})), "inputQuan0.tensorScale has 2 values for 3 channels"},
+        {"no output scales", build(eltwise_int8_net({kE1.s0, kE1.s1, {}})), "has no outputQuan.tensorScale"},
+        {"infinite scale", build(eltwise_int8_net({kE1.s0, {0.3f, INFINITY, 0.1f}, kE1.so})), "inputQuan1.tensorScale[1] is not finite"},
+        {"one input", build(one_input), "has 1 inputs"},
+        {"float input", build(float_input), "expected int8"},
+    };
+    for (const Case& c : cases) {
+        const std::string m = load_error(c.bytes);
+        EXPECT_NE(m.find("'e1' (EltwiseInt8)"), std::string::npos) << c.what << ": " << m;
         EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
     }
 }

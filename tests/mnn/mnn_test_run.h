@@ -31,11 +31,11 @@ inline std::string load_error(const std::vector<uint8_t>& bytes) {
     return "";
 }
 
-// Runs on the CPU with float inputs (one vector per model input) and returns output `k`.
-inline std::vector<float> run_cpu(const std::shared_ptr<const Model>& m, const std::vector<std::vector<float>>& xs,
-                                  size_t k = 0) {
+// Runs on `device` with float inputs (one vector per model input) and returns output `k`.
+inline std::vector<float> run_on(DeviceKind device, const std::shared_ptr<const Model>& m,
+                                 const std::vector<std::vector<float>>& xs, size_t k = 0) {
     SessionOptions o;
-    o.device = DeviceKind::Cpu;
+    o.device = device;
     Session s(m, o);
     for (size_t i = 0; i < xs.size(); ++i) {
         EXPECT_EQ(s.input(i).info.num_bytes(), xs[i].size() * 4);
@@ -45,6 +45,11 @@ inline std::vector<float> run_cpu(const std::shared_ptr<const Model>& m, const s
     s.run();
     const float* y = static_cast<const float*>(s.output(k).data);
     return {y, y + s.output(k).info.shape.num_elements()};
+}
+
+inline std::vector<float> run_cpu(const std::shared_ptr<const Model>& m, const std::vector<std::vector<float>>& xs,
+                                  size_t k = 0) {
+    return run_on(DeviceKind::Cpu, m, xs, k);
 }
 
 inline std::vector<float> run_cpu(const std::shared_ptr<const Model>& m, const std::vector<float>& x) {

@@ -913,8 +913,7 @@ void map_op(Builder& b) {
             b.unsupported("MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)");
         case T::Deconvolution:
         case T::DeconvolutionDepthwise: return map_deconvolution(b);
-        case T::EltwiseInt8:
-            b.unsupported("EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)");
+        case T::EltwiseInt8: return map_eltwise_int8(b);
         case T::Extra:
         case T::Plugin:
             b.unsupported("custom ops (Extra/Plugin) cannot run outside MNN");

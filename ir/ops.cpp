@@ -24,6 +24,7 @@ const char* to_string(OpKind v) {
         case OpKind::DepthToSpace: return "DepthToSpace";
         case OpKind::DepthwiseConvolution2d: return "DepthwiseConvolution2d";
         case OpKind::Dequantize: return "Dequantize";
+        case OpKind::DetectionOutput: return "DetectionOutput";
         case OpKind::DetectionPostProcess: return "DetectionPostProcess";
         case OpKind::ElementwiseBinary: return "ElementwiseBinary";
         case OpKind::ElementwiseUnary: return "ElementwiseUnary";

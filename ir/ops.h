@@ -37,6 +37,7 @@ enum class OpKind : uint8_t {
     DepthToSpace,
     DepthwiseConvolution2d,
     Dequantize,
+    DetectionOutput,
     DetectionPostProcess,
     ElementwiseBinary,
     ElementwiseUnary,
@@ -169,6 +170,14 @@ struct DepthwiseConvolution2dAttrs {  // inputs: x, weights [1,H,W,I*M], [bias]
     uint32_t dilation_x = 1, dilation_y = 1;
     bool bias_enabled = false;
     DataLayout layout = DataLayout::NCHW;
+};
+
+// Caffe SSD's DetectionOutput as MNN runs it (CPUDetectionOutput); semantics in kernels/ref/detection_output.cpp.
+struct DetectionOutputAttrs {  // inputs: locations [4P], confidences [P*C], priors [2 x 4P]; output [1,1,K,6]
+    uint32_t num_classes = 0;      // C, class 0 the background
+    uint32_t keep_top_k = 0;       // K: per-class NMS limit and total
+    float nms_threshold = 0.0f;    // IoU above which a box is suppressed
+    float confidence_threshold = 0.0f;  // scores must exceed it
 };
 
 struct DetectionPostProcessAttrs {  // inputs: box_encodings, scores, anchors; outputs: boxes, classes, scores, num
@@ -364,7 +373,7 @@ using OpAttrs = std::variant<std::monostate, BindingAttrs, ActivationAttrs, ArgM
                              LstmAttrs, QLstmAttrs, ReduceAttrs, NormalizationAttrs, PadAttrs, PermuteAttrs,
                              Pooling2dAttrs, Pooling3dAttrs, ReshapeAttrs, ResizeAttrs, SliceAttrs,
                              SpaceToBatchNdAttrs, SplitterAttrs, StackAttrs, StandInAttrs, StridedSliceAttrs,
-                             TransposeConvolution2dAttrs>;
+                             TransposeConvolution2dAttrs, DetectionOutputAttrs>;
 
 // Attribute struct per op (std::monostate for ops without attributes):
 //   Input/Output: BindingAttrs; Constant, Cast, Dequantize, Floor, GatherNd, Merge, Prelu, Quantize,

@@ -25,6 +25,7 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::DepthToSpace: return infer_depth_to_space;
         case OpKind::DepthwiseConvolution2d: return infer_depthwise_convolution2d;
         case OpKind::Dequantize: return infer_dequantize;
+        case OpKind::DetectionOutput: return infer_detection_output;
         case OpKind::DetectionPostProcess: return infer_detection_post_process;
         case OpKind::ElementwiseBinary: return infer_elementwise_binary;
         case OpKind::ElementwiseUnary: return infer_elementwise_unary;

@@ -26,6 +26,7 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::DepthToSpace: return &kDepthToSpace;
         case OpKind::DepthwiseConvolution2d: return &kDepthwiseConvolution2d;
         case OpKind::Dequantize: return &kDequantize;
+        case OpKind::DetectionOutput: return &kDetectionOutput;
         case OpKind::DetectionPostProcess: return &kDetectionPostProcess;
         case OpKind::ElementwiseBinary: return &kElementwiseBinary;
         case OpKind::ElementwiseUnary: return &kElementwiseUnary;

@@ -8,6 +8,8 @@
 
 #include "include/npurun/npurun.hpp"
 #include "ir/graph.h"
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
 #include "tests/mnn/mnn_test_models.h"
 #include "tests/mnn/mnn_test_run.h"
 
@@ -392,6 +394,271 @@ TEST(MnnEltwiseInt8, MalformedAttributesAreNamed) {
     for (const Case& c : cases) {
         const std::string m = load_error(c.bytes);
         EXPECT_NE(m.find("'e1' (EltwiseInt8)"), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+}
+
+// ---- DetectionOutput ----
+
+namespace {
+
+struct DetectionSpec {
+    int32_t classes = 3, keep = 4;
+    float nms = 0.5f, confidence = 0.3f;
+    int32_t inputs = 3;
+};
+
+// loc [1,12], conf [1,9], priors [1,2,12,1] as model inputs -> DetectionOutput "det".
+NetSpec detection_net(const DetectionSpec& d) {
+    NetSpec s;
+    s.tensors = {"loc", "conf", "priors", "det"};
+    std::vector<int32_t> in = {0, 1, 2};
+    if (d.inputs != 3) in.resize(size_t(d.inputs), 2);
+    s.ops = {input_op(0, {1, 12}, "loc"), input_op(1, {1, 9}, "conf"), input_op(2, {1, 2, 12, 1}, "priors"),
+             param_op(MNN::OpType::DetectionOutput, in, {3}, "det", [d](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::DetectionOutput,
+                         MNN::CreateDetectionOutput(fb, d.classes, d.nms, 100, d.keep, d.confidence, 1, 0, 0, 2).Union()};
+             })};
+    return s;
+}
+
+// Three priors; p0 and p1 overlap (IoU 2/3 once p1 is shifted right by its location), p2 lies apart and
+// is widened to twice its width (w = exp(0.2 * 5 ln 2) * 0.2 = 0.4).
+const std::vector<float> kPriors = {0.1f, 0.1f, 0.3f, 0.3f, 0.12f, 0.1f, 0.32f, 0.3f, 0.6f, 0.6f, 0.8f, 0.8f,
+                                    0.1f, 0.1f, 0.2f, 0.2f, 0.1f, 0.1f, 0.2f, 0.2f, 0.1f, 0.1f, 0.2f, 0.2f};
+const std::vector<float> kLoc = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, float(5 * std::log(2.0)), 0};
+// [prior][class], class 0 the background
+const std::vector<float> kConf = {0.1f, 0.8f, 0.1f, 0.2f, 0.7f, 0.6f, 0.5f, 0.05f, 0.45f};
+
+std::vector<float> detect(const DetectionSpec& d, DeviceKind device = DeviceKind::Cpu) {
+    return run_on(device, load(build(detection_net(d))), {kLoc, kConf, kPriors});
+}
+
+void expect_row(const std::vector<float>& out, size_t r, float label, float score, std::vector<float> box) {
+    SCOPED_TRACE("row " + std::to_string(r));
+    ASSERT_GE(out.size(), 6 * r + 6);
+    EXPECT_EQ(out[6 * r], label);
+    EXPECT_FLOAT_EQ(out[6 * r + 1], score);
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(out[6 * r + 2 + k], box[size_t(k)], 1e-6) << k;
+}
+
+const std::vector<float> kBox0 = {0.1f, 0.1f, 0.3f, 0.3f}, kBox1 = {0.14f, 0.1f, 0.34f, 0.3f}, kBox2 = {0.5f, 0.6f, 0.9f, 0.8f};
+
+}  // namespace
+
+// Class 1: p0 (0.8) suppresses p1 (0.7, IoU 2/3 > 0.5); p2 (0.05) is under the threshold. Class 2: p1 (0.6)
+// and p2 (0.45) do not overlap. Sorted by score, then a filler row (label -1).
+TEST(MnnDetectionOutput, DecodesSuppressesAndSorts) {
+    for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Sim}) {
+        SCOPED_TRACE(to_string(device));
+        const std::vector<float> out = detect({}, device);
+        ASSERT_EQ(out.size(), 24u);
+        expect_row(out, 0, 1, 0.8f, kBox0);
+        expect_row(out, 1, 2, 0.6f, kBox1);
+        expect_row(out, 2, 2, 0.45f, kBox2);
+        expect_row(out, 3, -1, 0.0f, {0, 0, 0, 0});
+    }
+}
+
+// A looser NMS keeps both class-1 boxes; keepTopK 1 limits every class to one box and the output to one row.
+TEST(MnnDetectionOutput, ThresholdsAndKeepTopK) {
+    DetectionSpec loose;
+    loose.nms = 0.7f;
+    const std::vector<float> a = detect(loose);
+    expect_row(a, 0, 1, 0.8f, kBox0);
+    expect_row(a, 1, 1, 0.7f, kBox1);
+    expect_row(a, 2, 2, 0.6f, kBox1);
+    expect_row(a, 3, 2, 0.45f, kBox2);
+    DetectionSpec one;
+    one.keep = 1;
+    const std::vector<float> b = detect(one);
+    ASSERT_EQ(b.size(), 6u);
+    expect_row(b, 0, 1, 0.8f, kBox0);
+    DetectionSpec strict;
+    strict.confidence = 0.65f;  // only class 1's p0 and p1 pass, and p1 is suppressed
+    const std::vector<float> c = detect(strict);
+    expect_row(c, 0, 1, 0.8f, kBox0);
+    expect_row(c, 1, -1, 0.0f, {0, 0, 0, 0});
+}
+
+// The NPU placement refuses the op by name: it runs on the CPU in a --device sim session.
+TEST(MnnDetectionOutput, PlacementKeepsItOnTheCpu) {
+    auto m = load(build(detection_net({})));
+    const Graph& g = m->graph();
+    const Placement p = place(g, npu::npu_placement_options(false));
+    bool found = false;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].op == OpKind::DetectionOutput) {
+            found = true;
+            EXPECT_EQ(p.nodes[i].device, Placed::Cpu);
+            EXPECT_NE(p.nodes[i].reason.find("DetectionOutput is not an NPU operation"), std::string::npos) << p.nodes[i].reason;
+        }
+    EXPECT_TRUE(found);
+}
+
+// PriorBox (folded to a constant) feeding DetectionOutput: one 4x4 prior centred on a 10x10 image.
+TEST(MnnDetectionOutput, TakesFoldedPriors) {
+    NetSpec s;
+    s.tensors = {"feat", "image", "priors", "loc", "conf", "det"};
+    PriorBoxSpec pb;
+    pb.max_sizes.clear();
+    pb.ratios.clear();
+    s.ops = {input_op(0, {1, 1, 1, 1}, "feat"), input_op(1, {1, 3, 10, 10}, "image"),
+             param_op(MNN::OpType::PriorBox, {0, 1}, {2}, "priors", [pb](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::PriorBox,
+                         MNN::CreatePriorBoxDirect(fb, &pb.min_sizes, nullptr, nullptr, &pb.variances, false, false, 0, 0, 0, 0, 0.5f)
+                             .Union()};
+             }),
+             input_op(3, {1, 4}, "loc"), input_op(4, {1, 2}, "conf"),
+             param_op(MNN::OpType::DetectionOutput, {3, 4, 2}, {5}, "det", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::DetectionOutput, MNN::CreateDetectionOutput(fb, 2, 0.45f, 100, 2, 0.5f).Union()};
+             })};
+    const std::vector<float> out =
+        run_on(DeviceKind::Cpu, load(build(s)), {{0.0f}, std::vector<float>(300, 0.0f), {0, 0, 0, 0}, {0.2f, 0.8f}});
+    ASSERT_EQ(out.size(), 12u);
+    expect_row(out, 0, 1, 0.8f, {0.3f, 0.3f, 0.7f, 0.7f});
+    expect_row(out, 1, -1, 0.0f, {0, 0, 0, 0});
+}
+
+TEST(MnnDetectionOutput, MalformedAttributesAreNamed) {
+    struct Case {
+        const char* what;
+        DetectionSpec d;
+        const char* expect;
+    };
+    std::vector<Case> cases;
+    auto add = [&](const char* what, const char* expect, auto edit) {
+        DetectionSpec d;
+        edit(d);
+        cases.push_back({what, d, expect});
+    };
+    add("no classes", "classCount 0 is out of range", [](DetectionSpec& d) { d.classes = 0; });
+    add("classes do not fit", "confidences hold 9 values; 3 priors x 4 classes need 12", [](DetectionSpec& d) { d.classes = 4; });
+    add("keepTopK 0", "keepTopK 0 is out of range", [](DetectionSpec& d) { d.keep = 0; });
+    add("huge keepTopK", "keepTopK 100000 is out of range", [](DetectionSpec& d) { d.keep = 100000; });
+    add("nan threshold", "nmsThreshold is not finite", [](DetectionSpec& d) { d.nms = std::nanf(""); });
+    add("two inputs", "has 2 inputs", [](DetectionSpec& d) { d.inputs = 2; });
+    add("refinedet", "RefineDet", [](DetectionSpec& d) { d.inputs = 5; });
+    for (const Case& c : cases) {
+        const std::string m = load_error(build(detection_net(c.d)));
+        EXPECT_NE(m.find("'det' (DetectionOutput)"), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+    // Priors that do not match the locations: the IR op's own check.
+    NetSpec s = detection_net({});
+    s.ops[2] = input_op(2, {1, 2, 8, 1}, "priors");
+    const std::string m = load_error(build(s));
+    EXPECT_NE(m.find("priors hold 16 values; 3 priors need 24"), std::string::npos) << m;
+}
+
+// ---- LSTM (Caffe form) ----
+
+namespace {
+
+struct LstmSpec {
+    int32_t steps = 3, features = 2, units = 2;
+    std::vector<float> wi, wh, bias;  // [4][U][F], [4][U][U], [4][U], gates I, F, O, G
+};
+
+Param lstm_param(flatbuffers::FlatBufferBuilder& fb, const LstmSpec& l) {
+    auto blob = [&](const std::vector<float>& v) {
+        const std::vector<int32_t> dims = {int32_t(v.size())};
+        return v.empty() ? flatbuffers::Offset<MNN::Blob>()
+                         : MNN::CreateBlobDirect(fb, &dims, MNN::MNN_DATA_FORMAT::NCHW, MNN::DataType::DT_FLOAT, nullptr, nullptr,
+                                                 nullptr, nullptr, &v);
+    };
+    const auto wi = blob(l.wi), wh = blob(l.wh), bias = blob(l.bias);
+    return {MNN::OpParameter::LSTM, MNN::CreateLSTM(fb, l.units, int32_t(l.wi.size()), 0.0f, wi, wh, bias).Union()};
+}
+
+NetSpec lstm_net(const LstmSpec& l, std::vector<int32_t> input_dims = {}) {
+    NetSpec s;
+    s.tensors = {"x", "h"};
+    if (input_dims.empty()) input_dims = {1, l.steps, 1, l.features};
+    s.ops = {input_op(0, input_dims),
+             param_op(MNN::OpType::LSTM, {0}, {1}, "lstm", [l](flatbuffers::FlatBufferBuilder& fb) { return lstm_param(fb, l); })};
+    return s;
+}
+
+LstmSpec small_lstm() {
+    LstmSpec l;
+    l.wi = ramp(16, 0.15f, 0.02f);
+    l.wh = ramp(16, -0.2f, 0.05f);
+    l.bias = {0.1f, -0.1f, 0.5f, 1.0f, -0.3f, 0.2f, 0.05f, -0.05f};
+    return l;
+}
+
+// MNN's CPULSTM written out in double: gates from blocks I, F, O, G, zero initial state.
+std::vector<double> lstm_direct(const LstmSpec& l, const std::vector<float>& x) {
+    const int U = l.units, F = l.features;
+    std::vector<double> h(U, 0.0), c(U, 0.0), out;
+    auto sig = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    for (int t = 0; t < l.steps; ++t) {
+        std::vector<double> hn(U);
+        for (int u = 0; u < U; ++u) {
+            double g[4];
+            for (int k = 0; k < 4; ++k) {
+                g[k] = l.bias[k * U + u];
+                for (int f = 0; f < F; ++f) g[k] += double(l.wi[(k * U + u) * F + f]) * x[t * F + f];
+                for (int v = 0; v < U; ++v) g[k] += double(l.wh[(k * U + u) * U + v]) * h[v];
+            }
+            const double i = sig(g[0]), fg = sig(g[1]), o = sig(g[2]), gg = std::tanh(g[3]);
+            c[u] = fg * c[u] + i * gg;
+            hn[u] = o * std::tanh(c[u]);
+        }
+        h = hn;
+        out.insert(out.end(), h.begin(), h.end());
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(MnnLstm, GateBlocksIfogAndZeroState) {
+    const LstmSpec l = small_lstm();
+    auto m = load(build(lstm_net(l)));
+    ASSERT_EQ(m->graph().info(m->graph().outputs[0].tensor).shape, (Shape{1, 3, 1, 2}));
+    const std::vector<float> x = {0.5f, -1.0f, 1.5f, 0.25f, -0.75f, 2.0f};
+    const std::vector<double> want = lstm_direct(l, x);
+    for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Sim}) {
+        const std::vector<float> got = run_on(device, m, {x});
+        ASSERT_EQ(got.size(), want.size()) << to_string(device);
+        for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << to_string(device) << " " << i;
+    }
+    // The order matters: swapping the O and G blocks (the IR's gate order) gives another result.
+    LstmSpec swapped = l;
+    for (int k = 0; k < 4; ++k) std::swap(swapped.wi[8 + k], swapped.wi[12 + k]);
+    EXPECT_GT(std::fabs(lstm_direct(swapped, x)[5] - want[5]), 1e-3);
+}
+
+TEST(MnnLstm, MalformedOrUnsupportedFormsAreNamed) {
+    struct Case {
+        const char* what;
+        std::vector<uint8_t> bytes;
+        const char* expect;
+    };
+    LstmSpec short_w = small_lstm();
+    short_w.wi.resize(15);
+    LstmSpec no_bias = small_lstm();
+    no_bias.bias.clear();
+    LstmSpec packed = small_lstm();
+    packed.wh.clear();
+    LstmSpec zero_units = small_lstm();
+    zero_units.units = 0;
+    NetSpec cont = lstm_net(small_lstm());
+    cont.ops[1].inputs = {0, 0};
+    const std::vector<Case> cases = {
+        {"weight count", build(lstm_net(short_w)), "weightI has 15 values, expected 16"},
+        {"no bias", build(lstm_net(no_bias)), "has no bias"},
+        {"packed", build(lstm_net(packed)), "packed form"},
+        {"zero units", build(lstm_net(zero_units)), "size 0 is out of range"},
+        {"batch 2", build(lstm_net(small_lstm(), {2, 3, 1, 2})), "batch 2"},
+        {"not [B,T,1,F]", build(lstm_net(small_lstm(), {1, 3, 2, 2})), "is not [batch, time, 1, features]"},
+        {"cont input", build(cont), "sequence-continuation"},
+    };
+    for (const Case& c : cases) {
+        const std::string m = load_error(c.bytes);
+        EXPECT_NE(m.find("'lstm' (LSTM)"), std::string::npos) << c.what << ": " << m;
         EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
     }
 }

@@ -905,12 +905,11 @@ void map_op(Builder& b) {
             return map_activation(b, a);
         }
         case T::PriorBox: return map_prior_box(b);
-        case T::DetectionOutput:
+        case T::DetectionOutput: return map_detection_output(b);
         case T::ROIPooling:
         case T::Proposal:
-            b.unsupported("SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host");
-        case T::LSTM:
-            b.unsupported("MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)");
+            b.unsupported("Faster R-CNN ROI pooling / proposals have no IR operation yet; cut the graph before it and run it on the host");
+        case T::LSTM: return map_lstm(b);
         case T::Deconvolution:
         case T::DeconvolutionDepthwise: return map_deconvolution(b);
         case T::EltwiseInt8: return map_eltwise_int8(b);

@@ -28,6 +28,22 @@ const float* constant_named(const Model& m, const std::string& name, Shape* shap
     return nullptr;
 }
 
+// A malformed file, the text its one-line error must contain, and what the case is for messages.
+struct ErrorCase {
+    const char* what;
+    std::vector<uint8_t> bytes;
+    const char* expect;
+};
+
+// Each case fails to load with an error naming the op (op_label, e.g. "'det' (DetectionOutput)") and the defect.
+void expect_errors(const std::vector<ErrorCase>& cases, const std::string& op_label) {
+    for (const ErrorCase& c : cases) {
+        const std::string m = load_error(c.bytes);
+        EXPECT_NE(m.find(op_label), std::string::npos) << c.what << ": " << m;
+        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
+    }
+}
+
 struct PriorBoxSpec {
     std::vector<float> min_sizes{4.0f}, max_sizes{8.0f}, ratios{2.0f}, variances{0.1f, 0.1f, 0.2f, 0.2f};
     bool flip = true, clip = false;
@@ -114,34 +130,25 @@ TEST(MnnPriorBox, ExplicitStepsClipAndSharedVariance) {
 }
 
 TEST(MnnPriorBox, MalformedAttributesAreNamed) {
-    struct Case {
-        const char* what;
-        PriorBoxSpec p;
-        const char* expect;
-    };
-    std::vector<Case> cases;
-    auto add = [&](const char* what, const char* expect, auto edit) {
+    auto with = [](auto edit) {
         PriorBoxSpec p;
         edit(p);
-        cases.push_back({what, p, expect});
+        return build(prior_box_net(p));
     };
-    add("no min sizes", "has no minSizes", [](PriorBoxSpec& p) { p.min_sizes.clear(); p.max_sizes.clear(); });
-    add("negative min size", "minSizes[0] is -4", [](PriorBoxSpec& p) { p.min_sizes = {-4.0f}; });
-    add("max count mismatch", "2 maxSizes for 1 minSizes", [](PriorBoxSpec& p) { p.max_sizes = {8.0f, 9.0f}; });
-    add("zero ratio", "aspectRatios[0] is 0", [](PriorBoxSpec& p) { p.ratios = {0.0f}; });
-    add("nan ratio", "aspectRatios[0] is nan", [](PriorBoxSpec& p) { p.ratios = {std::nanf("")}; });
-    add("three variances", "variances has 3 values", [](PriorBoxSpec& p) { p.variances = {0.1f, 0.1f, 0.2f}; });
-    add("ratio next to 1", "so close to 1", [](PriorBoxSpec& p) { p.ratios = {1.0000015f}; p.flip = false; });
-    for (const Case& c : cases) {
-        const std::string m = load_error(build(prior_box_net(c.p)));
-        EXPECT_NE(m.find("'priors' (PriorBox)"), std::string::npos) << c.what << ": " << m;
-        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
-    }
-    // Huge: a million ratios would be caught by the list limit; a huge map by the value limit.
-    NetSpec s = prior_box_net({});
-    s.ops[0] = input_op(0, {1, 1, 30000, 30000}, "feat");
-    const std::string m = load_error(build(s));
-    EXPECT_NE(m.find("exceed npurun's limit"), std::string::npos) << m;
+    const std::vector<ErrorCase> cases = {
+        {"no min sizes", with([](PriorBoxSpec& p) { p.min_sizes.clear(); p.max_sizes.clear(); }), "has no minSizes"},
+        {"negative min size", with([](PriorBoxSpec& p) { p.min_sizes = {-4.0f}; }), "minSizes[0] is -4"},
+        {"max count mismatch", with([](PriorBoxSpec& p) { p.max_sizes = {8.0f, 9.0f}; }), "2 maxSizes for 1 minSizes"},
+        {"zero ratio", with([](PriorBoxSpec& p) { p.ratios = {0.0f}; }), "aspectRatios[0] is 0"},
+        {"nan ratio", with([](PriorBoxSpec& p) { p.ratios = {std::nanf("")}; }), "aspectRatios[0] is nan"},
+        {"three variances", with([](PriorBoxSpec& p) { p.variances = {0.1f, 0.1f, 0.2f}; }), "variances has 3 values"},
+        {"ratio next to 1", with([](PriorBoxSpec& p) { p.ratios = {1.0000015f}; p.flip = false; }), "so close to 1"},
+    };
+    expect_errors(cases, "'priors' (PriorBox)");
+    // A huge feature map: the value limit, not an allocation.
+    NetSpec huge = prior_box_net({});
+    huge.ops[0] = input_op(0, {1, 1, 30000, 30000}, "feat");
+    expect_errors({{"huge map", build(huge), "exceed npurun's limit"}}, "'priors' (PriorBox)");
 }
 
 // ---- Deconvolution / DeconvolutionDepthwise ----
@@ -265,12 +272,7 @@ TEST(MnnDeconvolution, MalformedAttributesAreNamed) {
         edit(d);
         return build(deconv_net(d));
     };
-    struct Case {
-        const char* what;
-        std::vector<uint8_t> bytes;
-        const char* expect;
-    };
-    const std::vector<Case> cases = {
+    const std::vector<ErrorCase> cases = {
         {"weight count", with([](DeconvSpec& d) { d.weights.resize(11); }), "has 11 weights, expected 24"},
         {"bias count", with([](DeconvSpec& d) { d.bias.resize(2); }), "2 bias values for 3 output channels"},
         {"stride 0", with([](DeconvSpec& d) { d.stride = 0; }), "size 0 is out of range"},
@@ -280,11 +282,7 @@ TEST(MnnDeconvolution, MalformedAttributesAreNamed) {
         {"past the kernel", with([](DeconvSpec& d) { d.out_pads = {3, 0}; }), "reaches past the kernel"},
         {"padding eats the output", with([](DeconvSpec& d) { d.pad = 3; }), "output height -2 is invalid"},
     };
-    for (const Case& c : cases) {
-        const std::string m = load_error(c.bytes);
-        EXPECT_NE(m.find("'deconv' (Deconvolution)"), std::string::npos) << c.what << ": " << m;
-        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
-    }
+    expect_errors(cases, "'deconv' (Deconvolution)");
 }
 
 // ---- EltwiseInt8 ----
@@ -375,27 +373,18 @@ TEST(MnnEltwiseInt8, ReproducesMnnArithmetic) {
 }
 
 TEST(MnnEltwiseInt8, MalformedAttributesAreNamed) {
-    struct Case {
-        const char* what;
-        std::vector<uint8_t> bytes;
-        const char* expect;
-    };
     NetSpec one_input = eltwise_int8_net();
     one_input.ops[4].inputs = {2};
     NetSpec float_input = eltwise_int8_net();
     float_input.ops[4].inputs = {0, 3};
-    const std::vector<Case> cases = {
+    const std::vector<ErrorCase> cases = {
         {"scale count", build(eltwise_int8_net({{0.5f, 0.25f}, kE1.s1, kE1.so})), "inputQuan0.tensorScale has 2 values for 3 channels"},
         {"no output scales", build(eltwise_int8_net({kE1.s0, kE1.s1, {}})), "has no outputQuan.tensorScale"},
         {"infinite scale", build(eltwise_int8_net({kE1.s0, {0.3f, INFINITY, 0.1f}, kE1.so})), "inputQuan1.tensorScale[1] is not finite"},
         {"one input", build(one_input), "has 1 inputs"},
         {"float input", build(float_input), "expected int8"},
     };
-    for (const Case& c : cases) {
-        const std::string m = load_error(c.bytes);
-        EXPECT_NE(m.find("'e1' (EltwiseInt8)"), std::string::npos) << c.what << ": " << m;
-        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
-    }
+    expect_errors(cases, "'e1' (EltwiseInt8)");
 }
 
 // ---- DetectionOutput ----
@@ -521,34 +510,26 @@ TEST(MnnDetectionOutput, TakesFoldedPriors) {
 }
 
 TEST(MnnDetectionOutput, MalformedAttributesAreNamed) {
-    struct Case {
+    struct Row {
         const char* what;
-        DetectionSpec d;
+        DetectionSpec d;  // classes, keep, nms, confidence, inputs
         const char* expect;
     };
-    std::vector<Case> cases;
-    auto add = [&](const char* what, const char* expect, auto edit) {
-        DetectionSpec d;
-        edit(d);
-        cases.push_back({what, d, expect});
+    const Row rows[] = {
+        {"no classes", {0, 4, 0.5f, 0.3f, 3}, "classCount 0 is out of range"},
+        {"classes do not fit", {4, 4, 0.5f, 0.3f, 3}, "confidences hold 9 values; 3 priors x 4 classes need 12"},
+        {"keepTopK 0", {3, 0, 0.5f, 0.3f, 3}, "keepTopK 0 is out of range"},
+        {"huge keepTopK", {3, 100000, 0.5f, 0.3f, 3}, "keepTopK 100000 is out of range"},
+        {"nan threshold", {3, 4, std::nanf(""), 0.3f, 3}, "nmsThreshold is not finite"},
+        {"two inputs", {3, 4, 0.5f, 0.3f, 2}, "has 2 inputs"},
+        {"refinedet", {3, 4, 0.5f, 0.3f, 5}, "RefineDet"},
     };
-    add("no classes", "classCount 0 is out of range", [](DetectionSpec& d) { d.classes = 0; });
-    add("classes do not fit", "confidences hold 9 values; 3 priors x 4 classes need 12", [](DetectionSpec& d) { d.classes = 4; });
-    add("keepTopK 0", "keepTopK 0 is out of range", [](DetectionSpec& d) { d.keep = 0; });
-    add("huge keepTopK", "keepTopK 100000 is out of range", [](DetectionSpec& d) { d.keep = 100000; });
-    add("nan threshold", "nmsThreshold is not finite", [](DetectionSpec& d) { d.nms = std::nanf(""); });
-    add("two inputs", "has 2 inputs", [](DetectionSpec& d) { d.inputs = 2; });
-    add("refinedet", "RefineDet", [](DetectionSpec& d) { d.inputs = 5; });
-    for (const Case& c : cases) {
-        const std::string m = load_error(build(detection_net(c.d)));
-        EXPECT_NE(m.find("'det' (DetectionOutput)"), std::string::npos) << c.what << ": " << m;
-        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
-    }
-    // Priors that do not match the locations: the IR op's own check.
-    NetSpec s = detection_net({});
-    s.ops[2] = input_op(2, {1, 2, 8, 1}, "priors");
-    const std::string m = load_error(build(s));
-    EXPECT_NE(m.find("priors hold 16 values; 3 priors need 24"), std::string::npos) << m;
+    std::vector<ErrorCase> cases;
+    for (const Row& r : rows) cases.push_back({r.what, build(detection_net(r.d)), r.expect});
+    NetSpec short_priors = detection_net({});  // priors that do not match the locations: the IR op's own check
+    short_priors.ops[2] = input_op(2, {1, 2, 8, 1}, "priors");
+    cases.push_back({"short priors", build(short_priors), "priors hold 16 values; 3 priors need 24"});
+    expect_errors(cases, "'det' (DetectionOutput)");
 }
 
 // ---- LSTM (Caffe form) ----
@@ -632,11 +613,6 @@ TEST(MnnLstm, GateBlocksIfogAndZeroState) {
 }
 
 TEST(MnnLstm, MalformedOrUnsupportedFormsAreNamed) {
-    struct Case {
-        const char* what;
-        std::vector<uint8_t> bytes;
-        const char* expect;
-    };
     LstmSpec short_w = small_lstm();
     short_w.wi.resize(15);
     LstmSpec no_bias = small_lstm();
@@ -647,7 +623,7 @@ TEST(MnnLstm, MalformedOrUnsupportedFormsAreNamed) {
     zero_units.units = 0;
     NetSpec cont = lstm_net(small_lstm());
     cont.ops[1].inputs = {0, 0};
-    const std::vector<Case> cases = {
+    const std::vector<ErrorCase> cases = {
         {"weight count", build(lstm_net(short_w)), "weightI has 15 values, expected 16"},
         {"no bias", build(lstm_net(no_bias)), "has no bias"},
         {"packed", build(lstm_net(packed)), "packed form"},
@@ -656,9 +632,5 @@ TEST(MnnLstm, MalformedOrUnsupportedFormsAreNamed) {
         {"not [B,T,1,F]", build(lstm_net(small_lstm(), {1, 3, 2, 2})), "is not [batch, time, 1, features]"},
         {"cont input", build(cont), "sequence-continuation"},
     };
-    for (const Case& c : cases) {
-        const std::string m = load_error(c.bytes);
-        EXPECT_NE(m.find("'lstm' (LSTM)"), std::string::npos) << c.what << ": " << m;
-        EXPECT_NE(m.find(c.expect), std::string::npos) << c.what << ": " << m;
-    }
+    expect_errors(cases, "'lstm' (LSTM)");
 }

@@ -53,6 +53,7 @@ const char* to_string(OpKind v) {
         case OpKind::Reduce: return "Reduce";
         case OpKind::Reshape: return "Reshape";
         case OpKind::Resize: return "Resize";
+        case OpKind::RoiPooling: return "RoiPooling";
         case OpKind::Shape: return "Shape";
         case OpKind::Slice: return "Slice";
         case OpKind::Softmax: return "Softmax";

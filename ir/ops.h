@@ -66,6 +66,7 @@ enum class OpKind : uint8_t {
     Reduce,
     Reshape,
     Resize,
+    RoiPooling,
     Shape,
     Slice,
     Softmax,
@@ -178,6 +179,12 @@ struct DetectionOutputAttrs {  // inputs: locations [4P], confidences [P*C], pri
     uint32_t keep_top_k = 0;       // K: per-class NMS limit and total
     float nms_threshold = 0.0f;    // IoU above which a box is suppressed
     float confidence_threshold = 0.0f;  // scores must exceed it
+};
+
+// Caffe's ROIPooling as MNN runs it (CPUROIPooling); semantics in kernels/ref/roi_pooling.cpp.
+struct RoiPoolingAttrs {  // inputs: x [N,C,H,W], rois [R,5] (batch, x1, y1, x2, y2); output [R,C,ph,pw]
+    uint32_t pooled_height = 0, pooled_width = 0;
+    float spatial_scale = 0.0f;
 };
 
 struct DetectionPostProcessAttrs {  // inputs: box_encodings, scores, anchors; outputs: boxes, classes, scores, num
@@ -373,7 +380,8 @@ using OpAttrs = std::variant<std::monostate, BindingAttrs, ActivationAttrs, ArgM
                              LstmAttrs, QLstmAttrs, ReduceAttrs, NormalizationAttrs, PadAttrs, PermuteAttrs,
                              Pooling2dAttrs, Pooling3dAttrs, ReshapeAttrs, ResizeAttrs, SliceAttrs,
                              SpaceToBatchNdAttrs, SplitterAttrs, StackAttrs, StandInAttrs, StridedSliceAttrs,
-                             TransposeConvolution2dAttrs, DetectionOutputAttrs>;
+                             TransposeConvolution2dAttrs, DetectionOutputAttrs,
+                             RoiPoolingAttrs>;
 
 // Attribute struct per op (std::monostate for ops without attributes):
 //   Input/Output: BindingAttrs; Constant, Cast, Dequantize, Floor, GatherNd, Merge, Prelu, Quantize,

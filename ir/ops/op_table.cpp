@@ -54,6 +54,7 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::Reduce: return infer_reduce;
         case OpKind::Reshape: return infer_reshape;
         case OpKind::Resize: return infer_resize;
+        case OpKind::RoiPooling: return infer_roi_pooling;
         case OpKind::Shape: return infer_shape_op;
         case OpKind::Slice: return infer_slice;
         case OpKind::Softmax: return infer_softmax;

@@ -22,6 +22,7 @@ extern const Kernel kDepthToSpace;
 extern const Kernel kDepthwiseConvolution2d;
 extern const Kernel kDequantize;
 extern const Kernel kDetectionOutput;
+extern const Kernel kRoiPooling;
 extern const Kernel kDetectionPostProcess;
 extern const Kernel kElementwiseBinary;
 extern const Kernel kElementwiseUnary;

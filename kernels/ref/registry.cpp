@@ -55,6 +55,7 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::Reduce: return &kReduce;
         case OpKind::Reshape: return &kReshape;
         case OpKind::Resize: return &kResize;
+        case OpKind::RoiPooling: return &kRoiPooling;
         case OpKind::Shape: return &kShape;
         case OpKind::Slice: return &kSlice;
         case OpKind::Softmax: return &kSoftmax;

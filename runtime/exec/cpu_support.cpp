@@ -236,6 +236,11 @@ Sample sample(OpKind op, DataType t) {
         case OpKind::SpaceToDepth: s.n.attrs = DepthToSpaceAttrs{2, DataLayout::NHWC}; s.in(x); break;
         case OpKind::Dequantize: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Float32, {}); break;
         case OpKind::Quantize: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::QAsymmU8, {}); break;
+        case OpKind::RoiPooling:
+            s.n.attrs = RoiPoolingAttrs{1, 1, 1.0f};
+            s.in(x);
+            s.in(ti(t, {1, 5}));
+            break;
         case OpKind::DetectionOutput: {
             DetectionOutputAttrs a;
             a.num_classes = 2;

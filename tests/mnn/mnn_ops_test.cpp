@@ -634,3 +634,49 @@ TEST(MnnLstm, MalformedOrUnsupportedFormsAreNamed) {
     };
     expect_errors(cases, "'lstm' (LSTM)");
 }
+
+// ---- ROIPooling ----
+
+namespace {
+
+// x [1,2,4,4] and rois [R,5] as inputs -> ROIPooling "roi" (pooled ph x pw, spatialScale).
+NetSpec roi_pooling_net(int32_t ph, int32_t pw, float scale, int32_t rois = 3, int32_t roi_values = 5) {
+    NetSpec s;
+    s.tensors = {"x", "rois", "y"};
+    s.ops = {input_op(0, {1, 2, 4, 4}, "x"), input_op(1, {rois, roi_values}, "rois"),
+             param_op(MNN::OpType::ROIPooling, {0, 1}, {2}, "roi", [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
+                 return {MNN::OpParameter::RoiParameters, MNN::CreateRoiParameters(fb, pw, ph, scale).Union()};
+             })};
+    return s;
+}
+
+}  // namespace
+
+// Channel 0 holds 4h + w, channel 1 holds 100 - (4h + w). ROI 0 covers the map (2x2 bins of 2x2), ROI 1
+// the centre 2x2 at scale 0.5 (corners 2*0.5 = 1 and round(4.6*0.5) = 2), ROI 2 names batch 1 of a
+// 1-image input: zeros.
+TEST(MnnRoiPooling, MaxOverBins) {
+    std::vector<float> x(32);
+    for (int i = 0; i < 16; ++i) x[size_t(i)] = float(i), x[size_t(16 + i)] = 100.0f - float(i);
+    const std::vector<float> rois = {0, 0, 0, 6, 6.8f, 0, 2, 2, 4.6f, 4, 1, 0, 0, 3, 3};
+    auto m = load(build(roi_pooling_net(2, 2, 0.5f)));
+    ASSERT_EQ(m->graph().info(m->graph().outputs[0].tensor).shape, (Shape{3, 2, 2, 2}));
+    const std::vector<float> want = {5, 7, 13, 15, 100, 98, 92, 90,   // ROI 0: corners (0,0)-(3,3)
+                                     5, 6, 9, 10, 95, 94, 91, 90,     // ROI 1: corners (1,1)-(2,2)
+                                     0, 0, 0, 0, 0, 0, 0, 0};         // ROI 2: no such image
+    for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Sim}) {
+        const std::vector<float> got = run_on(device, m, {x, rois});
+        ASSERT_EQ(got.size(), want.size()) << to_string(device);
+        for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << to_string(device) << " " << i;
+    }
+}
+
+TEST(MnnRoiPooling, MalformedAttributesAreNamed) {
+    NetSpec one_input = roi_pooling_net(2, 2, 1.0f);
+    one_input.ops[2].inputs = {0};
+    expect_errors({{"pooled 0", build(roi_pooling_net(0, 2, 1.0f)), "size 0 is out of range"},
+                   {"scale 0", build(roi_pooling_net(2, 2, 0.0f)), "spatialScale 0.000000 is not positive"},
+                   {"one input", build(one_input), "has 1 inputs"},
+                   {"4 values per ROI", build(roi_pooling_net(2, 2, 1.0f, 3, 4)), "do not hold 5 values"}},
+                  "'roi' (ROIPooling)");
+}

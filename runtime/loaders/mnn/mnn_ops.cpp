@@ -906,9 +906,9 @@ void map_op(Builder& b) {
         }
         case T::PriorBox: return map_prior_box(b);
         case T::DetectionOutput: return map_detection_output(b);
-        case T::ROIPooling:
+        case T::ROIPooling: return map_roi_pooling(b);
         case T::Proposal:
-            b.unsupported("Faster R-CNN ROI pooling / proposals have no IR operation yet; cut the graph before it and run it on the host");
+            b.unsupported("Faster R-CNN proposals (anchor decoding and NMS) have no IR operation yet; cut the graph before it and run it on the host");
         case T::LSTM: return map_lstm(b);
         case T::Deconvolution:
         case T::DeconvolutionDepthwise: return map_deconvolution(b);

@@ -15,6 +15,7 @@ void map_deconvolution(Builder& b);  // Deconvolution, DeconvolutionDepthwise (m
 void map_eltwise_int8(Builder& b);  // mnn_ops_eltwise_int8.cpp
 void map_detection_output(Builder& b);  // mnn_ops_detection.cpp
 void map_lstm(Builder& b);  // mnn_ops_lstm.cpp
+void map_roi_pooling(Builder& b);  // mnn_ops_roi_pooling.cpp
 
 // Emits a convolution's fused activation after y (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
 TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool int8);

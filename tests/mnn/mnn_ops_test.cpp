@@ -44,6 +44,21 @@ void expect_errors(const std::vector<ErrorCase>& cases, const std::string& op_la
     }
 }
 
+// Every node of kind `op` is placed on the CPU, refused by the NPU placement with the op's name.
+void expect_cpu_only(const std::shared_ptr<const Model>& m, OpKind op) {
+    const Graph& g = m->graph();
+    const Placement p = place(g, npu::npu_placement_options(false));
+    size_t found = 0;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].op == op) {
+            ++found;
+            EXPECT_EQ(p.nodes[i].device, Placed::Cpu);
+            const std::string want = std::string(to_string(op)) + " is not an NPU operation";
+            EXPECT_NE(p.nodes[i].reason.find(want), std::string::npos) << p.nodes[i].reason;
+        }
+    EXPECT_GT(found, 0u) << to_string(op);
+}
+
 struct PriorBoxSpec {
     std::vector<float> min_sizes{4.0f}, max_sizes{8.0f}, ratios{2.0f}, variances{0.1f, 0.1f, 0.2f, 0.2f};
     bool flip = true, clip = false;
@@ -471,19 +486,7 @@ TEST(MnnDetectionOutput, ThresholdsAndKeepTopK) {
 }
 
 // The NPU placement refuses the op by name: it runs on the CPU in a --device sim session.
-TEST(MnnDetectionOutput, PlacementKeepsItOnTheCpu) {
-    auto m = load(build(detection_net({})));
-    const Graph& g = m->graph();
-    const Placement p = place(g, npu::npu_placement_options(false));
-    bool found = false;
-    for (uint32_t i = 0; i < g.nodes.size(); ++i)
-        if (g.nodes[i].op == OpKind::DetectionOutput) {
-            found = true;
-            EXPECT_EQ(p.nodes[i].device, Placed::Cpu);
-            EXPECT_NE(p.nodes[i].reason.find("DetectionOutput is not an NPU operation"), std::string::npos) << p.nodes[i].reason;
-        }
-    EXPECT_TRUE(found);
-}
+TEST(MnnDetectionOutput, PlacementKeepsItOnTheCpu) { expect_cpu_only(load(build(detection_net({}))), OpKind::DetectionOutput); }
 
 // PriorBox (folded to a constant) feeding DetectionOutput: one 4x4 prior centred on a 10x10 image.
 TEST(MnnDetectionOutput, TakesFoldedPriors) {
@@ -671,6 +674,8 @@ TEST(MnnRoiPooling, MaxOverBins) {
     }
 }
 
+TEST(MnnRoiPooling, PlacementKeepsItOnTheCpu) { expect_cpu_only(load(build(roi_pooling_net(2, 2, 1.0f))), OpKind::RoiPooling); }
+
 TEST(MnnRoiPooling, MalformedAttributesAreNamed) {
     NetSpec one_input = roi_pooling_net(2, 2, 1.0f);
     one_input.ops[2].inputs = {0};
@@ -679,4 +684,13 @@ TEST(MnnRoiPooling, MalformedAttributesAreNamed) {
                    {"one input", build(one_input), "has 1 inputs"},
                    {"4 values per ROI", build(roi_pooling_net(2, 2, 1.0f, 3, 4)), "do not hold 5 values"}},
                   "'roi' (ROIPooling)");
+}
+
+// Proposal is still refused: one line naming the op and why.
+TEST(MnnProposal, RefusedWithItsReason) {
+    NetSpec s = roi_pooling_net(2, 2, 1.0f);
+    s.ops[2] = param_op(MNN::OpType::Proposal, {0, 1}, {2}, "rpn", [](flatbuffers::FlatBufferBuilder& fb) -> Param {
+        return {MNN::OpParameter::Proposal, MNN::CreateProposal(fb, 16, 16, 6000, 300, 0.7f, 16).Union()};
+    });
+    expect_errors({{"proposal", build(s), "proposals (anchor decoding and NMS) have no IR operation yet"}}, "'rpn' (Proposal)");
 }

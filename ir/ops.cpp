@@ -27,6 +27,7 @@ const char* to_string(OpKind v) {
         case OpKind::DepthToSpace: return "DepthToSpace";
         case OpKind::DepthwiseConvolution2d: return "DepthwiseConvolution2d";
         case OpKind::Dequantize: return "Dequantize";
+        case OpKind::DetectionOutput: return "DetectionOutput";
         case OpKind::DetectionPostProcess: return "DetectionPostProcess";
         case OpKind::ElementwiseBinary: return "ElementwiseBinary";
         case OpKind::ElementwiseUnary: return "ElementwiseUnary";
@@ -56,6 +57,7 @@ const char* to_string(OpKind v) {
         case OpKind::Reshape: return "Reshape";
         case OpKind::Resize: return "Resize";
         case OpKind::ReverseV2: return "ReverseV2";
+        case OpKind::RoiPooling: return "RoiPooling";
         case OpKind::ScatterNd: return "ScatterNd";
         case OpKind::Shape: return "Shape";
         case OpKind::Slice: return "Slice";

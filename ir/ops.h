@@ -37,6 +37,7 @@ enum class OpKind : uint8_t {
     DepthToSpace,
     DepthwiseConvolution2d,
     Dequantize,
+    DetectionOutput,
     DetectionPostProcess,
     ElementwiseBinary,
     ElementwiseUnary,
@@ -66,6 +67,7 @@ enum class OpKind : uint8_t {
     Reshape,
     Resize,
     ReverseV2,
+    RoiPooling,
     ScatterNd,
     Shape,
     Slice,
@@ -172,6 +174,20 @@ struct DepthwiseConvolution2dAttrs {  // inputs: x, weights [1,H,W,I*M], [bias]
     uint32_t dilation_x = 1, dilation_y = 1;
     bool bias_enabled = false;
     DataLayout layout = DataLayout::NCHW;
+};
+
+// Caffe SSD's DetectionOutput as MNN runs it (CPUDetectionOutput); semantics in kernels/ref/detection_output.cpp.
+struct DetectionOutputAttrs {  // inputs: locations [4P], confidences [P*C], priors [2 x 4P]; output [1,1,K,6]
+    uint32_t num_classes = 0;      // C, class 0 the background
+    uint32_t keep_top_k = 0;       // K: per-class NMS limit and total
+    float nms_threshold = 0.0f;    // IoU above which a box is suppressed
+    float confidence_threshold = 0.0f;  // scores must exceed it
+};
+
+// Caffe's ROIPooling as MNN runs it (CPUROIPooling); semantics in kernels/ref/roi_pooling.cpp.
+struct RoiPoolingAttrs {  // inputs: x [N,C,H,W], rois [R,5] (batch, x1, y1, x2, y2); output [R,C,ph,pw]
+    uint32_t pooled_height = 0, pooled_width = 0;
+    float spatial_scale = 0.0f;
 };
 
 struct DetectionPostProcessAttrs {  // inputs: box_encodings, scores, anchors; outputs: boxes, classes, scores, num
@@ -387,7 +403,8 @@ using OpAttrs = std::variant<std::monostate, BindingAttrs, ActivationAttrs, ArgM
                              LstmAttrs, QLstmAttrs, ReduceAttrs, NormalizationAttrs, PadAttrs, PermuteAttrs,
                              Pooling2dAttrs, Pooling3dAttrs, ReshapeAttrs, ResizeAttrs, SliceAttrs,
                              SpaceToBatchNdAttrs, SplitterAttrs, StackAttrs, StandInAttrs, StridedSliceAttrs,
-                             TransposeConvolution2dAttrs, TileAttrs, ScatterNdAttrs>;
+                             TransposeConvolution2dAttrs, TileAttrs, ScatterNdAttrs, DetectionOutputAttrs,
+                             RoiPoolingAttrs>;
 
 // Attribute struct per op (std::monostate for ops without attributes):
 //   Input/Output: BindingAttrs; Constant, Cast, Dequantize, Floor, GatherNd, Merge, Prelu, Quantize,

@@ -89,6 +89,8 @@ NPURUN_INFER(infer_qlstm);
 NPURUN_INFER(infer_quantized_lstm);
 
 // infer_control.cpp
+NPURUN_INFER(infer_detection_output);
+NPURUN_INFER(infer_roi_pooling);
 NPURUN_INFER(infer_detection_post_process);
 NPURUN_INFER(infer_merge);
 NPURUN_INFER(infer_switch);

@@ -25,6 +25,7 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::DepthToSpace: return infer_depth_to_space;
         case OpKind::DepthwiseConvolution2d: return infer_depthwise_convolution2d;
         case OpKind::Dequantize: return infer_dequantize;
+        case OpKind::DetectionOutput: return infer_detection_output;
         case OpKind::DetectionPostProcess: return infer_detection_post_process;
         case OpKind::ElementwiseBinary: return infer_elementwise_binary;
         case OpKind::ElementwiseUnary: return infer_elementwise_unary;
@@ -54,6 +55,7 @@ InferFn infer_fn(OpKind kind) {
         case OpKind::Reshape: return infer_reshape;
         case OpKind::Resize: return infer_resize;
         case OpKind::ReverseV2: return infer_reverse_v2;
+        case OpKind::RoiPooling: return infer_roi_pooling;
         case OpKind::ScatterNd: return infer_scatter_nd;
         case OpKind::Shape: return infer_shape_op;
         case OpKind::Slice: return infer_slice;

@@ -21,6 +21,8 @@ extern const Kernel kConvolution3d;
 extern const Kernel kDepthToSpace;
 extern const Kernel kDepthwiseConvolution2d;
 extern const Kernel kDequantize;
+extern const Kernel kDetectionOutput;
+extern const Kernel kRoiPooling;
 extern const Kernel kDetectionPostProcess;
 extern const Kernel kElementwiseBinary;
 extern const Kernel kElementwiseUnary;

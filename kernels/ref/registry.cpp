@@ -26,6 +26,7 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::DepthToSpace: return &kDepthToSpace;
         case OpKind::DepthwiseConvolution2d: return &kDepthwiseConvolution2d;
         case OpKind::Dequantize: return &kDequantize;
+        case OpKind::DetectionOutput: return &kDetectionOutput;
         case OpKind::DetectionPostProcess: return &kDetectionPostProcess;
         case OpKind::ElementwiseBinary: return &kElementwiseBinary;
         case OpKind::ElementwiseUnary: return &kElementwiseUnary;
@@ -55,6 +56,7 @@ const Kernel* ref_kernel(OpKind kind) {
         case OpKind::Reshape: return &kReshape;
         case OpKind::Resize: return &kResize;
         case OpKind::ReverseV2: return &kReverseV2;
+        case OpKind::RoiPooling: return &kRoiPooling;
         case OpKind::ScatterNd: return &kScatterNd;
         case OpKind::Shape: return &kShape;
         case OpKind::Slice: return &kSlice;

@@ -228,6 +228,23 @@ Sample sample(OpKind op, DataType t) {
         case OpKind::SpaceToDepth: s.n.attrs = DepthToSpaceAttrs{2, DataLayout::NHWC}; s.in(x); break;
         case OpKind::Dequantize: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::Float32, {}); break;
         case OpKind::Quantize: s.n.attrs = std::monostate{}; s.in(x); y = ti(DataType::QAsymmU8, {}); break;
+        case OpKind::RoiPooling:
+            s.n.attrs = RoiPoolingAttrs{1, 1, 1.0f};
+            s.in(x);
+            s.in(ti(t, {1, 5}));
+            break;
+        case OpKind::DetectionOutput: {
+            DetectionOutputAttrs a;
+            a.num_classes = 2;
+            a.keep_top_k = 1;
+            a.nms_threshold = 0.5f;
+            s.n.attrs = a;
+            s.in(ti(t, {1, 8}));
+            s.in(ti(t, {1, 4}));
+            s.in(ti(t, {1, 2, 8, 1}));
+            y = ti(DataType::Float32, {});
+            break;
+        }
         case OpKind::DetectionPostProcess: {
             DetectionPostProcessAttrs a;
             a.max_detections = a.max_classes_per_detection = a.detections_per_class = 1;

@@ -13,41 +13,10 @@
 #include "runtime/loaders/load_model.h"
 #include "runtime/loaders/mnn/mnn_ops.h"
 #include "tests/mnn/mnn_test_models.h"
+#include "tests/mnn/mnn_test_run.h"
 
 using namespace npurun;
 using namespace npurun::mnn_testing;
-
-namespace {
-
-std::shared_ptr<const Model> load(const std::vector<uint8_t>& bytes) {
-    return Model::load_from_memory(bytes.data(), bytes.size(), "test.mnn");
-}
-
-// Loads; on failure returns the message (and checks it is one npurun::Error line).
-std::string load_error(const std::vector<uint8_t>& bytes) {
-    try {
-        (void)load(bytes);
-    } catch (const Error& e) {
-        const std::string m = e.what();
-        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
-        EXPECT_FALSE(m.empty());
-        return m;
-    }
-    return "";
-}
-
-std::vector<float> run_cpu(const std::shared_ptr<const Model>& m, const std::vector<float>& x) {
-    SessionOptions o;
-    o.device = DeviceKind::Cpu;
-    Session s(m, o);
-    EXPECT_EQ(s.input(0).info.num_bytes(), x.size() * 4);
-    std::memcpy(s.input(0).data, x.data(), x.size() * 4);
-    s.run();
-    const float* y = static_cast<const float*>(s.output(0).data);
-    return {y, y + s.output(0).info.shape.num_elements()};
-}
-
-}  // namespace
 
 TEST(MnnLoader, SmallConvNetMatchesDirectEvaluation) {
     const NetSpec spec = small_conv_net();
@@ -197,7 +166,7 @@ TEST(MnnMalformed, EachDefectIsNamed) {
         {"negative dimension", with([](NetSpec& s) { s.ops[0] = input_op(0, {1, 3, -5, 6}); }), "dimension 2 is -5"},
         {"wrong weight count", with([](NetSpec& s) { s.ops[1] = conv_op(0, 1, 4, 3, 1, 1, true, ramp(10, 1, 0), {}); }), "expected 108"},
         {"unknown op type", with([](NetSpec& s) { s.ops[2].type = static_cast<MNN::OpType>(777); }), "type 777"},
-        {"unmapped op", with([](NetSpec& s) { s.ops[2].type = MNN::OpType::PriorBox; }), "'prob' (PriorBox)"},
+        {"unmapped op", with([](NetSpec& s) { s.ops[2].type = MNN::OpType::Extra; }), "'prob' (Extra)"},
         {"grouped convolution", with([](NetSpec& s) {
              s.ops[0] = input_op(0, {1, 4, 5, 6});
              s.ops[1] = conv_op(0, 1, 4, 3, 1, 2, true, ramp(72, 1, 0), {});

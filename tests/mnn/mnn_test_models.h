@@ -82,6 +82,27 @@ inline OpSpec axis_op(MNN::OpType type, std::vector<int32_t> in, int32_t out, in
     return o;
 }
 
+// An op of `type` with one parameter table, built by `make` (the op-mapping tests' generic builder).
+inline OpSpec param_op(MNN::OpType type, std::vector<int32_t> in, std::vector<int32_t> out, std::string name,
+                       std::function<Param(flatbuffers::FlatBufferBuilder&)> make) {
+    OpSpec o;
+    o.type = type;
+    o.inputs = std::move(in);
+    o.outputs = std::move(out);
+    o.name = std::move(name);
+    o.param = std::move(make);
+    return o;
+}
+
+// A float Const [dims] with values v (NCHW).
+inline OpSpec float_const_op(int32_t out, std::vector<int32_t> dims, std::vector<float> v, std::string name) {
+    return param_op(MNN::OpType::Const, {}, {out}, std::move(name), [=](flatbuffers::FlatBufferBuilder& fb) -> Param {
+        return {MNN::OpParameter::Blob, MNN::CreateBlobDirect(fb, &dims, MNN::MNN_DATA_FORMAT::NCHW, MNN::DataType::DT_FLOAT,
+                                                              nullptr, nullptr, nullptr, nullptr, &v)
+                                            .Union()};
+    });
+}
+
 inline std::vector<float> ramp(size_t n, float scale, float offset) {
     std::vector<float> v(n);
     for (size_t i = 0; i < n; ++i) v[i] = float(int(i * 7 % 13) - 6) * scale + offset;

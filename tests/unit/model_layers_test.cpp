@@ -402,6 +402,9 @@ TEST(ModelLayersCoverage, EveryOpKindRunsOnTheCpuForItsMainDataTypesExceptStandI
                 break;
             case OpKind::Fill: main = {DataType::Float32, DataType::Float16, DataType::Signed32}; break;
             case OpKind::DetectionPostProcess: main = {DataType::Float32, DataType::QAsymmU8, DataType::QAsymmS8}; break;
+            case OpKind::DetectionOutput: case OpKind::RoiPooling:  // detection post-processing in float only
+                main = {DataType::Float32};
+                break;
             default: main = {DataType::Float32, DataType::Float16, DataType::QAsymmU8, DataType::QAsymmS8}; break;
         }
         for (DataType t : main) EXPECT_EQ(exec::cpu_support(op, t), "") << to_string(op) << " " << to_string(t);

@@ -912,11 +912,15 @@ const std::vector<MnnOpRow>& rows() {
         {{T::Sigmoid}, map_sigmoid, {K::Activation}, nullptr},
         {{T::TanH}, map_tanh, {K::Activation}, nullptr},
         {{T::ELU}, map_elu, {K::Activation}, nullptr},
-        {{T::PriorBox, T::DetectionOutput, T::ROIPooling, T::Proposal}, nullptr, {},
-         "SSD/R-CNN post-processing has no IR operation yet; cut the graph before it and run it on the host"},
-        {{T::LSTM}, nullptr, {}, "MNN's Caffe-style LSTM is not mapped yet (its gate layout differs from the IR's LSTM)"},
-        {{T::Deconvolution, T::DeconvolutionDepthwise}, nullptr, {}, "deconvolution is not mapped yet"},
-        {{T::EltwiseInt8}, nullptr, {}, "EltwiseInt8 is not mapped yet (its per-input requantization has no IR equivalent)"},
+        {{T::PriorBox}, map_prior_box, {}, nullptr},  // a constant computed at load
+        {{T::DetectionOutput}, map_detection_output, {K::DetectionOutput}, nullptr},
+        {{T::ROIPooling}, map_roi_pooling, {K::RoiPooling}, nullptr},
+        {{T::Proposal}, nullptr, {},
+         "Faster R-CNN proposals (anchor decoding and NMS) have no IR operation yet; cut the graph before it and run it on the host"},
+        {{T::LSTM}, map_lstm, {K::UnidirectionalSequenceLstm}, nullptr},
+        {{T::Deconvolution, T::DeconvolutionDepthwise}, map_deconvolution, {K::TransposeConvolution2d, K::Activation}, nullptr},
+        {{T::EltwiseInt8}, map_eltwise_int8,
+         {K::Dequantize, K::ElementwiseBinary, K::Quantize, K::Activation, K::Cast}, nullptr},
         {{T::Extra, T::Plugin}, nullptr, {}, "custom ops (Extra/Plugin) cannot run outside MNN"},
     };
     return table;

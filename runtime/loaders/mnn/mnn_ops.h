@@ -10,6 +10,15 @@ void map_float_to_int8(Builder& b);
 void map_int8_to_float(Builder& b);
 void map_pooling(Builder& b);
 void map_inner_product(Builder& b);
+void map_prior_box(Builder& b);  // folded into a constant (mnn_ops_prior_box.cpp)
+void map_deconvolution(Builder& b);  // Deconvolution, DeconvolutionDepthwise (mnn_ops_deconv.cpp)
+void map_eltwise_int8(Builder& b);  // mnn_ops_eltwise_int8.cpp
+void map_detection_output(Builder& b);  // mnn_ops_detection.cpp
+void map_lstm(Builder& b);  // mnn_ops_lstm.cpp
+void map_roi_pooling(Builder& b);  // mnn_ops_roi_pooling.cpp
+
+// Emits a convolution's fused activation after y (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
+TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool int8);
 
 }  // namespace npurun::mnn
 

@@ -92,6 +92,7 @@ template <class Attrs> Attrs window_attrs(const Pads& p, uint32_t sx, uint32_t s
     a.layout = DataLayout::NHWC;
     return a;
 }
+}  // namespace
 
 // Emits the fused activation of a convolution (float: ReLU / ReLU6; int8: also the [-127, 127] clamp).
 TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool int8) {
@@ -116,8 +117,6 @@ TensorId fused_activation(Builder& b, TensorId y, bool relu, bool relu6, bool in
     b.emit(OpKind::Activation, a, {y}, {z}, "/activation");
     return z;
 }
-
-}  // namespace
 
 void map_convolution(Builder& b, bool int8) {
     const auto* conv = b.op->main_as_Convolution2D();

@@ -1,0 +1,141 @@
+// The first layer's input windows packed on the host (runtime/npu/window_packing.h): the packed 1x1
+// lowering and the direct lowering of the same convolution, run through the driver and the simulator
+// with the same constants and the same input, give the same output bytes (int8: the same integer sums,
+// so nothing may change), while the packed form issues fewer MAC slots in the cost model.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "drv/sim/npu_simulator.h"
+#include "runtime/npu/conv_layer.h"
+#include "runtime/npu/conv_regcmd.h"
+#include "runtime/npu/conv_tiling.h"
+#include "runtime/npu/feature_layout.h"
+#include "runtime/npu/window_packing.h"
+#include "tests/npu/conv_rig.h"
+#include "tests/npu/npu_graphs.h"
+
+namespace rc = npudrv::regcmd;
+using namespace npurun;
+using npu::ConvLayer;
+
+namespace {
+
+struct LayerRun {
+    std::vector<uint8_t> output;  // the real output channels, NC1HWC2 order (padding channels are undefined)
+    uint64_t issued_macs = 0;
+};
+
+// Runs layer `L` of `node` once: constants packed by the lowering, `input` already in L's NPU layout.
+LayerRun run(const Graph& g, const Node& node, const ConvLayer& L, const std::vector<uint8_t>& input) {
+    npu::ConvTiling t;
+    std::string why;
+    EXPECT_TRUE(npu::plan_conv_tiling(L, &t, &why)) << why;
+    npu_test::Rig rig = npu_test::Rig::make();
+    npudrv::Buffer in = rig.dev.create_buffer(input.size(), npudrv::kBufferZeroed);
+    std::memcpy(in.map(), input.data(), input.size());
+    npu::FeatureGeometry og;
+    og.c = L.coa, og.h = L.ho, og.w = L.wo, og.elem_bytes = L.elem_bytes();
+    npudrv::Buffer out = rig.dev.create_buffer(og.bytes(), npudrv::kBufferZeroed);
+    out.map();
+    const uint64_t bs_at = (L.weight_bytes() + 63) / 64 * 64;
+    npudrv::Buffer cst = rig.dev.create_buffer(bs_at + L.bs_stream_bytes(), npudrv::kBufferZeroed);
+    npu::write_conv_weights(g, node, L, cst.map());
+    npu::write_conv_bs_stream(g, node, nullptr, L, cst.data() + bs_at);
+    rc::RegcmdWriter w;
+    const npu::ConvAddresses a{uint32_t(in.dma_addr()), uint32_t(out.dma_addr()), uint32_t(cst.dma_addr()),
+                               uint32_t(cst.dma_addr() + bs_at)};
+    npu::emit_conv_tasks(w, L, t, a);
+    npudrv::Buffer cmd = rig.dev.create_buffer(w.finish(0).size_bytes(), 0);
+    const rc::RegcmdBuffer b = w.finish(cmd.dma_addr());
+    std::memcpy(cmd.map(), b.qwords.data(), b.size_bytes());
+    npudrv::JobSpec spec;
+    npudrv::Lane lane;
+    for (const auto& lt : b.tasks) lane.tasks.push_back({&cmd, lt.offset, lt.total_qwords, lt.enable_mask, lt.int_mask});
+    spec.lanes.push_back(lane);
+    spec.inputs = {&in};
+    spec.outputs = {&out};
+    npudrv::Job job = rig.dev.create_job(spec);
+    job.run();
+    LayerRun r;
+    for (const auto& rec : rig.sim->records()) {
+        EXPECT_EQ(rec.result.error, "");
+        r.issued_macs += rec.cost.issued_macs;
+    }
+    for (uint64_t i = 0; i < og.bytes(); ++i) {
+        const uint64_t plane = i / og.plane_bytes(), ch = plane * og.c2() + i % 16;
+        if (ch < L.k) r.output.push_back(out.data()[i]);
+    }
+    return r;
+}
+
+void expect_packed_matches(const npu_test::ConvSpec& s) {
+    const auto model = npu_test::conv_model(s);
+    const Graph& g = model->graph();
+    const Node* conv = nullptr;
+    for (const Node& n : g.nodes)
+        if (n.op == OpKind::Convolution2d) conv = &n;
+    ASSERT_NE(conv, nullptr);
+    ConvLayer L;
+    const Refusal r = npu::check_conv_layer(g, *conv, nullptr, NpuDomain::Int8, &L);
+    ASSERT_FALSE(r.refused()) << r.reason();
+    ASSERT_FALSE(npu::window_packing_refusal(L).refused()) << npu::window_packing_refusal(L).reason();
+
+    const TensorInfo& xi = g.info(conv->inputs[0]);
+    std::vector<uint8_t> x(xi.shape.num_elements());
+    std::mt19937 rng(s.seed + 11);
+    for (uint8_t& v : x) v = uint8_t(rng());
+    npu::FeatureGeometry gi;
+    std::string why;
+    ASSERT_TRUE(npu::feature_geometry(xi, NpuDomain::Int8, &gi, &why)) << why;
+    std::vector<uint8_t> plain_in(gi.alloc_bytes(), 0);
+    npu::pack_feature(xi, x.data(), gi, plain_in.data());
+    const npu::WindowPacking p = npu::window_packing(L);
+    std::vector<uint8_t> packed_in(p.packed().alloc_bytes(), 0);
+    npu::pack_windows(xi, x.data(), p, packed_in.data());
+
+    const LayerRun plain = run(g, *conv, L, plain_in);
+    const LayerRun packed = run(g, *conv, npu::packed_conv_layer(L), packed_in);
+    EXPECT_EQ(plain.output, packed.output) << "packed windows changed the int8 result";
+    EXPECT_LT(packed.issued_macs, plain.issued_macs);
+    // Not a trivially equal pair: most output values differ from the output zero point's byte.
+    size_t varied = 0;
+    for (size_t i = 0; i < plain.output.size(); ++i) varied += plain.output[i] != plain.output[0];
+    EXPECT_GT(varied, plain.output.size() / 4);
+}
+
+npu_test::ConvSpec spec(uint32_t c, uint32_t k, uint32_t kernel, uint32_t stride, uint32_t pad, uint32_t h, uint32_t w) {
+    npu_test::ConvSpec s;
+    s.c = c, s.k = k, s.kh = s.kw = kernel, s.stride = stride, s.pad = pad, s.h = h, s.w = w;
+    return s;
+}
+
+}  // namespace
+
+TEST(NpuWindowPacking, Uint8Rgb3x3Stride2Pad1) { expect_packed_matches(spec(3, 32, 3, 2, 1, 17, 15)); }
+
+TEST(NpuWindowPacking, Int8PerChannelRgb3x3Stride2Pad1) {
+    npu_test::ConvSpec s = spec(3, 40, 3, 2, 1, 16, 16);
+    s.dt = DataType::QAsymmS8;
+    s.per_channel = true;
+    expect_packed_matches(s);
+}
+
+TEST(NpuWindowPacking, Uint8Gray5x5Pad2) { expect_packed_matches(spec(1, 8, 5, 1, 2, 12, 13)); }
+
+TEST(NpuWindowPacking, Uint8Rgb7x7Stride2Pad3) { expect_packed_matches(spec(3, 24, 7, 2, 3, 21, 19)); }
+
+TEST(NpuWindowPacking, Uint8FourChannels3x3) { expect_packed_matches(spec(4, 16, 3, 1, 1, 10, 9)); }
+
+TEST(NpuWindowPacking, ShapesThatDoNotPackSayWhy) {
+    ConvLayer L;
+    L.c = 16, L.h = L.w = 8, L.k = 16, L.ho = L.wo = 8, L.kh = L.kw = 3, L.pad_left = L.pad_top = 1, L.ca = 16, L.coa = 16;
+    EXPECT_NE(npu::window_packing_refusal(L).reason().find("fill the 16-channel feature atom"), std::string::npos);
+    L.c = 3, L.kh = L.kw = 1, L.pad_left = L.pad_top = 0;
+    EXPECT_NE(npu::window_packing_refusal(L).reason().find("1x1 stride-1"), std::string::npos);
+    L.kh = L.kw = 7, L.c = 6;
+    EXPECT_NE(npu::window_packing_refusal(L).reason().find("exceeds 256"), std::string::npos);
+    L.depthwise = true;
+    EXPECT_NE(npu::window_packing_refusal(L).reason().find("depthwise"), std::string::npos);
+}

@@ -53,6 +53,33 @@ ConvLayer packed_conv_layer(const ConvLayer& L) {
     return P;  // coa, zero points, requantization and the BS stream are the same layer's
 }
 
+Refusal choose_window_packing(const ConvLayer& L, const ConvTiling& t, ConvLayer* packed, ConvTiling* packed_tiling) {
+    if (Refusal r = window_packing_refusal(L); r.refused()) return r;
+    const ConvLayer P = packed_conv_layer(L);
+    ConvTiling pt;
+    std::string why;
+    if (!plan_conv_tiling(P, &pt, &why)) return Refusal::because("the packed layer does not tile: " + why);
+    const uint64_t with = estimated_conv_cycles(P, pt), without = estimated_conv_cycles(L, t);
+    if (with >= without)
+        return Refusal::because("the cost model gives the packed layer " + std::to_string(with) + " cycles, the unpacked " +
+                                std::to_string(without));
+    *packed = P;
+    *packed_tiling = pt;
+    return {};
+}
+
+std::string window_packing_note(const Graph& g, const Node& node, NpuDomain d) {
+    if (node.op != OpKind::Convolution2d) return "";
+    ConvLayer L, P;
+    ConvTiling t, pt;
+    std::string why;
+    if (check_conv_layer(g, node, nullptr, d, &L).refused() || !plan_conv_tiling(L, &t, &why)) return "";
+    const Refusal r = choose_window_packing(L, t, &P, &pt);
+    if (r.refused()) return "input windows not packed: " + r.reason();
+    return "input windows packed on the host: " + std::to_string(L.kh) + "x" + std::to_string(L.kw) + "x" + std::to_string(L.c) +
+           " -> " + std::to_string(P.ca) + " channels of a 1x1 conv";
+}
+
 uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t) {
     const bool fp16 = L.domain == NpuDomain::Fp16;
     const uint64_t bpe = L.elem_bytes(), taps = uint64_t{L.kh} * L.kw;

@@ -18,6 +18,7 @@
 
 #include "core/refusal.h"
 #include "core/types.h"
+#include "ir/graph.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_tiling.h"
 #include "runtime/npu/feature_layout.h"
@@ -45,6 +46,14 @@ Refusal window_packing_refusal(const ConvLayer& L);
 // The packing of `L`'s input and the 1x1 stride-1 layer over the packed tensor (same constants).
 WindowPacking window_packing(const ConvLayer& L);
 ConvLayer packed_conv_layer(const ConvLayer& L);
+
+// The choice: packing when the shape admits it and the packed layer's estimated cycles are fewer than
+// those of `L` tiled as `t`; then *packed / *packed_tiling are the layer to lower. Else why not.
+Refusal choose_window_packing(const ConvLayer& L, const ConvTiling& t, ConvLayer* packed, ConvTiling* packed_tiling);
+
+// What `npurun --explain` says of a Convolution2d whose input comes from the host: packed, or why not
+// (placement's lowering_note; "" for other nodes).
+std::string window_packing_note(const Graph& g, const Node& node, NpuDomain d);
 
 // Cycles the cost model would give the layer's tasks on one core: per tile, issued MAC slots
 // (cost::conv_issue) against the DMA it moves (input rows unless resident, weights unless resident, the

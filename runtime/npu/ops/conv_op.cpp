@@ -37,16 +37,10 @@ public:
     }
 
     const WindowPacking* pack_input_windows(std::string* why) override {
-        if (Refusal r = window_packing_refusal(layer_); r.refused()) {
-            *why = r.reason();
-            return nullptr;
-        }
-        const ConvLayer P = packed_conv_layer(layer_);
+        ConvLayer P;
         ConvTiling t;
-        if (!plan_conv_tiling(P, &t, why)) return nullptr;
-        const uint64_t packed = estimated_conv_cycles(P, t), plain = estimated_conv_cycles(layer_, tiling_);
-        if (packed >= plain) {
-            *why = "the cost model gives the packed layer " + std::to_string(packed) + " cycles, the unpacked " + std::to_string(plain);
+        if (Refusal r = choose_window_packing(layer_, tiling_, &P, &t); r.refused()) {
+            *why = r.reason();
             return nullptr;
         }
         packing_ = window_packing(layer_);

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <vector>
 
-#include "core/quantization.h"
 #include "drv/sim/cost_model.h"
 
 namespace npurun::npu {
@@ -99,25 +98,6 @@ uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t) {
     return cycles;
 }
 
-namespace {
-
-// One input element in the NPU domain (as pack_feature converts it).
-void store_element(const TensorInfo& t, const void* src, size_t i, uint8_t* o) {
-    switch (t.dtype) {
-        case DataType::QAsymmU8: *o = static_cast<uint8_t>(static_cast<const uint8_t*>(src)[i] ^ 0x80u); break;
-        case DataType::QAsymmS8: *o = static_cast<const uint8_t*>(src)[i]; break;
-        case DataType::Float16: std::memcpy(o, static_cast<const uint16_t*>(src) + i, 2); break;
-        case DataType::Float32: {
-            const uint16_t h = quant::fp32_to_fp16(static_cast<const float*>(src)[i]);
-            std::memcpy(o, &h, 2);
-            break;
-        }
-        default: break;  // feature_geometry() admits no other type
-    }
-}
-
-}  // namespace
-
 void pack_windows(const TensorInfo& t, const void* src, const WindowPacking& p, uint8_t* dst) {
     const FeatureGeometry g = p.packed();
     const uint32_t bpe = p.elem_bytes, atom = g.c2();
@@ -133,7 +113,7 @@ void pack_windows(const TensorInfo& t, const void* src, const WindowPacking& p, 
                     const bool inside = iy >= 0 && ix >= 0 && iy < int64_t(p.h) && ix < int64_t(p.w);
                     for (uint32_t c = 0; c < p.c; ++c, v += bpe) {
                         if (inside)
-                            store_element(t, src, (size_t(iy) * p.w + size_t(ix)) * p.c + c, v);
+                            store_npu_element(t, src, (size_t(iy) * p.w + size_t(ix)) * p.c + c, v);
                         else if (bpe == 1)
                             *v = p.pad_byte;  // fp16 padding stays +0.0
                     }

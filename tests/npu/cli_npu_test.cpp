@@ -65,6 +65,8 @@ TEST_F(NpuCli, ExplainListsEveryLayerWithDeviceAndReason) {
     // with its reason.
     EXPECT_NE(r.out.find("57 of 58 layers on the NPU in 1 segment(s)\nNPU share of MACs: 100.0%\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Softmax is not an NPU operation"), std::string::npos) << r.out;
+    // The first convolution reads the host's image: its windows are packed (runtime/npu/window_packing.h).
+    EXPECT_NE(r.out.find("input windows packed on the host: 3x3x3 -> 32 channels of a 1x1 conv"), std::string::npos) << r.out;
 }
 
 TEST_F(NpuCli, SimRunMatchesTheCpuTop1AndProfiles) {

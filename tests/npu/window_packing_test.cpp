@@ -1,12 +1,16 @@
 // The first layer's input windows packed on the host (runtime/npu/window_packing.h): the packed 1x1
 // lowering and the direct lowering of the same convolution, run through the driver and the simulator
 // with the same constants and the same input, give the same output bytes (int8: the same integer sums,
-// so nothing may change), while the packed form issues fewer MAC slots in the cost model.
+// so nothing may change; fp16 within one rounding), while the packed form issues fewer MAC slots in the
+// cost model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
+#include "core/quantization.h"
 #include "drv/sim/npu_simulator.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
@@ -64,39 +68,57 @@ LayerRun run(const Graph& g, const Node& node, const ConvLayer& L, const std::ve
         r.issued_macs += rec.cost.issued_macs;
     }
     for (uint64_t i = 0; i < og.bytes(); ++i) {
-        const uint64_t plane = i / og.plane_bytes(), ch = plane * og.c2() + i % 16;
+        const uint64_t plane = i / og.plane_bytes(), ch = plane * og.c2() + i % 16 / og.elem_bytes;
         if (ch < L.k) r.output.push_back(out.data()[i]);
     }
     return r;
 }
 
-void expect_packed_matches(const npu_test::ConvSpec& s) {
+// The same convolution lowered directly and over its packed windows, on the same input.
+struct Pair {
+    LayerRun plain, packed;
+};
+
+Pair run_both(const npu_test::ConvSpec& s, NpuDomain d) {
     const auto model = npu_test::conv_model(s);
     const Graph& g = model->graph();
     const Node* conv = nullptr;
     for (const Node& n : g.nodes)
         if (n.op == OpKind::Convolution2d) conv = &n;
-    ASSERT_NE(conv, nullptr);
+    if (conv == nullptr) ADD_FAILURE() << "no convolution";
     ConvLayer L;
-    const Refusal r = npu::check_conv_layer(g, *conv, nullptr, NpuDomain::Int8, &L);
-    ASSERT_FALSE(r.refused()) << r.reason();
-    ASSERT_FALSE(npu::window_packing_refusal(L).refused()) << npu::window_packing_refusal(L).reason();
+    const Refusal r = npu::check_conv_layer(g, *conv, nullptr, d, &L);
+    EXPECT_FALSE(r.refused()) << r.reason();
+    EXPECT_FALSE(npu::window_packing_refusal(L).refused()) << npu::window_packing_refusal(L).reason();
 
     const TensorInfo& xi = g.info(conv->inputs[0]);
-    std::vector<uint8_t> x(xi.shape.num_elements());
+    const size_t n = xi.shape.num_elements();
+    std::vector<uint8_t> x(n * (d == NpuDomain::Fp16 ? 4 : 1));
     std::mt19937 rng(s.seed + 11);
-    for (uint8_t& v : x) v = uint8_t(rng());
+    if (d == NpuDomain::Fp16) {
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        for (size_t i = 0; i < n; ++i) {
+            const float f = u(rng);
+            std::memcpy(x.data() + i * 4, &f, 4);
+        }
+    } else {
+        for (uint8_t& v : x) v = uint8_t(rng());
+    }
     npu::FeatureGeometry gi;
     std::string why;
-    ASSERT_TRUE(npu::feature_geometry(xi, NpuDomain::Int8, &gi, &why)) << why;
+    EXPECT_TRUE(npu::feature_geometry(xi, d, &gi, &why)) << why;
     std::vector<uint8_t> plain_in(gi.alloc_bytes(), 0);
     npu::pack_feature(xi, x.data(), gi, plain_in.data());
     const npu::WindowPacking p = npu::window_packing(L);
     std::vector<uint8_t> packed_in(p.packed().alloc_bytes(), 0);
     npu::pack_windows(xi, x.data(), p, packed_in.data());
+    return {run(g, *conv, L, plain_in), run(g, *conv, npu::packed_conv_layer(L), packed_in)};
+}
 
-    const LayerRun plain = run(g, *conv, L, plain_in);
-    const LayerRun packed = run(g, *conv, npu::packed_conv_layer(L), packed_in);
+void expect_packed_matches(const npu_test::ConvSpec& s) {
+    const Pair r = run_both(s, NpuDomain::Int8);
+    const LayerRun& plain = r.plain;
+    const LayerRun& packed = r.packed;
     EXPECT_EQ(plain.output, packed.output) << "packed windows changed the int8 result";
     EXPECT_LT(packed.issued_macs, plain.issued_macs);
     // Not a trivially equal pair: most output values differ from the output zero point's byte.
@@ -127,6 +149,27 @@ TEST(NpuWindowPacking, Uint8Gray5x5Pad2) { expect_packed_matches(spec(1, 8, 5, 1
 TEST(NpuWindowPacking, Uint8Rgb7x7Stride2Pad3) { expect_packed_matches(spec(3, 24, 7, 2, 3, 21, 19)); }
 
 TEST(NpuWindowPacking, Uint8FourChannels3x3) { expect_packed_matches(spec(4, 16, 3, 1, 1, 10, 9)); }
+
+// fp16: the same products summed in another order (fp32 accumulation of fp16 products), so the outputs may
+// differ by a rounding of the fp16 result, never more.
+TEST(NpuWindowPacking, Fp16Rgb3x3Stride2Pad1WithinOneRounding) {
+    npu_test::ConvSpec s = spec(3, 16, 3, 2, 1, 15, 17);
+    s.dt = DataType::Float32;
+    const Pair r = run_both(s, NpuDomain::Fp16);
+    ASSERT_EQ(r.plain.output.size(), r.packed.output.size());
+    double max_diff = 0.0, max_abs = 0.0;
+    for (size_t i = 0; i + 1 < r.plain.output.size(); i += 2) {
+        uint16_t a, b;
+        std::memcpy(&a, &r.plain.output[i], 2);
+        std::memcpy(&b, &r.packed.output[i], 2);
+        const double fa = quant::fp16_to_fp32(a), fb = quant::fp16_to_fp32(b);
+        max_diff = std::max(max_diff, std::abs(fa - fb));
+        max_abs = std::max(max_abs, std::abs(fa));
+    }
+    EXPECT_GT(max_abs, 0.5);
+    EXPECT_LE(max_diff, max_abs / 1024.0) << "more than one fp16 rounding at the largest output";
+    EXPECT_LT(r.packed.issued_macs, r.plain.issued_macs);
+}
 
 TEST(NpuWindowPacking, ShapesThatDoNotPackSayWhy) {
     ConvLayer L;

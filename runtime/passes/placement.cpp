@@ -78,18 +78,27 @@ void fold_preceding_pad(const Graph& g, uint32_t i, const PlacementOptions& opt,
 }  // namespace
 
 // The backend's remarks on NPU nodes whose main input comes from the host: a segment input that no other
-// node of the segment reads (runtime/npu/window_packing.h packs such an input's windows on the CPU).
+// node of the segment reads (runtime/npu/window_packing.h packs such an input's windows on the CPU). A
+// convolution with a Pad fused into it is asked as the segment lowers it: folded, reading the Pad's input.
 static void note_host_inputs(const Graph& g, const PlacementOptions& opt, Placement* p) {
     for (const Segment& s : p->segments)
         for (uint32_t i : s.nodes) {
-            const Node& n = g.nodes[i];
-            if (p->nodes[i].device != Placed::Npu || n.inputs.empty()) continue;
-            const TensorId x = n.inputs[0];
+            if (p->nodes[i].device != Placed::Npu || g.nodes[i].inputs.empty()) continue;
+            Node folded;
+            const Node* n = &g.nodes[i];
+            for (uint32_t j : s.nodes) {
+                std::string why;
+                if (p->nodes[j].device == Placed::Fused && p->nodes[j].fused_into == int(i) && g.nodes[j].op == OpKind::Pad &&
+                    fold_pad_into_conv(g, g.nodes[j], g.nodes[i], &folded, &why))
+                    n = &folded;
+            }
+            const TensorId x = n->inputs[0];
             if (std::find(s.inputs.begin(), s.inputs.end(), x) == s.inputs.end()) continue;
             const bool shared = std::any_of(s.nodes.begin(), s.nodes.end(), [&](uint32_t j) {
-                return j != i && std::find(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), x) != g.nodes[j].inputs.end();
+                return j != i && p->nodes[j].fused_into != int(i) &&
+                       std::find(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), x) != g.nodes[j].inputs.end();
             });
-            if (!shared) p->nodes[i].note = opt.lowering_note(g, n, s.domain);
+            if (!shared) p->nodes[i].note = opt.lowering_note(g, *n, s.domain);
         }
 }
 

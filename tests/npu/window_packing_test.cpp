@@ -17,6 +17,8 @@
 #include "runtime/npu/conv_tiling.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/window_packing.h"
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
 #include "tests/npu/conv_rig.h"
 #include "tests/npu/npu_graphs.h"
 
@@ -181,4 +183,26 @@ TEST(NpuWindowPacking, ShapesThatDoNotPackSayWhy) {
     EXPECT_NE(npu::window_packing_refusal(L).reason().find("exceeds 256"), std::string::npos);
     L.depthwise = true;
     EXPECT_NE(npu::window_packing_refusal(L).reason().find("depthwise"), std::string::npos);
+}
+
+// A zero-point Pad folded into the first convolution (the TfLite pattern): the segment packs the Pad's
+// input with the folded padding, --explain says so, and the result is the CPU's.
+TEST(NpuWindowPacking, FoldedPadFirstLayerIsPackedAndMatchesTheCpu) {
+    Graph g;
+    const TensorId x = npu_test::value(g, "x", Shape{1, 16, 16, 3}, DataType::QAsymmU8, 0.05f, 118);
+    const TensorId p = npu_test::value(g, "p", Shape{1, 17, 17, 3}, DataType::QAsymmU8, 0.05f, 118);
+    PadAttrs pa;
+    pa.pads = {{0, 0}, {0, 1}, {0, 1}, {0, 0}};  // TfLite's SAME for 3x3/2 on an even size: bottom/right only
+    pa.value = 118.0f;
+    npu_test::node(g, OpKind::Pad, "pad", {x}, {p}, pa);
+    npu_test::ConvSpec s = spec(3, 16, 3, 2, 0, 17, 17);
+    const TensorId y = npu_test::add_conv(g, s, p, "conv");
+    npu_test::io(g, x, y);
+    const auto m = std::make_shared<const Model>(std::move(g), "pad-rgb-conv");
+    const Placement pl = place(m->graph(), npu::npu_placement_options(false));
+    const std::string table = explain(m->graph(), pl);
+    EXPECT_NE(table.find("input windows packed on the host: 3x3x3 -> 32 channels"), std::string::npos) << table;
+    const npu_test::Compared r = npu_test::compare_cpu_sim(m);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_LE(r.max_diff, 1.0) << "max |npu - cpu| in the integer value";
 }

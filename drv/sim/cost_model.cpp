@@ -28,6 +28,22 @@ TaskCost& TaskCost::operator+=(const TaskCost& o) {
     return *this;
 }
 
+ConvIssue conv_issue(uint64_t pixels, uint64_t taps, uint64_t channels, uint64_t kernels, bool fp16, bool depthwise) {
+    ConvIssue r;
+    if (depthwise) {
+        const uint64_t group = kDepthwiseGroupBytes / (fp16 ? 2 : 1);
+        r.issued_macs = pixels * taps * align_up(channels, group);
+        r.compute_cycles = div_up(r.issued_macs, group);
+    } else {
+        const uint64_t kg = fp16 ? kAtomicKernelsFp16 : kAtomicKernelsInt8;
+        r.issued_macs = pixels * taps * align_up(channels, kAtomicChannels) * align_up(kernels, kg);
+        r.compute_cycles = div_up(r.issued_macs, fp16 ? kFp16MacsPerCycle : kInt8MacsPerCycle);
+    }
+    return r;
+}
+
+uint64_t task_overhead_cycles(uint64_t regcmd_bytes) { return kTaskFixedCycles + div_up(regcmd_bytes, kDmaBytesPerCycle); }
+
 TaskCost estimate_task(const regcmd::RegisterState& regs, uint32_t op_en, const TaskCounters& c) {
     TaskCost t;
     t.useful_macs = c.macs;
@@ -42,22 +58,16 @@ TaskCost estimate_task(const regcmd::RegisterState& regs, uint32_t op_en, const 
         const uint64_t C = regs.get(f::CNA_IN_CHANNEL), K = regs.get(f::CNA_WEIGHT_KERNELS);
         const uint64_t taps = uint64_t{regs.get(f::CNA_WEIGHT_WIDTH)} * regs.get(f::CNA_WEIGHT_HEIGHT);
         const uint64_t pixels = uint64_t{regs.get(f::CORE_OUT_WIDTH) + 1} * (regs.get(f::CORE_OUT_HEIGHT) + 1);
-        if (dw) {
-            const uint64_t group = kDepthwiseGroupBytes / bpe;
-            t.issued_macs = pixels * taps * align_up(C, group);
-            t.compute_cycles = div_up(t.issued_macs, group);
-        } else {
-            const uint64_t kg = fp16 ? kAtomicKernelsFp16 : kAtomicKernelsInt8;
-            t.issued_macs = pixels * taps * align_up(C, kAtomicChannels) * align_up(K, kg);
-            t.compute_cycles = div_up(t.issued_macs, fp16 ? kFp16MacsPerCycle : kInt8MacsPerCycle);
-        }
+        const ConvIssue issue = conv_issue(pixels, taps, C, K, fp16, dw);
+        t.issued_macs = issue.issued_macs;
+        t.compute_cycles = issue.compute_cycles;
         if (regs.get(f::CNA_DATA_REUSE)) {
             t.cbuf_reused_bytes += uint64_t{regs.get(f::CNA_IN_WIDTH)} * regs.get(f::CNA_IN_HEIGHT) * C * bpe;
         }
         if (regs.get(f::CNA_WEIGHT_REUSE)) t.cbuf_reused_bytes += regs.get(f::CNA_WEIGHT_BYTES);
     }
     t.memory_cycles = div_up(t.dma_bytes(), kDmaBytesPerCycle);
-    t.overhead_cycles = kTaskFixedCycles + div_up(c.regcmd_bytes, kDmaBytesPerCycle);
+    t.overhead_cycles = task_overhead_cycles(c.regcmd_bytes);
     return t;
 }
 

@@ -50,6 +50,17 @@ struct TaskCost {
     TaskCost& operator+=(const TaskCost& o);
 };
 
+// Issued MAC slots of one convolution task (`pixels` output pixels, `taps` kernel taps, `channels` input
+// channels as the CNA reads them, `kernels` output kernels; depthwise: kernels unused) at the atomic
+// granularity above, and the cycles the MAC array needs for them. estimate_task() and the lowering's
+// choices (runtime/npu/window_packing.h) both count this way.
+struct ConvIssue {
+    uint64_t issued_macs = 0, compute_cycles = 0;
+};
+ConvIssue conv_issue(uint64_t pixels, uint64_t taps, uint64_t channels, uint64_t kernels, bool fp16, bool depthwise);
+// A task's fixed overhead: kTaskFixedCycles and its regcmd fetch.
+uint64_t task_overhead_cycles(uint64_t regcmd_bytes);
+
 // The cost of one task that ran with registers `regs` and operation enable `op_en`, whose DMA the simulator
 // counted in `c`.
 TaskCost estimate_task(const regcmd::RegisterState& regs, uint32_t op_en, const TaskCounters& c);

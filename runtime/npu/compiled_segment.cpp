@@ -22,6 +22,7 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     const Segment& seg = p.segments.at(segment);
     domain_ = seg.domain;
     prepare_layers(p, seg);
+    pack_first_windows(seg);
     if (std::all_of(ops_.begin(), ops_.end(), [](const Layer& l) { return l.op->is_view(); }))
         fail(ErrorKind::Internal, "NPU segment " + std::to_string(segment) + " has no layer that computes");
     spread_over_cores(cores);
@@ -104,6 +105,24 @@ void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
     }
 }
 
+// 1a. Window packing (window_packing.h): a layer reading a segment input, which the CPU converts at the
+// edge anyway, may have it written as its packed input windows instead, when no other layer of the segment
+// reads that tensor (they need the tensor itself) and the layer's op takes it.
+void CompiledSegment::pack_first_windows(const Segment& seg) {
+    for (Layer& l : ops_) {
+        NpuOp& op = *l.op;
+        if (op.is_view() || std::find(seg.inputs.begin(), seg.inputs.end(), op.input) == seg.inputs.end()) continue;
+        const bool shared = std::any_of(ops_.begin(), ops_.end(), [&](const Layer& o) {
+            const std::vector<TensorId> v = o.op->view_inputs();
+            return o.op.get() != &op && (o.op->input == op.input || o.op->operand == op.input ||
+                                         std::find(v.begin(), v.end(), op.input) != v.end());
+        });
+        std::string why;
+        if (shared || op.operand == op.input) continue;
+        if (const WindowPacking* w = op.pack_input_windows(&why)) packed_inputs_[op.input] = *w;
+    }
+}
+
 // 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
 // selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is spread
 // over cores only when nothing else in the segment reads what it writes or writes what it reads: a segment of
@@ -140,7 +159,8 @@ uint64_t CompiledSegment::plan_regions(const Placement& p, uint32_t segment) {
         FeatureGeometry geom;
         std::string why;
         if (!feature_geometry(g.info(t), domain_, &geom, &why)) fail(ErrorKind::Unsupported, "NPU segment tensor '" + g.tensor(t).name + "': " + why);
-        geoms[t] = geom;
+        const auto packed = packed_inputs_.find(t);
+        geoms[t] = packed == packed_inputs_.end() ? geom : packed->second.packed();
     }
     std::map<TensorId, uint64_t> root_extent;
     for (const auto& [t, geom] : geoms) {
@@ -191,6 +211,7 @@ void CompiledSegment::plan_native_edges(const Placement& p, uint32_t segment, co
         if (!is_binding(output ? g.outputs : g.inputs, t)) why = output ? "it is not a model output" : "it is not a model input";
         else if (is_binding(output ? g.inputs : g.outputs, t)) why = "it is both a model input and a model output";
         else if (alias_root(aliases_, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
+        else if (packed_inputs_.count(t)) why = "its NPU buffer holds the first convolution's input windows packed on the host, not the tensor";
         for (size_t i = 0; i < g.nodes.size() && why.empty(); ++i) {
             const Node& n = g.nodes[i];
             if (n.op == OpKind::Output || std::find(n.inputs.begin(), n.inputs.end(), t) == n.inputs.end()) continue;
@@ -336,7 +357,8 @@ void CompiledSegment::bind_boundaries(const Segment& seg, const std::function<vo
         void* h = host(t);
         if (h == nullptr) fail(ErrorKind::Internal, std::string("NPU segment ") + role + " '" + graph_.tensor(t).name + "' has no CPU storage");
         const auto e = edge_index_.find(t);
-        return Boundary{t, h, r.second, r.first, e == edge_index_.end() ? -1 : e->second};
+        const auto w = packed_inputs_.find(t);
+        return Boundary{t, h, r.second, r.first, e == edge_index_.end() ? -1 : e->second, w == packed_inputs_.end() ? nullptr : &w->second};
     };
     for (TensorId t : seg.inputs) inputs_.push_back(boundary(t, "input"));
     for (TensorId t : seg.outputs) outputs_.push_back(boundary(t, "output"));
@@ -348,7 +370,9 @@ void CompiledSegment::run() {
     timing_.conversions.clear();  // keeps its capacity: no allocation after the first run
     for (const Boundary& b : inputs_) {
         const auto t0 = Clock::now();
-        if (b.edge < 0) {
+        if (b.windows != nullptr) {
+            pack_windows(graph_.info(b.tensor), b.host, *b.windows, fmap + b.offset);  // never its own buffer
+        } else if (b.edge < 0) {
             pack_feature(graph_.info(b.tensor), b.host, b.geom, fmap + b.offset);
         } else {
             NativeEdge& e = *edges_[size_t(b.edge)];

@@ -109,6 +109,7 @@ private:
         FeatureGeometry geom;
         uint64_t offset;  // in the feature buffer (or in the native edge buffer)
         int edge = -1;    // index into edges_ when the tensor has its own buffer
+        const WindowPacking* windows = nullptr;  // written as a layer's packed input windows (window_packing.h)
     };
     // A model input or output with a DMA buffer of its own (bindable to a dma-buf).
     struct NativeEdge {
@@ -130,6 +131,7 @@ private:
     using LaneTasks = std::vector<std::pair<size_t, size_t>>;  // each lane's [first, end) tasks
 
     void prepare_layers(const Placement& p, const Segment& seg);
+    void pack_first_windows(const Segment& seg);
     void spread_over_cores(unsigned cores);
     uint64_t plan_regions(const Placement& p, uint32_t segment);  // returns the feature buffer's bytes
     void plan_native_edges(const Placement& p, uint32_t segment, const std::map<TensorId, FeatureGeometry>& geoms,
@@ -153,6 +155,7 @@ private:
     AliasMap aliases_;
     std::vector<TensorId> touched_;      // feature maps in first-use order (the region layout follows it)
     std::map<TensorId, Region> regions_;
+    std::map<TensorId, WindowPacking> packed_inputs_;  // host inputs written as a layer's packed windows
     std::map<TensorId, TensorId> root_of_;
     std::map<TensorId, int> edge_index_;  // roots with a buffer of their own -> index into edges_
     npudrv::regcmd::RegcmdBuffer regcmd_;

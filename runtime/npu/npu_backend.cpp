@@ -18,6 +18,7 @@ PlacementOptions npu_placement_options(bool fp16) {
     o.use_npu = true;
     o.policy.fp32_as_fp16 = fp16;
     o.lowering_refusal = npu_lowering_refusal;
+    o.lowering_note = window_packing_note;
     return o;
 }
 

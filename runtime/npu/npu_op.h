@@ -17,6 +17,7 @@
 #include "drv/regcmd/regcmd_writer.h"
 #include "ir/graph.h"
 #include "runtime/npu/buffer_alias.h"
+#include "runtime/npu/window_packing.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {
@@ -59,6 +60,14 @@ public:
     virtual void write_constants(uint8_t* block) const { (void)block; }
     // Writes what stays constant in the output region (at load, into the zeroed feature buffer).
     virtual void write_output_at_load(uint8_t* output_region) const { (void)output_region; }
+
+    // The segment's first layer reading a host input (window_packing.h): asks the op to read the input as
+    // its windows packed on the host. Returns the packing when the op now reads that form, or nullptr and
+    // why not (the op's shape, or the cost model says the unpacked layer is as cheap).
+    virtual const WindowPacking* pack_input_windows(std::string* why) {
+        *why = "only a convolution packs its input windows";
+        return nullptr;
+    }
 
     // Spreads the op's tasks over up to `lanes` cores when it can (one lane per core, nothing shared
     // between lanes); returns the lanes its tasks now use (1 when it cannot).

@@ -75,6 +75,31 @@ void fold_preceding_pad(const Graph& g, uint32_t i, const PlacementOptions& opt,
 
 }  // namespace
 
+// The backend's remarks on NPU nodes whose main input comes from the host: a segment input that no other
+// node of the segment reads (runtime/npu/window_packing.h packs such an input's windows on the CPU). A
+// convolution with a Pad fused into it is asked as the segment lowers it: folded, reading the Pad's input.
+static void note_host_inputs(const Graph& g, const PlacementOptions& opt, Placement* p) {
+    for (const Segment& s : p->segments)
+        for (uint32_t i : s.nodes) {
+            if (p->nodes[i].device != Placed::Npu || g.nodes[i].inputs.empty()) continue;
+            Node folded;
+            const Node* n = &g.nodes[i];
+            for (uint32_t j : s.nodes) {
+                std::string why;
+                if (p->nodes[j].device == Placed::Fused && p->nodes[j].fused_into == int(i) && g.nodes[j].op == OpKind::Pad &&
+                    fold_pad_into_conv(g, g.nodes[j], g.nodes[i], &folded, &why))
+                    n = &folded;
+            }
+            const TensorId x = n->inputs[0];
+            if (std::find(s.inputs.begin(), s.inputs.end(), x) == s.inputs.end()) continue;
+            const bool shared = std::any_of(s.nodes.begin(), s.nodes.end(), [&](uint32_t j) {
+                return j != i && p->nodes[j].fused_into != int(i) &&
+                       std::find(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), x) != g.nodes[j].inputs.end();
+            });
+            if (!shared) p->nodes[i].note = opt.lowering_note(g, *n, s.domain);
+        }
+}
+
 Placement place(const Graph& g, const PlacementOptions& opt) {
     Placement p;
     p.nodes.resize(g.nodes.size());
@@ -184,6 +209,7 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
                 if (outside) s.outputs.push_back(t);
             }
     }
+    if (opt.lowering_note) note_host_inputs(g, opt, &p);
     return p;
 }
 
@@ -205,7 +231,7 @@ std::string npu_mac_share_line(const Graph& g, const Placement& p) {
 std::string explain(const Graph& g, const Placement& p) {
     std::string out;
     char line[512];
-    std::snprintf(line, sizeof line, "%-5s %-28s %-24s %-12s %s\n", "layer", "name", "type", "device", "why not NPU");
+    std::snprintf(line, sizeof line, "%-5s %-28s %-24s %-12s %s\n", "layer", "name", "type", "device", "why not NPU / note");
     out += line;
     for (uint32_t i = 0; i < g.nodes.size(); ++i) {
         const Node& n = g.nodes[i];
@@ -215,7 +241,7 @@ std::string explain(const Graph& g, const Placement& p) {
         if (np.segment >= 0) dev += " s" + std::to_string(np.segment);
         std::string name = n.name.size() > 28 ? n.name.substr(0, 25) + "..." : n.name;
         std::snprintf(line, sizeof line, "%-5u %-28s %-24s %-12s %s\n", n.source_index, name.c_str(), to_string(n.op),
-                      dev.c_str(), np.device == Placed::Cpu ? np.reason.c_str() : "");
+                      dev.c_str(), np.device == Placed::Cpu ? np.reason.c_str() : np.note.c_str());
         out += line;
     }
     size_t npu = 0, total = 0;

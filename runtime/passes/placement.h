@@ -20,6 +20,7 @@ const char* to_string(Placed p);
 struct NodePlacement {
     Placed device = Placed::Cpu;
     std::string reason;        // why not on the NPU (empty when on the NPU)
+    std::string note;          // NPU nodes: how the backend lowers it, when it says (lowering_note)
     int fused_into = -1;       // node index, when device == Fused
     int segment = -1;          // segment index, for Npu and Fused nodes
     NpuDomain domain = NpuDomain::Int8;
@@ -39,6 +40,9 @@ struct PlacementOptions {
     // (the NPU backend: its operation units' cheap checks, runtime/npu/npu_op.h). Unset: every accepted
     // node is taken.
     std::function<Refusal(const Graph&, const Node&, NpuDomain)> lowering_refusal;
+    // The backend's remark on an NPU node whose main input comes from the host (a segment input read by no
+    // other node of its segment), for `npurun --explain`; "" for none. Unset: no remarks.
+    std::function<std::string(const Graph&, const Node&, NpuDomain)> lowering_note;
 };
 
 struct Placement {
@@ -48,7 +52,7 @@ struct Placement {
 
 Placement place(const Graph& graph, const PlacementOptions& options);
 
-// The `npurun --explain` table: one line per node: index, name, op, device, reason.
+// The `npurun --explain` table: one line per node: index, name, op, device, reason (CPU) or note (NPU).
 std::string explain(const Graph& graph, const Placement& placement);
 
 // The last line of explain(): "NPU share of MACs: X%" (one decimal; runtime/passes/layer_macs.h defines MACs).

@@ -48,6 +48,8 @@ TEST_F(NpuCli, ExplainListsEveryLayerWithDeviceAndReason) {
     // with its reason.
     EXPECT_NE(r.out.find("57 of 58 layers on the NPU in 1 segment(s)\nNPU share of MACs: 100.0%\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Softmax is not an NPU operation"), std::string::npos) << r.out;
+    // The first convolution reads the host's image: its windows are packed (runtime/npu/window_packing.h).
+    EXPECT_NE(r.out.find("input windows packed on the host: 3x3x3 -> 32 channels of a 1x1 conv"), std::string::npos) << r.out;
 }
 
 TEST_F(NpuCli, SimRunMatchesTheCpuTop1AndProfiles) {
@@ -59,9 +61,10 @@ TEST_F(NpuCli, SimRunMatchesTheCpuTop1AndProfiles) {
     EXPECT_NE(sim.out.find("MACs"), std::string::npos);
     EXPECT_NE(sim.out.find("DMA bytes"), std::string::npos);
     EXPECT_NE(sim.out.find(" sim "), std::string::npos);
-    // Cost model columns: the first conv (3 -> 8 channels, 3x3, 64x64 out) issues 64*64*9 x 32 channels x
-    // 32 kernels of slots for its 884,736 useful MACs.
-    EXPECT_NE(sim.out.find("884736      37748736    0.02"), std::string::npos) << sim.out;
+    // Cost model columns: the first conv (3 -> 8 channels, 3x3/2, 64x64 out) reads its 3x3x3 windows packed
+    // on the host as 27 channels of a 1x1 convolution (runtime/npu/window_packing.h): 64*64 x 32 channels x
+    // 32 kernels of slots for its 884,736 useful MACs (unpacked it issued 64*64*9 x 32 x 32 = 37,748,736).
+    EXPECT_NE(sim.out.find("884736       4194304    0.21"), std::string::npos) << sim.out;
     EXPECT_NE(sim.out.find("DMA/ideal"), std::string::npos);
     const std::string a = read_file(dir_ + "/cpu.bin"), b = read_file(dir_ + "/sim.bin");
     ASSERT_EQ(a.size(), 1001u);

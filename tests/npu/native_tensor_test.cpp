@@ -371,3 +371,18 @@ TEST(NpuNativeInput, CpuSessionIsRefused) {
 }
 
 }  // namespace
+
+// An RGB input whose 3x3/2 windows the host packs for the first convolution (runtime/npu/window_packing.h):
+// its NPU buffer holds the windows, not the tensor, so it cannot be bound; every run converts it.
+TEST(NpuNativeInput, HostPackedFirstLayerInputIsRefusedWithTheReason) {
+    ConvSpec spec = conv(DataType::QAsymmU8, 16, 16, 3);
+    spec.stride = 2;
+    Session s(conv_model(spec), sim_options(false));
+    ErrorKind k = ErrorKind::Internal;
+    const std::string msg = error_of([&] { s.export_native_input(0); }, &k);
+    EXPECT_EQ(k, ErrorKind::BadInput);
+    EXPECT_NE(msg.find("holds the first convolution's input windows packed on the host"), std::string::npos) << msg;
+    fill_input(s, 5);
+    s.run();
+    EXPECT_EQ(conversions(s), 1u);
+}

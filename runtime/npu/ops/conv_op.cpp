@@ -2,6 +2,11 @@
 // pixel). check: geometry, requantization and a CBUF tiling (conv_layer.h, conv_tiling.h), nothing packed;
 // constants: weights then the BS stream, packed once (conv_layer.h); emit: the tiles' CNA/CORE/DPU lists
 // (conv_regcmd.h), over several lanes when the segment is this one convolution.
+// Window packing (window_packing.h) is not part of check: it never refuses a layer. The segment offers it
+// to a convolution whose input comes from the host and that no other layer of the segment reads; the op
+// takes it when its shape allows (window_packing_refusal: not depthwise, not 1x1 stride 1, C below the
+// feature atom, kh*kw*C <= 128, the packed layer tiles) and the cost model's cycles of the packed layer
+// (issued MAC slots against its DMA bytes) are fewer than the unpacked layer's.
 #include <algorithm>
 
 #include "core/error.h"
@@ -29,6 +34,19 @@ public:
     void write_constants(uint8_t* block) const override {
         write_conv_weights(graph_, node_, layer_, block);
         write_conv_bs_stream(graph_, node_, act_, layer_, block + align_up(layer_.weight_bytes()));
+    }
+
+    const WindowPacking* pack_input_windows(std::string* why) override {
+        ConvLayer P;
+        ConvTiling t;
+        if (Refusal r = choose_window_packing(layer_, tiling_, &P, &t); r.refused()) {
+            *why = r.reason();
+            return nullptr;
+        }
+        packing_ = window_packing(layer_);
+        layer_ = P;
+        tiling_ = t;
+        return &packing_;
     }
 
     uint32_t spread_over_lanes(uint32_t lanes) override {
@@ -60,6 +78,7 @@ private:
     const Node* act_;
     ConvLayer layer_;
     ConvTiling tiling_;
+    WindowPacking packing_;  // valid once pack_input_windows() took it
 };
 
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {

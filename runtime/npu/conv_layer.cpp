@@ -290,7 +290,7 @@ Refusal check_int8_constants(const Graph& g, const Node& node, const Node* act, 
     if (!out_convert_constants(mref, &L->out_scale, &L->out_shift, &why)) return Refusal::because(why);
     PerChannelRequant pcr;
     double relux_unit = static_cast<double>(o.y->quant.scale()) * mref;  // real value of one RELUX_CMP unit
-    if (L->per_channel && per_channel_requant(m, accumulator_bounds(o, *L, weight_index(node, *L), p), &pcr)) {
+    if (L->per_channel && per_channel_requant_layer(m, accumulator_bounds(o, *L, weight_index(node, *L), p), &pcr)) {
         L->bn_factor = true;
         L->bs_mul_shift = pcr.bs_shift;
         L->bn_mul_shift = pcr.bn_shift;

@@ -50,21 +50,22 @@ Factors nearest_product(double t, double acc, int s1, double unit) {
     }
     return best;
 }
+
+// The accumulator magnitude of a channel that matters: beyond kOutputRange output LSBs it saturates.
+double effective_acc(double m, double bound) { return std::max(1.0, std::min(bound, kOutputRange / m)); }
 }  // namespace
 
-bool per_channel_requant(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out) {
+bool per_channel_requant_layer(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out) {
     if (m.empty() || acc_bound.size() != m.size()) return false;
     // Per channel, the accumulator magnitude that matters (beyond kOutputRange the output saturates). The
     // BS shift s1 is the smallest that keeps x1 = acc * a_c / 2^s1 inside int32 for every channel with a
     // full 16-bit a_c; the total shift R the largest that keeps every target m_c * 2^R below 32767^2.
     // (A channel of no consequence, e.g. MNN's zero scale, gets the product 0.)
-    std::vector<double> acc(m.size());
     int s1 = 0;
     double m_max = 0.0;
     for (size_t c = 0; c < m.size(); ++c) {
         if (!(m[c] > 0.0) || !std::isfinite(m[c]) || !(acc_bound[c] >= 0.0)) return false;
-        acc[c] = std::max(1.0, std::min(acc_bound[c], kOutputRange / m[c]));
-        s1 = std::max(s1, static_cast<int>(std::ceil(std::log2(acc[c] * kMaxFactor / kInt32Max))));
+        s1 = std::max(s1, static_cast<int>(std::ceil(std::log2(effective_acc(m[c], acc_bound[c]) * kMaxFactor / kInt32Max))));
         m_max = std::max(m_max, m[c]);
     }
     // R and OUT_CVT's scale S in (2^14, 2^15] put the largest target m_max * 2^(R+14) / S at
@@ -80,11 +81,20 @@ bool per_channel_requant(const std::vector<double>& m, const std::vector<double>
     out->frac_bits = static_cast<uint32_t>(frac);
     out->out_scale = scale;
     out->out_shift = static_cast<uint32_t>(14 + frac);
+    out->bs_mul.clear();
+    out->bn_mul.clear();
+    return true;
+}
+
+bool per_channel_requant(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out) {
+    if (!per_channel_requant_layer(m, acc_bound, out)) return false;
+    const int s1 = static_cast<int>(out->bs_shift);
+    const int r = static_cast<int>(out->bs_shift + out->bn_shift + out->frac_bits);
     out->bs_mul.resize(m.size());
     out->bn_mul.resize(m.size());
-    const double unit = std::ldexp(double(scale), -(r + 14));  // output LSBs per unit of a_c * b_c
+    const double unit = std::ldexp(double(out->out_scale), -(r + 14));  // output LSBs per unit of a_c * b_c
     for (size_t c = 0; c < m.size(); ++c) {
-        const Factors f = nearest_product(m[c] / unit, acc[c], s1, unit);
+        const Factors f = nearest_product(m[c] / unit, effective_acc(m[c], acc_bound[c]), s1, unit);
         out->bs_mul[c] = static_cast<int16_t>(f.a);
         out->bn_mul[c] = static_cast<int16_t>(f.b);
     }

@@ -39,6 +39,9 @@ struct PerChannelRequant {
 // The factors for multipliers `m` (every m_c > 0 and finite) given acc_bound[c], the largest magnitude the
 // channel's accumulator (bias included) can take; false when a multiplier is not positive and finite.
 bool per_channel_requant(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out);
+// The layer-wide part only (shifts, OUT_CVT scale and shift; bs_mul / bn_mul left empty), with the same
+// answer: what a cheap check needs. The per-channel factor search runs once, when the constants are written.
+bool per_channel_requant_layer(const std::vector<double>& m, const std::vector<double>& acc_bound, PerChannelRequant* out);
 
 inline constexpr uint32_t kNrdmaMulOnly = 4;  // NRDMA_DATA_USE: the MUL operand only (bit order ALU, CPEND, MUL)
 

@@ -24,7 +24,11 @@ PlacementOptions npu_placement_options(bool fp16) {
 
 NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned cores) : graph_(g) {
     context_ = kind == DeviceKind::Sim ? open_sim_context() : open_npu_context();
-    placement_ = place(g, npu_placement_options(fp16));
+    // The notes are for `npurun --explain` only: lowering decides the packing itself
+    // (CompiledSegment::pack_first_windows), so a session does not compute them at start-up.
+    PlacementOptions po = npu_placement_options(fp16);
+    po.lowering_note = nullptr;
+    placement_ = place(g, po);
     external_.handled.assign(g.nodes.size(), false);
     for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
     external_.build = [this, cores](exec::Executor& ex) {

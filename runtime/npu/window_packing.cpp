@@ -16,7 +16,7 @@ FeatureGeometry WindowPacking::packed() const {
     return g;
 }
 
-Refusal window_packing_refusal(const ConvLayer& L) {
+Refusal window_packing_refusal(const ConvLayer& L, ConvTiling* packed_tiling) {
     const uint32_t atom = 16 / L.elem_bytes();
     if (L.depthwise) return Refusal::because("depthwise: each channel has its own window");
     if (L.kh == 1 && L.kw == 1 && L.sx == 1 && L.sy == 1) return Refusal::because("a 1x1 stride-1 convolution has no window to pack");
@@ -28,6 +28,7 @@ Refusal window_packing_refusal(const ConvLayer& L) {
     ConvTiling t;
     std::string why;
     if (!plan_conv_tiling(packed_conv_layer(L), &t, &why)) return Refusal::because("the packed layer does not tile: " + why);
+    if (packed_tiling) *packed_tiling = t;
     return {};
 }
 
@@ -53,11 +54,9 @@ ConvLayer packed_conv_layer(const ConvLayer& L) {
 }
 
 Refusal choose_window_packing(const ConvLayer& L, const ConvTiling& t, ConvLayer* packed, ConvTiling* packed_tiling) {
-    if (Refusal r = window_packing_refusal(L); r.refused()) return r;
-    const ConvLayer P = packed_conv_layer(L);
     ConvTiling pt;
-    std::string why;
-    if (!plan_conv_tiling(P, &pt, &why)) return Refusal::because("the packed layer does not tile: " + why);
+    if (Refusal r = window_packing_refusal(L, &pt); r.refused()) return r;
+    const ConvLayer P = packed_conv_layer(L);
     const uint64_t with = estimated_conv_cycles(P, pt), without = estimated_conv_cycles(L, t);
     if (with >= without)
         return Refusal::because("the cost model gives the packed layer " + std::to_string(with) + " cycles, the unpacked " +

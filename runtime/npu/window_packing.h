@@ -41,8 +41,9 @@ struct WindowPacking {
 constexpr uint32_t kMaxPackedChannels = 256;
 
 // Whether the shape of `L` admits packing at all, or why not (depthwise, already 1x1 stride 1, channels
-// that fill the feature atom, too many packed channels, a packed layer that does not tile).
-Refusal window_packing_refusal(const ConvLayer& L);
+// that fill the feature atom, too many packed channels, a packed layer that does not tile). When it admits
+// it and `packed_tiling` is given, that is the tiling planned for the packed layer.
+Refusal window_packing_refusal(const ConvLayer& L, ConvTiling* packed_tiling = nullptr);
 // The packing of `L`'s input and the 1x1 stride-1 layer over the packed tensor (same constants).
 WindowPacking window_packing(const ConvLayer& L);
 ConvLayer packed_conv_layer(const ConvLayer& L);

@@ -5,7 +5,7 @@
 // Window packing (window_packing.h) is not part of check: it never refuses a layer. The segment offers it
 // to a convolution whose input comes from the host and that no other layer of the segment reads; the op
 // takes it when its shape allows (window_packing_refusal: not depthwise, not 1x1 stride 1, C below the
-// feature atom, kh*kw*C <= 128, the packed layer tiles) and the cost model's cycles of the packed layer
+// feature atom, kh*kw*C <= kMaxPackedChannels, the packed layer tiles) and the cost model's cycles of the packed layer
 // (issued MAC slots against its DMA bytes) are fewer than the unpacked layer's.
 #include <algorithm>
 

@@ -31,7 +31,7 @@ struct MnnOpRow {
     std::vector<MNN::OpType> types;
     void (*map)(Builder&);
     std::vector<OpKind> kinds;
-    const char* refusal;
+    const char* refusal = nullptr;
 };
 const std::vector<MnnOpRow>& mnn_op_table();
 const MnnOpRow* find_mnn_op(MNN::OpType type);  // nullptr: a type the loader does not know

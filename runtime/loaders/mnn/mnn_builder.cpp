@@ -24,6 +24,8 @@ std::string Builder::describe() const {
     return s + " (" + op_type_name(static_cast<int32_t>(op->type())) + ")";
 }
 
+std::string Builder::base_name() const { return op_name.empty() ? "op" + std::to_string(op_index) : op_name; }
+
 void Builder::bad(const std::string& problem) const { fail(ErrorKind::BadModel, describe() + ": " + problem); }
 void Builder::unsupported(const std::string& problem) const {
     fail(ErrorKind::Unsupported, describe() + ": " + problem);

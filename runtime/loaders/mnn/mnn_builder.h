@@ -89,6 +89,8 @@ public:
 
     // "op 12 'conv1' (Convolution)"
     std::string describe() const;
+    // The current op's name, or "op12" for an unnamed one: the stem of the IR names of what it emits.
+    std::string base_name() const;
     [[noreturn]] void bad(const std::string& problem) const;
     [[noreturn]] void unsupported(const std::string& problem) const;
 };

@@ -15,14 +15,13 @@ namespace {
 
 using T = MNN::OpType;
 
-std::string base_name(const Builder& b) { return b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name; }
 
 Layout layout_of(MNN::MNN_DATA_FORMAT f) { return f == MNN::MNN_DATA_FORMAT::NHWC ? Layout::NHWC : Layout::NCHW; }
 
 // A value computed from input 0 with the same dtype and quantization.
 TensorId value_like(Builder& b, TensorId x, const std::string& suffix = "") {
     const TensorInfo& xi = b.g.info(x);
-    return b.new_value(base_name(b) + suffix, xi.dtype, xi.quant);
+    return b.new_value(b.base_name() + suffix, xi.dtype, xi.quant);
 }
 
 // A one-input layer whose output is a new value like the input (same type and quantization), bound to the
@@ -270,7 +269,7 @@ void map_reshape(Builder& b) {
         TensorInfo info = b.g.info(x);
         info.shape = s;
         if (info.num_bytes() != b.g.info(x).num_bytes()) b.bad("cannot reshape " + in.str() + " to " + s.str());
-        b.produce(0, b.new_constant(base_name(b), info, b.g.tensor(x).data), want, values);
+        b.produce(0, b.new_constant(b.base_name(), info, b.g.tensor(x).data), want, values);
         return;
     }
     b.produce(0, reshape(b, x, s), want);
@@ -318,7 +317,7 @@ void map_squeeze_like(Builder& b) {
     if (xs.values) {
         TensorInfo info = b.g.info(xs.id);
         info.shape = s;
-        b.produce(0, b.new_constant(base_name(b), info, b.g.tensor(xs.id).data), xs.layout, xs.values);
+        b.produce(0, b.new_constant(b.base_name(), info, b.g.tensor(xs.id).data), xs.layout, xs.values);
         return;
     }
     b.produce(0, reshape(b, xs.id, s), s.rank == 4 ? xs.layout : Layout::NCHW);
@@ -408,7 +407,7 @@ void map_shape(Builder& b) {
     const Shape s = b.g.info(xs.id).shape;
     std::vector<int32_t> v;
     for (uint32_t d = 0; d < s.rank; ++d) v.push_back(static_cast<int32_t>(s[d]));
-    b.produce(0, b.new_int32_constant(base_name(b), v), Layout::NCHW, v);
+    b.produce(0, b.new_int32_constant(b.base_name(), v), Layout::NCHW, v);
 }
 
 // StridedSlice on a 1-D int32 value known at load time (the shape arithmetic of TF graphs) folds; on a
@@ -446,9 +445,9 @@ void map_strided_slice(Builder& b) {
             if (v.size() != 1) b.bad("shrinks an empty slice");
             TensorInfo info;
             info.dtype = DataType::Signed32;
-            b.produce(0, b.new_constant(base_name(b), info, v.data()), Layout::NCHW, v);
+            b.produce(0, b.new_constant(b.base_name(), info, v.data()), Layout::NCHW, v);
         } else {
-            b.produce(0, b.new_int32_constant(base_name(b), v), Layout::NCHW, v);
+            b.produce(0, b.new_int32_constant(b.base_name(), v), Layout::NCHW, v);
         }
         return;
     }
@@ -464,7 +463,7 @@ void map_pack(Builder& b) {
     if (all_known && b.num_inputs() > 0 && (axis == 0 || axis == -1)) {
         std::vector<int32_t> v;
         for (size_t k = 0; k < b.num_inputs(); ++k) v.push_back(b.in(k).values->at(0));
-        b.produce(0, b.new_int32_constant(base_name(b), v), Layout::NCHW, v);
+        b.produce(0, b.new_int32_constant(b.base_name(), v), Layout::NCHW, v);
         return;
     }
     if (b.num_inputs() == 0) b.bad("has no inputs");
@@ -609,7 +608,7 @@ void batch_norm(Builder& b, std::vector<float> mean, std::vector<float> var, std
     const uint32_t c = x.shape[3];
     for (auto* v : {&mean, &var, &beta, &gamma})
         if (v->size() != c) b.bad("has " + std::to_string(v->size()) + " per-channel values for " + std::to_string(c) + " channels");
-    const std::string n = base_name(b);
+    const std::string n = b.base_name();
     BatchNormalizationAttrs a;
     a.eps = eps;
     a.layout = DataLayout::NHWC;
@@ -657,7 +656,7 @@ void map_prelu(Builder& b) {
         shape = Shape{static_cast<uint32_t>(s.size()), 1, 1};
     }
     const TensorId y = value_like(b, xs.id);
-    b.emit(OpKind::Prelu, std::monostate{}, {xs.id, b.new_float_constant(base_name(b) + ":alpha", shape, s)}, {y});
+    b.emit(OpKind::Prelu, std::monostate{}, {xs.id, b.new_float_constant(b.base_name() + ":alpha", shape, s)}, {y});
     b.produce(0, y, xs.layout);
 }
 
@@ -677,7 +676,7 @@ void map_argmax(Builder& b) {
     ArgMinMaxAttrs a;
     a.is_max = b.op->type() != T::ArgMin;
     a.axis = static_cast<int32_t>(axis_of(b, p ? p->axis() : 0, std::max<uint32_t>(b.g.info(xs.id).shape.rank, 1)));
-    const TensorId y = b.new_value(base_name(b), DataType::Signed32);
+    const TensorId y = b.new_value(b.base_name(), DataType::Signed32);
     b.emit(OpKind::ArgMinMax, a, {xs.id}, {y});
     b.produce(0, y, Layout::NCHW);
 }
@@ -781,7 +780,7 @@ void map_normalize(Builder& b) {
     if (s.size() != 1 && s.size() != x.shape[1]) b.bad(std::to_string(s.size()) + " scales for " + std::to_string(x.shape[1]) + " channels");
     const TensorId z = value_like(b, xs.id);
     b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{BinaryOp::Mul},
-           {y, b.new_float_constant(base_name(b) + ":scale", shape, s)}, {z});
+           {y, b.new_float_constant(b.base_name() + ":scale", shape, s)}, {z});
     b.produce(0, z, Layout::NCHW);
 }
 
@@ -817,7 +816,7 @@ void map_cast(Builder& b) {
         default: b.unsupported(std::string("cast to ") + MNN::EnumNameDataType(p->dstT()) + " is not supported");
     }
     const TensorState& xs = b.in(0);
-    const TensorId y = b.new_value(base_name(b), to);
+    const TensorId y = b.new_value(b.base_name(), to);
     b.emit(OpKind::Cast, std::monostate{}, {xs.id}, {y});
     b.produce(0, y, xs.layout);
 }

@@ -235,7 +235,7 @@ void map_convolution(Builder& b, bool int8) {
                         std::memcpy(&ir_w[(((size_t(o) * kh + y) * kw + xx) * ic + i) * esize],
                                     &file_w[(((size_t(o) * ic + i) * kh + y) * kw + xx) * esize], esize);
     }
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId w = b.new_constant(base + ":weights", wi, ir_w.data());
     TensorInfo bi;
     bi.shape = Shape{oc};
@@ -285,7 +285,7 @@ void map_float_to_int8(Builder& b) {
     if (!(std::isfinite(inv) && inv > 0.0f)) b.bad("tensorScale is " + std::to_string(inv));
     const TensorState xs = b.raw(0);
     if (b.g.info(xs.id).dtype != DataType::Float32) b.bad("input is not Float32");
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId scaled = b.new_value(base + ":scaled");
     b.emit(OpKind::ElementwiseBinary, ElementwiseBinaryAttrs{BinaryOp::Mul},
            {xs.id, b.new_float_constant(base + ":inverse_scale", Shape{1}, {inv})}, {scaled}, "/scale");
@@ -315,7 +315,7 @@ void map_int8_to_float(Builder& b) {
     if (std::fabs(have - s) > 1e-6f * s)
         b.unsupported("reads an int8 tensor of scale " + std::to_string(have) + " with scale " + std::to_string(s) +
                       " (the tensor has another Int8ToFloat reader or a producer that fixes its scale)");
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId y = b.new_value(base, DataType::Float32);
     b.emit(OpKind::Dequantize, std::monostate{}, {xs.id}, {y});
     b.produce(0, y, xs.layout, {}, xs.channels_last);
@@ -368,7 +368,7 @@ void map_pooling(Builder& b) {
     if (pl->countType() == MNN::AvgPoolCountType::INCLUDE_PADDING) include = true;
     if (pl->countType() == MNN::AvgPoolCountType::EXCLUDE_PADDING) include = false;
     a.padding_method = include ? PaddingMethod::IgnoreValue : PaddingMethod::Exclude;
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId y = b.new_value(base, x.dtype, x.quant);
     b.emit(OpKind::Pooling2d, a, {xid}, {y});
     b.produce(0, y, Layout::NCHW, {}, /*channels_last=*/true);
@@ -408,7 +408,7 @@ void map_inner_product(Builder& b) {
         if (ip->bias()->size() != o) b.bad("has " + std::to_string(ip->bias()->size()) + " bias values for " + std::to_string(o) + " outputs");
         bias.assign(ip->bias()->begin(), ip->bias()->end());
     }
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId wt = b.new_float_constant(base + ":weights", Shape{o, k}, w);
     const TensorId bt = b.new_float_constant(base + ":bias", Shape{o}, bias);
     FullyConnectedAttrs a;

@@ -156,7 +156,7 @@ void map_deconvolution(Builder& b) {
             }
     }  // else: a graph-only ("benchmark") file: zero weights, as for convolutions (docs/mnn.md)
 
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     const TensorId wt = b.new_float_constant(base + ":weights", Shape{oc, kh_eff, kw_eff, ic}, dense);
     const TensorId bt = b.new_float_constant(base + ":bias", Shape{oc}, bias);
     TransposeConvolution2dAttrs a;

@@ -40,7 +40,7 @@ void map_detection_output(Builder& b) {
     a.keep_top_k = static_cast<uint32_t>(p->keepTopK());
     a.nms_threshold = p->nmsThresholdold();
     a.confidence_threshold = p->confidenceThreshold();
-    const TensorId y = b.new_value(b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name);
+    const TensorId y = b.new_value(b.base_name());
     b.emit(OpKind::DetectionOutput, a, in, {y});
     b.produce(0, y, Layout::NCHW);
 }

@@ -93,7 +93,7 @@ void map_eltwise_int8(Builder& b) {
     const float t = hint != b.dequant_scale.end() ? hint->second : 1.0f;
     if (!(std::isfinite(t) && t > 0.0f)) b.bad("the Int8ToFloat reading its output has scale " + std::to_string(t));
 
-    EltwiseInt8Nodes n(b, b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name);
+    EltwiseInt8Nodes n(b, b.base_name());
     const TensorId a0 = n.binary(BinaryOp::Mul, n.integers(x0, "q0"), n.constant("s0", s0), "scaled0");
     const TensorId a1 = n.binary(BinaryOp::Mul, n.integers(x1, "q1"), n.constant("s1", s1), "scaled1");
     const TensorId v = n.binary(BinaryOp::Mul, n.binary(BinaryOp::Add, a0, a1, "sum"), n.constant("so", so), "rescaled");

@@ -67,7 +67,7 @@ void map_lstm(Builder& b) {
     const std::vector<float> wh = blob_floats(b, p->weightH(), "weightH", n_rec);
     const std::vector<float> bias = blob_floats(b, p->bias(), "bias", size_t(4) * units);
 
-    const std::string base = b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name;
+    const std::string base = b.base_name();
     // MNN block g (I, F, O, G) -> IR gate operand.
     static const uint32_t kInputOperand[4] = {kInputToInputWeights, kInputToForgetWeights, kInputToOutputWeights, kInputToCellWeights};
     static const uint32_t kRecOperand[4] = {kRecurrentToInputWeights, kRecurrentToForgetWeights, kRecurrentToOutputWeights,

@@ -21,7 +21,7 @@ void map_roi_pooling(Builder& b) {
     if (!(std::isfinite(a.spatial_scale) && a.spatial_scale > 0.0f)) b.bad("spatialScale " + std::to_string(a.spatial_scale) + " is not positive");
     const TensorState xs = b.in(0);
     if (b.g.info(xs.id).shape.rank != 4 || xs.layout != Layout::NCHW) b.unsupported("needs a 4-D NC4HW4/NCHW feature map");
-    const TensorId y = b.new_value(b.op_name.empty() ? "op" + std::to_string(b.op_index) : b.op_name);
+    const TensorId y = b.new_value(b.base_name());
     b.emit(OpKind::RoiPooling, a, {xs.id, b.in_id(1)}, {y});
     b.produce(0, y, Layout::NCHW);
 }

@@ -15,6 +15,12 @@ bool is_structural(OpKind op) { return op == OpKind::Input || op == OpKind::Outp
 Executor::Executor(const Graph& graph, const KernelSelector& select, bool profile, std::string device_name,
                    const ExternalSteps* external, plan::MemoryBudget* budget)
     : graph_(graph), budget_(budget), profiling_(profile) {
+    if (external != nullptr && !external->order.empty()) {
+        order_ = external->order;  // plan_memory checks it lists every node once
+    } else {
+        order_.resize(graph.nodes.size());
+        for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    }
     choose_kernels(select, device_name, external);
     allocate();
     prepare_kernels();
@@ -52,7 +58,7 @@ void Executor::choose_kernels(const KernelSelector& select, const std::string& d
 // The memory plan, then the one allocation it sizes: the arena and the prepared-state region after it
 // (zeroed, so even a kernel bug reads deterministic bytes).
 void Executor::allocate() {
-    plan_ = plan::plan_memory(graph_, scratch_sizes_, state_sizes_);
+    plan_ = plan::plan_memory(graph_, scratch_sizes_, state_sizes_, order_);
     size_t bytes = 0;  // + alignment slack; the plan checked total_bytes() itself
     if (!checked_add(plan_.total_bytes(), plan::kArenaAlignment, &bytes))
         fail(ErrorKind::BadModel, "memory plan: arena and prepared state size overflow");
@@ -92,7 +98,7 @@ void Executor::build_steps(const std::string& device_name, const ExternalSteps* 
     input_pointers_.reserve(num_in);
     output_pointers_.reserve(num_out);
     steps_.reserve(num_steps + externals_.size());
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    for (const uint32_t i : order_) {
         for (size_t e = 0; e < externals_.size(); ++e)
             if (externals_[e].first_node == i) add_external_step(i, e);
         if (chosen_[i] == nullptr) continue;

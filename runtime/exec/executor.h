@@ -58,6 +58,9 @@ struct ExternalStep {
 // exists (so the backend can resolve its boundary tensors' storage) and returns the steps.
 struct ExternalSteps {
     std::vector<bool> handled;
+    // The order the nodes run in (every node index once, a topological order), or empty: the graph's own.
+    // The NPU backend's placement may reorder to keep segments whole (runtime/passes/segment_schedule.h).
+    std::vector<uint32_t> order;
     std::function<std::vector<ExternalStep>(Executor&)> build;
 };
 
@@ -91,6 +94,7 @@ private:
     void* state_of(size_t node);  // the node's prepared state, nullptr when it has none
 
     const Graph& graph_;
+    std::vector<uint32_t> order_;  // node indices in run order
     plan::MemoryBudget* budget_ = nullptr;
     std::vector<const kernels::Kernel*> chosen_;  // per node, nullptr: no kernel step
     std::vector<std::unique_ptr<KernelNodeView>> views_;  // per node with a kernel: what the kernel sees

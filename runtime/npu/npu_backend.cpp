@@ -31,6 +31,7 @@ NpuBackend::NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned core
     placement_ = place(g, po);
     external_.handled.assign(g.nodes.size(), false);
     for (size_t i = 0; i < g.nodes.size(); ++i) external_.handled[i] = placement_.nodes[i].segment >= 0;
+    external_.order = placement_.order;
     external_.build = [this, cores](exec::Executor& ex) {
         context_->budget = ex.memory_budget();
         std::vector<exec::ExternalStep> steps;

@@ -3,6 +3,7 @@
 #include "core/enum_names.h"
 #include "runtime/passes/layer_macs.h"
 #include "runtime/passes/pad_folding.h"
+#include "runtime/passes/segment_schedule.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -151,10 +152,26 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
         }
     }
 
+    // The schedule (segment_schedule.h): the loader's order, or one that moves CPU nodes past NPU work they
+    // do not feed when that makes fewer segments. Only then: an order that gains nothing keeps the model's.
+    std::vector<int> node_class(g.nodes.size(), ScheduleClass::kCpu);
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        if (bookkeeping(g.nodes[i].op))
+            node_class[i] = ScheduleClass::kNeutral;
+        else if (p.nodes[i].device != Placed::Cpu)
+            node_class[i] = int(p.nodes[i].domain);
+    }
+    p.order.resize(g.nodes.size());
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) p.order[i] = i;
+    if (opt.use_npu) {
+        std::vector<uint32_t> grouped = schedule_by_class(g, node_class);
+        if (count_npu_runs(grouped, node_class) < count_npu_runs(p.order, node_class)) p.order = std::move(grouped);
+    }
+
     // Segments: maximal runs of NPU work in schedule order with one arithmetic domain. Nodes that are
     // not computations (Input/Output/Constant) do not break a run.
     int current = -1;
-    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    for (uint32_t i : p.order) {
         NodePlacement& np = p.nodes[i];
         const OpKind op = g.nodes[i].op;
         if (op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant) continue;

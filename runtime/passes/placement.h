@@ -48,6 +48,9 @@ struct PlacementOptions {
 struct Placement {
     std::vector<NodePlacement> nodes;  // one per graph node
     std::vector<Segment> segments;
+    // The schedule: node indices in the order they run (a topological order; segment_schedule.h). Each
+    // segment is a run of it. The graph's own order unless reordering makes fewer segments.
+    std::vector<uint32_t> order;
 };
 
 Placement place(const Graph& graph, const PlacementOptions& options);

@@ -13,8 +13,9 @@ namespace {
 constexpr uint32_t kUnset = UINT32_MAX;
 
 struct Lifetime {
-    uint32_t producer = kUnset;  // node index that writes the tensor
-    uint32_t last_use = kUnset;  // last node index that reads it
+    uint32_t producer = kUnset;  // step (position in the schedule) that writes the tensor
+    uint32_t last_use = kUnset;  // last step that reads it
+    uint32_t producer_node = kUnset;  // the node at step `producer`, for messages
     bool bound_input = false;    // written by the user before run() and reused by later runs: always live
     bool bound_output = false;   // read by the user after run(): live from its producer to the end
 };
@@ -68,8 +69,22 @@ std::vector<bool> find_aliased_nodes(const Graph& graph) {
     return aliased;
 }
 
-MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes, const std::vector<size_t>& state_bytes) {
+MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes, const std::vector<size_t>& state_bytes,
+                       const std::vector<uint32_t>& order_in) {
     const size_t num_nodes = graph.nodes.size();
+    // The schedule: node_at[step] is the node that runs at that step.
+    std::vector<uint32_t> node_at = order_in;
+    if (node_at.empty()) {
+        node_at.resize(num_nodes);
+        for (uint32_t i = 0; i < num_nodes; ++i) node_at[i] = i;
+    } else {
+        std::vector<bool> seen(num_nodes, false);
+        if (node_at.size() != num_nodes) fail(ErrorKind::Internal, "memory plan: the schedule must list every node once");
+        for (uint32_t i : node_at) {
+            if (i >= num_nodes || seen[i]) fail(ErrorKind::Internal, "memory plan: the schedule must list every node once");
+            seen[i] = true;
+        }
+    }
     if (!scratch_bytes.empty() && scratch_bytes.size() != num_nodes)
         fail(ErrorKind::Internal, "memory plan: one scratch size per node expected");
     if (!state_bytes.empty() && state_bytes.size() != num_nodes)
@@ -88,7 +103,7 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
     }
 
     for (uint32_t step = 0; step < num_nodes; ++step) {
-        const Node& node = graph.nodes[step];
+        const Node& node = graph.nodes[node_at[step]];
         for (TensorId id : node.inputs) {
             if (id == kNoTensor) continue;
             check_id(graph, node, id);
@@ -106,18 +121,21 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
             Lifetime& l = life[id];
             if (l.producer != kUnset)
                 fail(ErrorKind::BadModel, node.describe() + ": " + tensor_label(graph, id) +
-                                              " is already produced by " + graph.nodes[l.producer].describe());
+                                              " is already produced by " + graph.nodes[l.producer_node].describe());
             l.producer = step;
+            l.producer_node = node_at[step];
         }
     }
 
     // storage[id] is the tensor whose buffer `id` uses: itself, or for an aliased Reshape's output the
-    // storage of its input (final already: the input precedes it in topological order).
+    // storage of its input (final already: the input precedes it in the schedule, a topological order).
     std::vector<bool> aliased = find_aliased_nodes(graph);
     std::vector<TensorId> storage(graph.tensors.size());
     for (TensorId id = 0; id < storage.size(); ++id) storage[id] = id;
-    for (uint32_t step = 0; step < num_nodes; ++step)
-        if (aliased[step]) storage[graph.nodes[step].outputs[0]] = storage[graph.nodes[step].inputs[0]];
+    for (uint32_t step = 0; step < num_nodes; ++step) {
+        const uint32_t i = node_at[step];
+        if (aliased[i]) storage[graph.nodes[i].outputs[0]] = storage[graph.nodes[i].inputs[0]];
+    }
 
     // Per buffer (indexed by its storage tensor): the union of its tensors' lifetimes.
     constexpr uint32_t kNone = UINT32_MAX;
@@ -130,9 +148,9 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
             if (l.bound_output) fail(ErrorKind::BadModel, "output binding " + tensor_label(graph, id) + " is never produced");
             continue;  // not part of the computation
         }
-        if (l.bound_input && l.producer != kUnset && !(graph.nodes[l.producer].op == OpKind::Input))
+        if (l.bound_input && l.producer != kUnset && !(graph.nodes[l.producer_node].op == OpKind::Input))
             fail(ErrorKind::BadModel, "input binding " + tensor_label(graph, id) + " is overwritten by " +
-                                          graph.nodes[l.producer].describe());
+                                          graph.nodes[l.producer_node].describe());
         uint32_t f, e;
         if (l.bound_input) {
             f = 0;
@@ -165,12 +183,13 @@ MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_by
         request_node.push_back(kUnset);
     }
     for (uint32_t step = 0; step < scratch_bytes.size(); ++step) {
-        if (scratch_bytes[step] == 0 || aliased[step]) continue;
-        requests.push_back({scratch_bytes[step], step, step});
+        const uint32_t i = node_at[step];  // a scratch area lives during its node's step only
+        if (scratch_bytes[i] == 0 || aliased[i]) continue;
+        requests.push_back({scratch_bytes[i], step, step});
         request_tensor.push_back(kNoTensor);
-        request_node.push_back(step);
+        request_node.push_back(i);
         size_t rounded = 0;
-        if (!checked_align_up(scratch_bytes[step], kArenaAlignment, &rounded) || !checked_add(naive, rounded, &naive))
+        if (!checked_align_up(scratch_bytes[i], kArenaAlignment, &rounded) || !checked_add(naive, rounded, &naive))
             fail(ErrorKind::BadModel, "memory plan: total scratch size overflows");
     }
 

@@ -1,7 +1,8 @@
 // The static memory plan of a graph: every run-time tensor and every kernel's scratch area gets a fixed
 // offset in one arena, computed once when a session is created.
 //
-// Steps are the graph's nodes in their stored (topological) order. A tensor is live from the step that
+// Steps are the graph's nodes in their stored (topological) order, or in a given schedule (another
+// topological order, e.g. one that groups NPU segments: runtime/passes/segment_schedule.h). A tensor is live from the step that
 // produces it to the last step that reads it; model inputs and outputs are live for the whole run (inputs
 // are written before run() and may be reused by the next run; outputs must stay readable after it).
 // Constant tensors live in the model, not in the arena. A Reshape's output aliases its input (same bytes,
@@ -45,7 +46,8 @@ std::vector<bool> find_aliased_nodes(const Graph& graph);
 
 // `scratch_bytes` and `state_bytes` have one entry per node (or are empty: no node needs any). Throws
 // Error(BadModel) for a graph whose tensors are not produced exactly once before use, or whose sizes overflow.
+// `order` (empty: the stored order) lists every node index once, in the order the steps run.
 MemoryPlan plan_memory(const Graph& graph, const std::vector<size_t>& scratch_bytes,
-                       const std::vector<size_t>& state_bytes = {});
+                       const std::vector<size_t>& state_bytes = {}, const std::vector<uint32_t>& order = {});
 
 }  // namespace npurun::plan

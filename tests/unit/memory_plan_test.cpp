@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "runtime/plan/arena_allocator.h"
 #include "runtime/plan/memory_plan.h"
+#include "runtime/passes/segment_schedule.h"
 #include "tests/common/graph_builders.h"
 
 using namespace npurun;
@@ -147,12 +148,21 @@ struct Live {
 
 }  // namespace
 
+// Each random graph is planned twice: in its stored order, and in another topological order (the schedule
+// the NPU placement may choose, runtime/passes/segment_schedule.h, here with random node classes).
 TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
     std::mt19937 rng(99);
-    for (int trial = 0; trial < 200; ++trial) {
+    for (int trial = 0; trial < 400; ++trial) {
         std::vector<size_t> scratch;
         const Graph g = random_graph(rng, &scratch);
-        const MemoryPlan plan = plan_memory(g, scratch);
+        std::vector<uint32_t> order(g.nodes.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        if (trial % 2 == 1) {
+            std::vector<int> cls(g.nodes.size());
+            for (int& c : cls) c = int(rng() % 3) - 1;  // CPU or one of two NPU classes
+            order = schedule_by_class(g, cls);
+        }
+        const MemoryPlan plan = trial % 2 == 1 ? plan_memory(g, scratch, {}, order) : plan_memory(g, scratch);
         const uint32_t last = uint32_t(g.nodes.size() - 1);
 
         // Reshape outputs share their source's buffer: group them (the group's lifetime is the union).
@@ -175,10 +185,10 @@ TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
             }
             uint32_t first = UINT32_MAX, end = 0;
             bool used = false;
-            for (uint32_t s = 0; s < g.nodes.size(); ++s) {
-                for (TensorId o : g.nodes[s].outputs)
+            for (uint32_t s = 0; s < g.nodes.size(); ++s) {  // s: the step, order[s] the node that runs at it
+                for (TensorId o : g.nodes[order[s]].outputs)
                     if (o == id) first = std::min(first, s), end = std::max(end, s), used = true;
-                for (TensorId i : g.nodes[s].inputs)
+                for (TensorId i : g.nodes[order[s]].inputs)
                     if (i == id) end = std::max(end, s), used = true;
             }
             for (const Binding& b : g.inputs)
@@ -191,11 +201,12 @@ TEST(MemoryPlan, RandomGraphsNeverShareLiveMemory) {
             live_group.push_back(group[id]);
         }
         for (uint32_t s = 0; s < scratch.size(); ++s) {
-            if (scratch[s] == 0) {
-                EXPECT_EQ(plan.scratch_offsets[s], MemoryPlan::kNotInArena);
+            const uint32_t i = order[s];
+            if (scratch[i] == 0) {
+                EXPECT_EQ(plan.scratch_offsets[i], MemoryPlan::kNotInArena);
                 continue;
             }
-            live.push_back({plan.scratch_offsets[s], scratch[s], s, s, "scratch of " + g.nodes[s].name});
+            live.push_back({plan.scratch_offsets[i], scratch[i], s, s, "scratch of " + g.nodes[i].name});
             live_group.push_back(kNoTensor);
         }
         for (size_t i = 0; i < live.size(); ++i) {

@@ -1,6 +1,8 @@
 // Placement: fused activations, segments split by CPU layers and by arithmetic domain, segment edges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "runtime/passes/layer_macs.h"
 #include "runtime/passes/placement.h"
 
@@ -164,4 +166,64 @@ TEST(Placement, DomainChangeStartsANewSegment) {
     ASSERT_EQ(p.segments.size(), 2u);
     EXPECT_EQ(p.segments[0].domain, NpuDomain::Int8);
     EXPECT_EQ(p.segments[1].domain, NpuDomain::Fp16);
+}
+
+// A detection-style head: a CPU layer (Softmax here, a Reshape that moves data in a real network) reads the
+// first convolution's output while the second convolution also does. In the stored order the CPU layer sits
+// between the two convolutions and cuts them into two segments; the schedule moves it after the second, so
+// one segment remains, and the order stays topological.
+TEST(Placement, ScheduleMovesCpuLayersPastNpuWorkTheyDoNotFeed) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    n.add(OpKind::Input, {}, {x}, BindingAttrs{0});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    const uint32_t conv = n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    TensorId s1 = n.value({1, 8, 8, 4});
+    const uint32_t softmax = n.add(OpKind::Softmax, {c1}, {s1}, SoftmaxAttrs{});
+    n.add(OpKind::Output, {s1}, {}, BindingAttrs{0});
+    TensorId c2 = n.value({1, 8, 8, 4});
+    const uint32_t conv2 = n.add(OpKind::Convolution2d, {c1, n.weights({4, 1, 1, 4})}, {c2}, conv1x1());
+    n.add(OpKind::Output, {c2}, {}, BindingAttrs{1});
+    n.g.inputs = {{"in", 0, x}};
+    n.g.outputs = {{"scores", 0, s1}, {"boxes", 1, c2}};
+
+    PlacementOptions opt;
+    opt.use_npu = true;
+    const Placement p = place(n.g, opt);
+    ASSERT_EQ(p.segments.size(), 1u) << explain(n.g, p);
+    EXPECT_EQ(p.segments[0].nodes, (std::vector<uint32_t>{conv, conv2}));
+    EXPECT_EQ(p.segments[0].outputs, (std::vector<TensorId>{c1, c2}));  // c1 also leaves: the Softmax reads it
+    ASSERT_EQ(p.order.size(), n.g.nodes.size());
+    auto pos = [&](uint32_t node) { return std::find(p.order.begin(), p.order.end(), node) - p.order.begin(); };
+    EXPECT_LT(pos(conv), pos(conv2));
+    EXPECT_LT(pos(conv2), pos(softmax));
+    EXPECT_LT(pos(softmax), pos(softmax + 1));  // its Output node still follows it
+    EXPECT_NE(explain(n.g, p).find("2 of 3 layers on the NPU in 1 segment(s)"), std::string::npos) << explain(n.g, p);
+
+    // On the CPU alone, nothing is reordered.
+    PlacementOptions cpu_only;
+    const Placement c = place(n.g, cpu_only);
+    for (uint32_t i = 0; i < c.order.size(); ++i) EXPECT_EQ(c.order[i], i);
+}
+
+// Where moving a CPU layer cannot save a segment (the second convolution reads the Softmax), the stored order
+// is kept as it is.
+TEST(Placement, ScheduleKeepsTheStoredOrderWhenNothingIsGained) {
+    Net n;
+    TensorId x = n.value({1, 8, 8, 4});
+    n.add(OpKind::Input, {}, {x}, BindingAttrs{0});
+    TensorId c1 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Convolution2d, {x, n.weights({4, 1, 1, 4})}, {c1}, conv1x1());
+    TensorId s1 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Softmax, {c1}, {s1}, SoftmaxAttrs{});
+    TensorId c2 = n.value({1, 8, 8, 4});
+    n.add(OpKind::Convolution2d, {s1, n.weights({4, 1, 1, 4})}, {c2}, conv1x1());
+    n.add(OpKind::Output, {c2}, {}, BindingAttrs{0});
+    n.g.inputs = {{"in", 0, x}};
+    n.g.outputs = {{"out", 0, c2}};
+    PlacementOptions opt;
+    opt.use_npu = true;
+    const Placement p = place(n.g, opt);
+    EXPECT_EQ(p.segments.size(), 2u);
+    for (uint32_t i = 0; i < p.order.size(); ++i) EXPECT_EQ(p.order[i], i);
 }

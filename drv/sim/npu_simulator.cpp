@@ -108,18 +108,8 @@ int64_t load_int(const uint8_t* p, uint32_t precision) {
     throw SimError("unmodelled-config", "integer load of precision " + std::to_string(precision));
 }
 
-float load_float(const uint8_t* p, uint32_t precision) {
-    if (precision == kFp16) {
-        uint16_t h;
-        std::memcpy(&h, p, 2);
-        return fp16_to_fp32(h);
-    }
-    if (precision == kFp32) {
-        float v;
-        std::memcpy(&v, p, 4);
-        return v;
-    }
-    throw SimError("unmodelled-config", "float load of precision " + std::to_string(precision));
+void unmodelled_precision(const char* what, uint32_t precision) {
+    throw SimError("unmodelled-config", std::string(what) + " of precision " + std::to_string(precision));
 }
 
 int64_t int_min(uint32_t precision) {
@@ -142,19 +132,6 @@ void store_int(uint8_t* p, uint32_t precision, int64_t v) {
         }
     }
     throw SimError("unmodelled-config", "integer store of precision " + std::to_string(precision));
-}
-
-void store_float(uint8_t* p, uint32_t precision, float v) {
-    if (precision == kFp16) {
-        const uint16_t h = fp32_to_fp16(v);
-        std::memcpy(p, &h, 2);
-        return;
-    }
-    if (precision == kFp32) {
-        std::memcpy(p, &v, 4);
-        return;
-    }
-    throw SimError("unmodelled-config", "float store of precision " + std::to_string(precision));
 }
 
 }  // namespace detail

@@ -28,13 +28,22 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
         const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
         t.counters().dma_read_bytes -= plane_span;
         t.counters().dma_read_bytes += uint64_t{H} * W * 16;  // bytes actually transferred
+        if (fl) {  // atom by atom (each read once, in address order), its channels inside
+            const size_t plane = size_t{H} * W;
+            float* out = in_f->data() + size_t{p} * c2 * plane;
+            for (uint32_t y = 0; y < H; ++y)
+                for (uint32_t x = 0; x < W; ++x) {
+                    const uint8_t* atom = base + y * row_pitch + size_t{x} * 16;
+                    const size_t i = size_t{y} * W + x;
+                    for (uint32_t e = 0; e < c2; ++e) out[e * plane + i] = load_float(atom + e * bpe, prec);
+                }
+            continue;
+        }
         for (uint32_t e = 0; e < c2; ++e)
             for (uint32_t y = 0; y < H; ++y) {
                 const uint8_t* src = base + y * row_pitch + e * bpe;
                 const size_t row = (size_t{p * c2 + e} * H + y) * W;
-                if (fl) {
-                    for (size_t x = 0; x < W; ++x) (*in_f)[row + x] = load_float(src + x * 16, prec);
-                } else if (prec == kInt8) {
+                if (prec == kInt8) {
                     for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = static_cast<int8_t>(src[x * 16]);
                 } else {
                     for (size_t x = 0; x < W; ++x) (*in_i)[row + x] = load_int(src + x * 16, prec);

@@ -301,14 +301,17 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
     std::vector<int64_t> conv_i(fl ? 0 : plane);
     for (uint32_t p = 0; p < planes; ++p) {
         uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
+        if (fl) {
+            // Atom by atom (each 16-byte atom written once, in address order), its channels inside.
+            const uint32_t ne = std::min(oc2, Ch - p * oc2);
+            const float* src = x.f.data() + size_t{p} * oc2 * plane;
+            for (size_t i = 0; i < plane; ++i)
+                for (uint32_t e = 0; e < ne; ++e) store_float(base + i * 16 + e * obpe, out_prec, src[e * plane + i]);
+            continue;
+        }
         for (uint32_t e = 0; e < oc2 && p * oc2 + e < Ch; ++e) {
             const size_t c = size_t{p} * oc2 + e;
             uint8_t* q = base + e * obpe;
-            if (fl) {
-                const float* src = x.f.data() + c * plane;
-                for (size_t i = 0; i < plane; ++i) store_float(q + i * 16, out_prec, src[i]);
-                continue;
-            }
             const int64_t* src = x.i.data() + c * plane;
             if (cvt_type == 0) {
                 for (size_t i = 0; i < plane; ++i) conv_i[i] = arith::saturate(arith::out_convert(src[i], 0, scale, shift, offset), lo, hi);

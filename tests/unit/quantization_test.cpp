@@ -1,7 +1,9 @@
 // core/quantization.h: Arm NN rounding rules, fp16 conversion, the integer conv pipeline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/quantization.h"
@@ -71,6 +73,56 @@ TEST(Fp16, EveryHalfRoundTripsExactly) {
     EXPECT_EQ(fp16_to_fp32(0x0001), std::ldexp(1.0f, -24));
     EXPECT_EQ(fp16_to_fp32(0xfbff), -65504.0f);
     EXPECT_TRUE(std::isinf(fp16_to_fp32(0x7c00)));
+}
+
+// An independent definition of the two conversions, in double arithmetic: a half is (-1)^s * m * 2^(e-25)
+// (m with the implicit bit; subnormals e = 1 without it); a float rounds to the nearest multiple of its
+// binade's half ulp (2^-24 below 2^-14), ties to even (nearbyint), and to infinity from 65520 (the midpoint
+// of 65504 and 2^16) up.
+double half_value(uint16_t h) {
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const double v = e == 0 ? std::ldexp(double(m), -24) : std::ldexp(double(m | 0x400), e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+TEST(Fp16, EveryHalfWidensToItsValue) {
+    for (uint32_t h = 0; h < 0x10000; ++h) {
+        const float f = fp16_to_fp32(uint16_t(h));
+        if (((h >> 10) & 0x1f) == 0x1f) {
+            EXPECT_EQ(std::isnan(f), (h & 0x3ff) != 0) << std::hex << h;
+            continue;
+        }
+        ASSERT_EQ(double(f), half_value(uint16_t(h))) << std::hex << h;
+        ASSERT_EQ(std::signbit(f), (h & 0x8000) != 0) << std::hex << h;
+    }
+}
+
+TEST(Fp16, FloatSweepRoundsToTheNearestHalf) {
+    // Every 251st float bit pattern (17 M of them, every binade and sign, the subnormal halves included).
+    for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 251) {
+        const uint32_t x = uint32_t(bits);
+        float f;
+        std::memcpy(&f, &x, sizeof f);
+        const uint16_t h = fp32_to_fp16(f);
+        if (std::isnan(f)) {
+            ASSERT_EQ(h & 0x7c00, 0x7c00) << std::hex << x;
+            ASSERT_NE(h & 0x3ff, 0) << std::hex << x;
+            continue;
+        }
+        const double a = std::fabs(double(f));
+        double want;
+        if (a >= 65520.0) {
+            want = std::numeric_limits<double>::infinity();
+        } else {
+            int k = 0;
+            std::frexp(a, &k);  // a = m * 2^k, m in [0.5, 1): the binade's exponent is k - 1
+            const double ulp = std::ldexp(1.0, std::max(k - 1, -14) - 10);
+            want = std::nearbyint(a / ulp) * ulp;
+        }
+        const float got = fp16_to_fp32(h);
+        ASSERT_EQ(std::fabs(double(got)), want) << std::hex << x;
+        ASSERT_EQ(std::signbit(got), std::signbit(f)) << std::hex << x;
+    }
 }
 
 TEST(Requantize, OneRoundingHalfAwayThenOffsetAndClamp) {

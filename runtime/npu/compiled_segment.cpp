@@ -38,17 +38,15 @@ CompiledSegment::CompiledSegment(const Graph& g, const Placement& p, uint32_t se
     try {
         allocate_buffers(feature_bytes, constant_bytes);
         // The regcmd is emitted once to learn its size, then at the regcmd buffer's address.
-        LaneTasks lane_tasks;
-        const uint64_t regcmd_bytes = emit_commands(0, &lane_tasks).size_bytes();
+        const uint64_t regcmd_bytes = emit_commands(0).size_bytes();
         if (npu_.budget != nullptr) npu_.budget->reserve(regcmd_bytes, "the register commands of NPU segment " + std::to_string(segment));
         commands_ = npu_.device.create_buffer(regcmd_bytes, 0);
-        regcmd_ = emit_commands(commands_.dma_addr(), &lane_tasks);
-        lane_tasks_ = lane_tasks;
+        regcmd_ = emit_commands(commands_.dma_addr());
         std::memcpy(commands_.map(), regcmd_.qwords.data(), regcmd_.size_bytes());
         // Written once here; only cacheable mappings need a cache flush (rknpu rejects MEM_SYNC otherwise).
         if (constants_.flags() & npudrv::kBufferCacheable) constants_.sync_to_device();
         if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
-        make_job(lane_tasks);
+        make_jobs();
     } catch (const npudrv::DriverError& e) {
         fail(ErrorKind::Device, std::string("NPU segment ") + std::to_string(segment) + ": " + e.what());
     }
@@ -124,16 +122,43 @@ void CompiledSegment::pack_first_windows(const Segment& seg) {
 }
 
 // 1b. Multi-core. The lanes of one job run in parallel with no barrier between them (rknpu commits every
-// selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer is spread
-// over cores only when nothing else in the segment reads what it writes or writes what it reads: a segment of
-// one layer, whose input and output are the segment's boundary tensors. Only a convolution splits (by output
-// rows or K, conv_tiling.h), each lane a chain of its own.
+// selected core at once; the fake kernel refuses lanes that touch each other's data), so a layer spread over
+// cores gets a job of its own: its lanes write disjoint parts of its output (output rows or K, conv_tiling.h)
+// and read only what earlier jobs finished. The layers between spread layers share a one-lane job; views
+// (no task) join whichever job is open. Only convolutions (and the depthwise / fully connected layers lowered
+// as one) split. Forced (--npu-cores N) every layer that can splits; auto splits a layer when it is large
+// enough to pay for the extra jobs (kAutoMultiCoreMacs for a segment of one layer, which needs no extra job).
 void CompiledSegment::spread_over_cores(unsigned cores) {
-    if (ops_.size() != 1) return;
-    NpuOp& op = *ops_[0].op;
     const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
-    const unsigned want = cores != 0 ? std::min(cores, avail) : (op.macs() >= kAutoMultiCoreMacs ? avail : 1u);
-    lanes_ = op.spread_over_lanes(want);
+    const uint64_t auto_macs = ops_.size() == 1 ? kAutoMultiCoreMacs : kAutoMultiCoreMacsInSegment;
+    phases_.clear();
+    for (size_t i = 0; i < ops_.size(); ++i) {
+        NpuOp& op = *ops_[i].op;
+        if (op.is_view()) {
+            if (phases_.empty()) phases_.push_back(Phase{i, i, 1, {}, 0});
+            phases_.back().end_op = i + 1;
+            continue;
+        }
+        const unsigned want = cores != 0 ? std::min(cores, avail) : (op.macs() >= auto_macs ? avail : 1u);
+        const uint32_t lanes = want > 1 ? op.spread_over_lanes(want) : 1u;
+        if (lanes > 1 || phases_.empty() || phases_.back().lanes > 1)
+            phases_.push_back(Phase{i, i + 1, lanes, {}, 0});
+        else
+            phases_.back().end_op = i + 1;
+    }
+}
+
+uint32_t CompiledSegment::lane_count() const {
+    uint32_t n = 1;
+    for (const Phase& ph : phases_) n = std::max(n, ph.lanes);
+    return n;
+}
+
+uint32_t CompiledSegment::core_mask() const {
+    const Phase* widest = nullptr;
+    for (const Phase& ph : phases_)
+        if (widest == nullptr || ph.lanes > widest->lanes) widest = &ph;
+    return widest ? widest->core_mask : 0u;
 }
 
 // 2. Feature buffer: one region per tensor the segment touches, NC1HWC2 in the segment's domain; a view
@@ -283,71 +308,90 @@ uint32_t CompiledSegment::address(TensorId t) const {
     return static_cast<uint32_t>(b.dma_addr() + regions_.at(t).first);
 }
 
-// 4. The chained regcmd of the whole segment: one chain per lane (a single lane unless the layer was spread
-// over cores), the chains back to back in one buffer, each ending with a zero tail. A function of the
-// buffers' addresses: binding a model input/output to the user's dma-buf re-emits it (same tasks, same size)
-// with that buffer's address.
-npudrv::regcmd::RegcmdBuffer CompiledSegment::emit_commands(uint64_t base, LaneTasks* lane_tasks) {
-    std::vector<npudrv::regcmd::RegcmdWriter> writers(lanes_);
-    for (size_t l = 0; l < ops_.size(); ++l) {
-        const NpuOp& op = *ops_[l].op;
-        layers_[l].first_task = static_cast<uint32_t>(writers[0].task_count());
-        if (op.is_view()) continue;  // no task: producers and consumers address the shared buffer
-        OpAddresses a;
-        a.input = address(op.input);
-        a.output = address(op.output);
-        if (op.operand != kNoTensor) a.operand = address(op.operand);
-        a.constants = static_cast<uint32_t>(constants_.dma_addr() + ops_[l].constants_offset);
-        layers_[l].tasks = op.emit(writers, a);
+// 4. The chained regcmd of the whole segment: one chain per lane of each job (a single lane unless a layer was
+// spread over cores), the chains back to back in one buffer in job order, each ending with a zero tail. Task
+// numbers count in that order, which is also the order the simulator records them (jobs run one after the
+// other, a job's lanes in core order). A function of the buffers' addresses: binding a model input/output to
+// the user's dma-buf re-emits it (same tasks, same size) with that buffer's address.
+npudrv::regcmd::RegcmdBuffer CompiledSegment::emit_commands(uint64_t base) {
+    std::vector<std::vector<npudrv::regcmd::RegcmdWriter>> writers;
+    size_t tasks_before = 0;  // tasks of the earlier jobs
+    for (const Phase& ph : phases_) {
+        std::vector<npudrv::regcmd::RegcmdWriter>& w = writers.emplace_back(ph.lanes);
+        for (size_t l = ph.first_op; l < ph.end_op; ++l) {
+            const NpuOp& op = *ops_[l].op;
+            layers_[l].first_task = static_cast<uint32_t>(tasks_before + w[0].task_count());
+            layers_[l].tasks = 0;
+            if (op.is_view()) continue;  // no task: producers and consumers address the shared buffer
+            OpAddresses a;
+            a.input = address(op.input);
+            a.output = address(op.output);
+            if (op.operand != kNoTensor) a.operand = address(op.operand);
+            a.constants = static_cast<uint32_t>(constants_.dma_addr() + ops_[l].constants_offset);
+            layers_[l].tasks = op.emit(w, a);
+        }
+        for (const auto& lane : w) tasks_before += lane.task_count();
     }
-    std::vector<uint64_t> lane_bytes;
+    std::vector<std::vector<uint64_t>> lane_bytes;
     uint64_t regcmd_bytes = 0;
     for (const auto& w : writers) {
-        lane_bytes.push_back(regcmd_bytes);
-        regcmd_bytes = align_up(regcmd_bytes + w.finish(0).size_bytes());
+        std::vector<uint64_t>& at = lane_bytes.emplace_back();
+        for (const auto& lane : w) {
+            at.push_back(regcmd_bytes);
+            regcmd_bytes = align_up(regcmd_bytes + lane.finish(0).size_bytes());
+        }
     }
     npudrv::regcmd::RegcmdBuffer all;
     all.base_addr = base;
     all.qwords.assign(regcmd_bytes / 8, 0);
-    lane_tasks->clear();  // [first, end) in all.tasks
-    for (size_t i = 0; i < writers.size(); ++i) {
-        const npudrv::regcmd::RegcmdBuffer b = writers[i].finish(base + lane_bytes[i]);
-        std::copy(b.qwords.begin(), b.qwords.end(), all.qwords.begin() + static_cast<std::ptrdiff_t>(lane_bytes[i] / 8));
-        lane_tasks->push_back({all.tasks.size(), all.tasks.size() + b.tasks.size()});
-        for (npudrv::regcmd::LaidOutTask t : b.tasks) {
-            t.offset += static_cast<uint32_t>(lane_bytes[i]);
-            all.tasks.push_back(t);
+    for (size_t p = 0; p < writers.size(); ++p) {
+        phases_[p].lane_tasks.clear();  // [first, end) in all.tasks
+        for (size_t i = 0; i < writers[p].size(); ++i) {
+            const uint64_t off = lane_bytes[p][i];
+            const npudrv::regcmd::RegcmdBuffer b = writers[p][i].finish(base + off);
+            std::copy(b.qwords.begin(), b.qwords.end(), all.qwords.begin() + static_cast<std::ptrdiff_t>(off / 8));
+            phases_[p].lane_tasks.push_back({all.tasks.size(), all.tasks.size() + b.tasks.size()});
+            for (npudrv::regcmd::LaidOutTask t : b.tasks) {
+                t.offset += static_cast<uint32_t>(off);
+                all.tasks.push_back(t);
+            }
         }
     }
     return all;
 }
 
-// 5. One job: one lane of tasks per core, one task record per list (as the vendor runtime submits chains).
-// rknpu pins the lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and its scheduler spreads
-// the lanes (= rocket jobs) over the cores.
-void CompiledSegment::make_job(const LaneTasks& lane_tasks) {
-    npudrv::JobSpec spec;
-    for (const auto& [first, end] : lane_tasks) {
-        npudrv::Lane lane;
-        for (size_t i = first; i < end; ++i) {
-            const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
-            npudrv::Task task;
-            task.regcmd = &commands_;
-            task.regcmd_offset = t.offset;
-            task.regcmd_entries = t.total_qwords;
-            task.enable_mask = t.enable_mask;
-            task.int_mask = t.int_mask;
-            lane.tasks.push_back(task);
+// 5. One driver job per phase: one lane of tasks per core, one task record per list (as the vendor runtime
+// submits chains). rknpu pins a job's lanes to cores 0+1 (mask 3) or 0+1+2 (mask 7); rocket takes mask 0 and
+// its scheduler spreads the lanes (= rocket jobs) over the cores. Every job lists the feature buffer both ways:
+// on rknpu the session's buffers are not cacheable, so that costs no cache maintenance (each job still syncs
+// its own task array: one MEM_SYNC each way per job, npu-bench counts them); on rocket (cacheable
+// BOs) each job pays a PREP_BO/FINI_BO pair, and its lanes, which share the feature BO, are serialised by
+// the kernel's implicit sync (correct, not parallel: rocket_backend.cpp).
+void CompiledSegment::make_jobs() {
+    jobs_.clear();
+    for (Phase& ph : phases_) {
+        npudrv::JobSpec spec;
+        for (const auto& [first, end] : ph.lane_tasks) {
+            npudrv::Lane lane;
+            for (size_t i = first; i < end; ++i) {
+                const npudrv::regcmd::LaidOutTask& t = regcmd_.tasks[i];
+                npudrv::Task task;
+                task.regcmd = &commands_;
+                task.regcmd_offset = t.offset;
+                task.regcmd_entries = t.total_qwords;
+                task.enable_mask = t.enable_mask;
+                task.int_mask = t.int_mask;
+                lane.tasks.push_back(task);
+            }
+            spec.lanes.push_back(std::move(lane));
         }
-        spec.lanes.push_back(std::move(lane));
+        if (ph.lanes > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = ph.lanes == 2 ? 3u : 7u;
+        ph.core_mask = spec.core_mask;
+        spec.inputs = {&features_};
+        spec.outputs = {&features_};
+        for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
+        jobs_.push_back(npu_.device.create_job(spec));
     }
-    if (lanes_ > 1 && npu_.device.info().driver == npudrv::DriverKind::Rknpu) spec.core_mask = lanes_ == 2 ? 3u : 7u;
-    core_mask_ = spec.core_mask;
-    spec.inputs = {&features_};
-    spec.outputs = {&features_};
-    for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
-    job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(spec));
-    job_spec_ = std::move(spec);
 }
 
 // 6. Boundary tensors and their CPU storage.
@@ -384,13 +428,19 @@ void CompiledSegment::run() {
     }
     // The simulator keeps a record per task; forget earlier ones so memory does not grow per inference.
     if (npu_.simulator) npu_.simulator->clear_records();
-    const size_t before = 0;
     try {
-        timing_.submit_begin = Clock::now();
-        job_->submit();
-        timing_.submit_end = Clock::now();
-        job_->wait();
-        timing_.wait_end = Clock::now();
+        timing_.jobs.resize(jobs_.size());
+        for (size_t j = 0; j < jobs_.size(); ++j) {  // each job finished before the next starts: the barrier
+            RunTiming::JobTiming& jt = timing_.jobs[j];
+            jt.submit_begin = Clock::now();
+            jobs_[j].submit();
+            jt.submit_end = Clock::now();
+            jobs_[j].wait();
+            jt.wait_end = Clock::now();
+        }
+        timing_.submit_begin = timing_.jobs.front().submit_begin;
+        timing_.submit_end = timing_.jobs.front().submit_end;
+        timing_.wait_end = timing_.jobs.back().wait_end;
     } catch (const npudrv::DriverError& e) {
         // A vanished device stays a Device error: the session can no longer use the NPU (a timeout or a
         // hardware error is a Runtime error: the next run may succeed).
@@ -414,7 +464,7 @@ void CompiledSegment::run() {
             l.dma_read_bytes = l.dma_write_bytes = l.sim_macs = 0;
             l.cost = npudrv::sim::cost::TaskCost{};
             for (uint32_t t = 0; t < l.tasks; ++t) {
-                const size_t i = before + l.first_task + t;
+                const size_t i = size_t{l.first_task} + t;
                 if (i >= rec.size()) break;
                 l.dma_read_bytes += rec[i].counters.dma_read_bytes;
                 l.dma_write_bytes += rec[i].counters.dma_write_bytes;
@@ -422,13 +472,27 @@ void CompiledSegment::run() {
                 l.cost += rec[i].cost;
             }
         }
+        core_cycles_.assign(3, 0);
+        critical_path_cycles_ = 0;
+        for (const Phase& ph : phases_) {
+            uint64_t slowest = 0;
+            for (const auto& [first, end] : ph.lane_tasks) {
+                uint64_t lane = 0;
+                for (size_t i = first; i < end && i < rec.size(); ++i) {
+                    lane += rec[i].cost.cycles();
+                    if (rec[i].core < core_cycles_.size()) core_cycles_[rec[i].core] += rec[i].cost.cycles();
+                }
+                slowest = std::max(slowest, lane);
+            }
+            critical_path_cycles_ += slowest;
+        }
     }
 }
 
 
 JobStatsView CompiledSegment::job_stats_view() const {
     JobStatsView v;
-    if (job_) v.hw_elapse_time_ns = job_->stats().hw_elapse_time_ns;
+    for (const npudrv::Job& j : jobs_) v.hw_elapse_time_ns += j.stats().hw_elapse_time_ns;
     return v;
 }
 
@@ -504,18 +568,15 @@ void CompiledSegment::import_native(TensorId t, int dmabuf_fd) {
 }
 
 void CompiledSegment::rebuild_commands() {
-    LaneTasks lane_tasks;  // unchanged: the same tasks at other addresses
-    const npudrv::regcmd::RegcmdBuffer fresh = emit_commands(commands_.dma_addr(), &lane_tasks);
-    if (fresh.size_bytes() != regcmd_.size_bytes() || fresh.tasks.size() != regcmd_.tasks.size())
+    const size_t bytes = regcmd_.size_bytes(), tasks = regcmd_.tasks.size();  // unchanged: the same tasks at other addresses
+    const npudrv::regcmd::RegcmdBuffer fresh = emit_commands(commands_.dma_addr());
+    if (fresh.size_bytes() != bytes || fresh.tasks.size() != tasks)
         fail(ErrorKind::Internal, "NPU regcmd changed size when re-emitted for new buffer addresses");
-    job_.reset();
+    jobs_.clear();
     regcmd_ = fresh;
     std::memcpy(commands_.data(), regcmd_.qwords.data(), regcmd_.size_bytes());
     if (commands_.flags() & npudrv::kBufferCacheable) commands_.sync_to_device();
-    job_spec_.inputs = {&features_};
-    job_spec_.outputs = {&features_};
-    for (const auto& e : edges_) (e->output ? job_spec_.outputs : job_spec_.inputs).push_back(e->active);
-    job_ = std::make_unique<npudrv::Job>(npu_.device.create_job(job_spec_));
+    make_jobs();
 }
 
 }  // namespace npurun::npu

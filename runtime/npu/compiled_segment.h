@@ -87,20 +87,39 @@ public:
             TimePoint begin, end;
         };
         std::vector<Conversion> conversions;
-        TimePoint submit_begin, submit_end, wait_end;
+        struct JobTiming {
+            TimePoint submit_begin, submit_end, wait_end;
+        };
+        std::vector<JobTiming> jobs;  // one per phase, in order
+        TimePoint submit_begin, submit_end, wait_end;  // the first job's submit .. the last job's wait
     };
     const RunTiming& last_timing() const { return timing_; }
     // The driver's statistics of the last job (rknpu: hardware time; 0 on rocket and the simulator).
     JobStatsView job_stats_view() const;
-    // Each lane's [first, end) task range (one lane unless a convolution is split over cores).
-    const std::vector<std::pair<size_t, size_t>>& lane_tasks() const { return lane_tasks_; }
+    // The segment's jobs, in the order run() submits them. A layer spread over cores has a job of its own,
+    // one lane per core, the lanes running in parallel; the layers between such layers share a one-lane job.
+    // run() waits for each job before it submits the next: the job boundary is the only synchronisation
+    // between cores npurun relies on (docs/multicore.md: the vendor's own chains never need another), so a
+    // lane only reads what earlier jobs wrote and writes what no other lane of its job touches.
+    struct Phase {
+        size_t first_op = 0, end_op = 0;  // [first, end) in layers()
+        uint32_t lanes = 1;
+        std::vector<std::pair<size_t, size_t>> lane_tasks;  // each lane's [first, end) in regcmd().tasks
+        uint32_t core_mask = 0;  // rknpu core mask of its job (0 = one lane, the kernel picks the core)
+    };
+    const std::vector<Phase>& phases() const { return phases_; }
+    // Estimated cycles of the last simulated run (drv/sim/cost_model.h), per core (index = core), and along
+    // the critical path: per job the slowest lane, jobs added. Empty / 0 on a board.
+    const std::vector<uint64_t>& core_cycles() const { return core_cycles_; }
+    uint64_t critical_path_cycles() const { return critical_path_cycles_; }
 
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
     const npudrv::regcmd::RegcmdBuffer& regcmd() const { return regcmd_; }
     uint32_t task_count() const { return static_cast<uint32_t>(regcmd_.tasks.size()); }
-    // The job's lanes (one per core) and rknpu core mask (0 = one lane, the kernel picks the core).
-    uint32_t lane_count() const { return lanes_; }
-    uint32_t core_mask() const { return core_mask_; }
+    // The most lanes (cores) any of the segment's jobs uses, and that job's rknpu core mask (0 = one lane).
+    uint32_t lane_count() const;
+    uint32_t core_mask() const;
+    size_t job_count() const { return jobs_.size(); }
 
 private:
     struct Boundary {
@@ -128,7 +147,6 @@ private:
         uint64_t constants_offset = 0;
     };
     using Region = std::pair<uint64_t, FeatureGeometry>;  // offset in its buffer, geometry
-    using LaneTasks = std::vector<std::pair<size_t, size_t>>;  // each lane's [first, end) tasks
 
     void prepare_layers(const Placement& p, const Segment& seg);
     void pack_first_windows(const Segment& seg);
@@ -138,9 +156,10 @@ private:
                            const std::map<TensorId, uint64_t>& root_extent);
     uint64_t plan_constants();  // returns the constants buffer's bytes
     void allocate_buffers(uint64_t feature_bytes, uint64_t constant_bytes);
-    // The segment's regcmd at a base address (all lanes back to back); fills each layer's task range.
-    npudrv::regcmd::RegcmdBuffer emit_commands(uint64_t base, LaneTasks* lane_tasks);
-    void make_job(const LaneTasks& lane_tasks);
+    // The segment's regcmd at a base address (every job's lanes back to back); fills each layer's task range
+    // and each phase's lane_tasks.
+    npudrv::regcmd::RegcmdBuffer emit_commands(uint64_t base);
+    void make_jobs();  // one driver Job per phase, for the edges' current buffers
     void bind_boundaries(const Segment& seg, const std::function<void*(TensorId)>& host);
     uint32_t address(TensorId t) const;  // DMA address of a tensor's region
     const Region& region(TensorId t) const;
@@ -162,19 +181,23 @@ private:
     npudrv::Buffer features_, constants_, commands_;
     std::vector<std::unique_ptr<NativeEdge>> edges_;  // stable addresses: the Job points at their buffers
     std::map<TensorId, std::string> edge_refusals_;   // segment inputs/outputs that could not get their own buffer
-    npudrv::JobSpec job_spec_;  // kept to recreate the job when an input is bound to another buffer
-    std::unique_ptr<npudrv::Job> job_;
+    std::vector<Phase> phases_;
+    std::vector<npudrv::Job> jobs_;  // parallel to phases_
     std::vector<Boundary> inputs_, outputs_;
     uint64_t input_conversions_ = 0, output_conversions_ = 0;
-    uint32_t lanes_ = 1, core_mask_ = 0;
     RunTiming timing_;
-    std::vector<std::pair<size_t, size_t>> lane_tasks_;
+    std::vector<uint64_t> core_cycles_;
+    uint64_t critical_path_cycles_ = 0;
 };
 
-// Multiply-accumulates above which a segment's convolution is spread over all cores when the session
-// leaves the core count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at
-// 1 GHz (reference/mnn-format-and-rknn-runtime.md) 32 M MACs is ~30 us of one core, well above the cost of
+// Multiply-accumulates above which a convolution is spread over all cores when the session leaves the core
+// count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at 1 GHz
+// (reference/mnn-format-and-rknn-runtime.md) 32 M MACs is ~30 us of one core, well above the cost of
 // committing more cores. Not measured on a board yet.
 constexpr uint64_t kAutoMultiCoreMacs = uint64_t{32} << 20;
+// The same inside a segment of several layers, where the spread layer needs a job of its own, i.e. up to two
+// more submit/interrupt round trips (the jobs before and after it). Assumed <= 30 us each (not measured on a
+// board): three cores save 2/3 of the layer's time, which pays for 60 us from ~92 M MACs; 3x the threshold.
+constexpr uint64_t kAutoMultiCoreMacsInSegment = 3 * kAutoMultiCoreMacs;
 
 }  // namespace npurun::npu

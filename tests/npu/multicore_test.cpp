@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 #include "drv/device_factory.h"
 #include "drv/regcmd/fields.h"
@@ -282,8 +283,10 @@ TEST(NpuMultiCore, SmallLayerStaysOnOneCoreUnderAuto) {
     EXPECT_EQ(r.core_mask, 0u);
 }
 
-TEST(NpuMultiCore, SegmentOfSeveralLayersStaysOneLane) {
-    // Layer 2 reads what layer 1 writes: lanes without ordering cannot hold them, whatever is asked.
+// A segment of several layers: layer 2 reads what layer 1 writes, so each layer spread over cores gets a job
+// of its own (the job boundary is the barrier, CompiledSegment::Phase); the layers between spread layers share
+// a one-lane job. 1, 2 and 3 cores give the same bytes.
+std::shared_ptr<const Model> two_layer_model() {
     Graph g;
     TensorId x = value(g, "x", Shape{1, 16, 16, 8}, DataType::QAsymmU8, 0.05f, 118);
     ConvSpec a;
@@ -293,9 +296,65 @@ TEST(NpuMultiCore, SegmentOfSeveralLayersStaysOneLane) {
     b.h = b.w = 16, b.c = 192, b.k = 8, b.kh = b.kw = 1, b.pad = 0, b.seed = 3;
     TensorId y2 = add_conv(g, b, y1, "c2");
     io(g, x, y2);
-    const SimRun r = run_sim(std::make_shared<const Model>(std::move(g), "two"), 3);
-    EXPECT_EQ(r.lanes, 1u);
-    EXPECT_LE(r.max_diff, 2.0);
+    return std::make_shared<const Model>(std::move(g), "two");
+}
+
+const npu::CompiledSegment& only_segment(const Session& s) {
+    const npu::NpuBackend* be = SessionFactory::npu_backend(s);
+    if (be == nullptr || be->segments().size() != 1) throw std::runtime_error("expected one NPU segment");
+    return *be->segments()[0];
+}
+
+TEST(NpuMultiCore, SegmentOfSeveralLayersSpreadsEachLayerInAJobOfItsOwn) {
+    const auto m = two_layer_model();
+    const SimRun one = run_sim(m, 1);
+    EXPECT_EQ(one.lanes, 1u);
+    EXPECT_LE(one.max_diff, 2.0);
+    for (unsigned cores : {2u, 3u}) {
+        const SimRun r = run_sim(m, cores);
+        EXPECT_EQ(r.lanes, cores);
+        EXPECT_EQ(r.out, one.out) << cores << " cores";
+        SessionOptions so = sim_options(false);
+        so.npu_cores = cores;
+        Session s(m, so);
+        const npu::CompiledSegment& seg = only_segment(s);
+        ASSERT_EQ(seg.phases().size(), 2u) << "one job per spread layer";
+        size_t next_op = 0, next_task = 0;
+        for (const auto& ph : seg.phases()) {
+            EXPECT_EQ(ph.first_op, next_op);  // the jobs cover the layers in order
+            EXPECT_EQ(ph.end_op, ph.first_op + 1);
+            EXPECT_EQ(ph.lanes, cores);
+            EXPECT_EQ(ph.core_mask, cores == 2 ? 3u : 7u);
+            ASSERT_EQ(ph.lane_tasks.size(), cores);
+            for (const auto& [first, end] : ph.lane_tasks) {
+                EXPECT_EQ(first, next_task);  // lanes back to back, in job order
+                EXPECT_LT(first, end);
+                next_task = end;
+            }
+            next_op = ph.end_op;
+        }
+        EXPECT_EQ(next_op, seg.layers().size());
+        EXPECT_EQ(next_task, seg.task_count());
+        s.run();
+        // Every core did work, and the critical path is shorter than the sum of the lanes.
+        uint64_t total = 0;
+        for (unsigned c = 0; c < cores; ++c) {
+            EXPECT_GT(seg.core_cycles().at(c), 0u) << "core " << c;
+            total += seg.core_cycles()[c];
+        }
+        EXPECT_LT(seg.critical_path_cycles(), total);
+    }
+}
+
+TEST(NpuMultiCore, SmallLayersOfASegmentShareOneJobUnderAuto) {
+    SessionOptions so = sim_options(false);
+    so.npu_cores = 0;
+    Session s(two_layer_model(), so);
+    const npu::CompiledSegment& seg = only_segment(s);
+    ASSERT_EQ(seg.phases().size(), 1u);
+    EXPECT_EQ(seg.phases()[0].lanes, 1u);
+    EXPECT_EQ(seg.job_count(), 1u);
+    EXPECT_EQ(seg.lane_count(), 1u);
 }
 
 TEST(NpuMultiCore, TooManyCoresIsABadOption) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "drv/sim/fake_kernel.h"
 #include "include/npurun/npurun.hpp"
@@ -100,6 +101,20 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(cost.weight_bytes), static_cast<unsigned long long>(cost.operand_bytes),
                     static_cast<unsigned long long>(cost.output_bytes), static_cast<unsigned long long>(ideal),
                     static_cast<unsigned long long>(cost.cbuf_reused_bytes));
+        // Multi-core (docs/multicore.md): each core's share of those cycles, and the time along the critical
+        // path, where a segment's jobs run one after another and a job takes as long as its slowest lane.
+        std::vector<uint64_t> per_core(3, 0);
+        uint64_t critical = 0;
+        size_t jobs = 0;
+        for (const auto& s : npu->segments()) {
+            for (size_t c = 0; c < s->core_cycles().size() && c < per_core.size(); ++c) per_core[c] += s->core_cycles()[c];
+            critical += s->critical_path_cycles();
+            jobs += s->job_count();
+        }
+        std::printf("cycles per core  %llu / %llu / %llu\n", static_cast<unsigned long long>(per_core[0]),
+                    static_cast<unsigned long long>(per_core[1]), static_cast<unsigned long long>(per_core[2]));
+        std::printf("estimated NPU time on %u core(s)  %.2f ms  (%zu job(s) in sequence, each as long as its slowest lane)\n",
+                    cores_used, npudrv::sim::cost::microseconds(critical) / 1000.0, jobs);
         const npubench::SimCpuTimes sc = npubench::measure_sim_cpu(model, session, iterations);
         std::printf("sim/cpu time  %.2f\n", sc.ratio());
         std::printf("  (median per inference over %u alternating runs: sim %.2f ms, cpu %.2f ms)\n", iterations, sc.sim_ms, sc.cpu_ms);

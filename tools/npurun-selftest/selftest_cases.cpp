@@ -263,6 +263,10 @@ std::vector<Case> make_cases() {
         {"mc-dw-u8-2cores", U8, hwc(20, 20, 48), {dw(3).pad(1).relu6()}, "depthwise rows over 2 cores", 2},
         {"mc-u8-fc-3cores", U8, flat(1024), {fc(200)}, "fully connected K split over 3 cores", 3},
         {"mc-tile-conv-u8-3cores", U8, hwc(136, 128, 64), {conv(8, 1).must_tile()}, "row tiles in each of 3 lanes (1088 KiB input)", 3},
+        // Multi-core segments of several layers: each layer spread over the cores in a job of its own (the job
+        // boundary is the barrier, CompiledSegment::Phase), a depthwise and a 1x1 between them.
+        {"mc-chain-u8-3cores", U8, hwc(20, 20, 32), {conv(32, 3).pad(1).relu(), dw(3).pad(1).relu6(), conv(48, 1)}, "conv, depthwise, 1x1 conv: 3 jobs of 3 lanes", 3},
+        {"mc-chain-f16-2cores", F16, hwc(12, 12, 16), {conv(32, 3).pad(1), conv(16, 1)}, "fp16 conv, 1x1 conv: 2 jobs of 2 lanes", 2},
         {"mc-s8-fc8200-2cores", S8, flat(32), {fc(8200)}, "K-tiled on 1 core (8192 + 8), 4100 kernels per lane on 2", 2},
 
         // Small networks: every layer in one NPU segment, intermediates stay in the NPU layout.

@@ -132,19 +132,20 @@ void CompiledSegment::spread_over_cores(unsigned cores) {
     const unsigned avail = std::max(1u, std::min(3u, npu_.device.info().cores));
     const uint64_t auto_macs = ops_.size() == 1 ? kAutoMultiCoreMacs : kAutoMultiCoreMacsInSegment;
     phases_.clear();
+    bool open_has_task = false;  // whether the last phase holds a layer that computes (a job needs a task)
     for (size_t i = 0; i < ops_.size(); ++i) {
         NpuOp& op = *ops_[i].op;
+        if (phases_.empty()) phases_.push_back(Phase{i, i, 1, {}, 0});
         if (op.is_view()) {
-            if (phases_.empty()) phases_.push_back(Phase{i, i, 1, {}, 0});
             phases_.back().end_op = i + 1;
             continue;
         }
         const unsigned want = cores != 0 ? std::min(cores, avail) : (op.macs() >= auto_macs ? avail : 1u);
         const uint32_t lanes = want > 1 ? op.spread_over_lanes(want) : 1u;
-        if (lanes > 1 || phases_.empty() || phases_.back().lanes > 1)
-            phases_.push_back(Phase{i, i + 1, lanes, {}, 0});
-        else
-            phases_.back().end_op = i + 1;
+        if (open_has_task && (lanes > 1 || phases_.back().lanes > 1)) phases_.push_back(Phase{i, i, 1, {}, 0});
+        phases_.back().end_op = i + 1;
+        phases_.back().lanes = std::max(phases_.back().lanes, lanes);  // a phase of views alone was 1 lane
+        open_has_task = true;
     }
 }
 
@@ -438,9 +439,6 @@ void CompiledSegment::run() {
             jobs_[j].wait();
             jt.wait_end = Clock::now();
         }
-        timing_.submit_begin = timing_.jobs.front().submit_begin;
-        timing_.submit_end = timing_.jobs.front().submit_end;
-        timing_.wait_end = timing_.jobs.back().wait_end;
     } catch (const npudrv::DriverError& e) {
         // A vanished device stays a Device error: the session can no longer use the NPU (a timeout or a
         // hardware error is a Runtime error: the next run may succeed).

@@ -91,7 +91,6 @@ public:
             TimePoint submit_begin, submit_end, wait_end;
         };
         std::vector<JobTiming> jobs;  // one per phase, in order
-        TimePoint submit_begin, submit_end, wait_end;  // the first job's submit .. the last job's wait
     };
     const RunTiming& last_timing() const { return timing_; }
     // The driver's statistics of the last job (rknpu: hardware time; 0 on rocket and the simulator).

@@ -346,6 +346,33 @@ TEST(NpuMultiCore, SegmentOfSeveralLayersSpreadsEachLayerInAJobOfItsOwn) {
     }
 }
 
+// A segment that starts with a view (a Reshape of the model input: no task) before a layer spread over cores:
+// the view joins the spread layer's job, so no job is left without tasks.
+TEST(NpuMultiCore, ALeadingViewJoinsTheSpreadLayersJob) {
+    Graph g;
+    TensorId x = value(g, "x", Shape{1, 16, 16, 8}, DataType::QAsymmU8, 0.05f, 118);
+    TensorId r = value(g, "r", Shape{1, 8, 32, 8}, DataType::QAsymmU8, 0.05f, 118);
+    ReshapeAttrs ra;
+    ra.target = Shape{1, 8, 32, 8};
+    node(g, OpKind::Reshape, "reshape", {x}, {r}, ra);
+    ConvSpec a;
+    a.h = 8, a.w = 32, a.c = 8, a.k = 192;
+    TensorId y = add_conv(g, a, r, "c1");
+    io(g, x, y);
+    const auto m = std::make_shared<const Model>(std::move(g), "view-then-conv");
+    const SimRun one = run_sim(m, 1), three = run_sim(m, 3);
+    EXPECT_EQ(three.lanes, 3u);
+    EXPECT_EQ(three.out, one.out);
+    SessionOptions so = sim_options(false);
+    so.npu_cores = 3;
+    Session s(m, so);
+    const npu::CompiledSegment& seg = only_segment(s);
+    ASSERT_EQ(seg.layers().size(), 2u) << "the Reshape is part of the NPU segment";
+    ASSERT_EQ(seg.phases().size(), 1u);
+    EXPECT_EQ(seg.phases()[0].first_op, 0u);
+    EXPECT_EQ(seg.phases()[0].lanes, 3u);
+}
+
 TEST(NpuMultiCore, SmallLayersOfASegmentShareOneJobUnderAuto) {
     SessionOptions so = sim_options(false);
     so.npu_cores = 0;

@@ -393,6 +393,7 @@ void CompiledSegment::make_jobs() {
         for (const auto& e : edges_) (e->output ? spec.outputs : spec.inputs).push_back(e->active);
         jobs_.push_back(npu_.device.create_job(spec));
     }
+    timing_.jobs.resize(jobs_.size());  // run() fills it without allocating
 }
 
 // 6. Boundary tensors and their CPU storage.
@@ -430,7 +431,6 @@ void CompiledSegment::run() {
     // The simulator keeps a record per task; forget earlier ones so memory does not grow per inference.
     if (npu_.simulator) npu_.simulator->clear_records();
     try {
-        timing_.jobs.resize(jobs_.size());
         for (size_t j = 0; j < jobs_.size(); ++j) {  // each job finished before the next starts: the barrier
             RunTiming::JobTiming& jt = timing_.jobs[j];
             jt.submit_begin = Clock::now();
@@ -470,7 +470,7 @@ void CompiledSegment::run() {
                 l.cost += rec[i].cost;
             }
         }
-        core_cycles_.assign(3, 0);
+        core_cycles_.fill(0);
         critical_path_cycles_ = 0;
         for (const Phase& ph : phases_) {
             uint64_t slowest = 0;

@@ -4,6 +4,7 @@
 // outputs back.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -108,8 +109,8 @@ public:
     };
     const std::vector<Phase>& phases() const { return phases_; }
     // Estimated cycles of the last simulated run (drv/sim/cost_model.h), per core (index = core), and along
-    // the critical path: per job the slowest lane, jobs added. Empty / 0 on a board.
-    const std::vector<uint64_t>& core_cycles() const { return core_cycles_; }
+    // the critical path: per job the slowest lane, jobs added. 0 on a board.
+    const std::array<uint64_t, 3>& core_cycles() const { return core_cycles_; }
     uint64_t critical_path_cycles() const { return critical_path_cycles_; }
 
     const std::vector<NpuLayerStats>& layers() const { return layers_; }
@@ -185,7 +186,7 @@ private:
     std::vector<Boundary> inputs_, outputs_;
     uint64_t input_conversions_ = 0, output_conversions_ = 0;
     RunTiming timing_;
-    std::vector<uint64_t> core_cycles_;
+    std::array<uint64_t, 3> core_cycles_{};
     uint64_t critical_path_cycles_ = 0;
 };
 

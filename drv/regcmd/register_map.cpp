@@ -1,5 +1,7 @@
 #include "drv/regcmd/register_map.h"
 
+#include <array>
+
 namespace npudrv::regcmd {
 
 const char* block_name(Block b) {
@@ -47,11 +49,46 @@ std::optional<Block> block_of_offset(uint16_t offset) {
     }
 }
 
-const RegisterDef* find_register(uint16_t offset) {
-    for (const RegisterDef& r : kRegisters) {
-        if (r.offset == offset) return &r;
+namespace {
+
+// Both tables indexed by register offset / 4, built once on first use: the simulator validates every
+// register of every task through fields_of(), and a scan of the whole field table per register was ~8% of
+// a simulated inference.
+struct OffsetIndex {
+    static constexpr size_t kSlots = 0x10000 / 4;
+    std::array<const RegisterDef*, kSlots> reg{};
+    std::array<FieldRange, kSlots> fields{};
+    OffsetIndex() {
+        for (const RegisterDef& r : kRegisters) {
+            if (r.offset % 4 == 0 && reg[r.offset / 4] == nullptr) reg[r.offset / 4] = &r;
+        }
+        for (const FieldDef& f : kFields) {
+            if (f.reg % 4 != 0) continue;
+            FieldRange& range = fields[f.reg / 4];
+            if (range.first == nullptr) {
+                range = FieldRange{&f, 1};
+            } else if (range.first + range.count == &f) {
+                ++range.count;  // a register's fields are contiguous in the table (checked by a test)
+            }
+        }
     }
-    return nullptr;
+};
+
+const OffsetIndex& offset_index() {
+    static const OffsetIndex index;
+    return index;
+}
+
+}  // namespace
+
+const RegisterDef* find_register(uint16_t offset) {
+    if (offset % 4 != 0) {
+        for (const RegisterDef& r : kRegisters) {
+            if (r.offset == offset) return &r;
+        }
+        return nullptr;
+    }
+    return offset_index().reg[offset / 4];
 }
 
 const RegisterDef* find_register(std::string_view name) {
@@ -62,6 +99,7 @@ const RegisterDef* find_register(std::string_view name) {
 }
 
 FieldRange fields_of(uint16_t reg_offset) {
+    if (reg_offset % 4 == 0) return offset_index().fields[reg_offset / 4];
     const FieldDef* begin = nullptr;
     size_t count = 0;
     for (const FieldDef& f : kFields) {
@@ -69,7 +107,7 @@ FieldRange fields_of(uint16_t reg_offset) {
             if (begin == nullptr) begin = &f;
             ++count;
         } else if (begin != nullptr) {
-            break;  // a register's fields are contiguous in the table (checked by a test)
+            break;
         }
     }
     return FieldRange{begin, count};

@@ -41,25 +41,37 @@ inline size_t npu_offset(const FeatureGeometry& g, uint32_t c, uint32_t y, uint3
 
 }  // namespace
 
-void store_npu_element(const TensorInfo& t, const void* src, size_t i, uint8_t* o) {
+void store_npu_elements(const TensorInfo& t, const void* src, size_t first, size_t n, uint8_t* o) {
     switch (t.dtype) {
-        case DataType::QAsymmU8: *o = static_cast<uint8_t>(static_cast<const uint8_t*>(src)[i] ^ 0x80u); break;
-        case DataType::QAsymmS8: *o = static_cast<const uint8_t*>(src)[i]; break;
-        case DataType::Float16: std::memcpy(o, static_cast<const uint16_t*>(src) + i, 2); break;
+        case DataType::QAsymmU8: {
+            const uint8_t* s = static_cast<const uint8_t*>(src) + first;
+            for (size_t i = 0; i < n; ++i) o[i] = static_cast<uint8_t>(s[i] ^ 0x80u);
+            break;
+        }
+        case DataType::QAsymmS8: std::memcpy(o, static_cast<const uint8_t*>(src) + first, n); break;
+        case DataType::Float16: std::memcpy(o, static_cast<const uint16_t*>(src) + first, 2 * n); break;
         case DataType::Float32: {
-            const uint16_t h = quant::fp32_to_fp16(static_cast<const float*>(src)[i]);
-            std::memcpy(o, &h, 2);
+            const float* s = static_cast<const float*>(src) + first;
+            for (size_t i = 0; i < n; ++i) {
+                const uint16_t h = quant::fp32_to_fp16(s[i]);
+                std::memcpy(o + 2 * i, &h, 2);
+            }
             break;
         }
         default: break;  // feature_geometry() admits no other type
     }
 }
 
+// Per pixel, the channels of one atom are a run in both layouts (NHWC: consecutive; NC1HWC2: one atom).
 void pack_feature(const TensorInfo& t, const void* src, const FeatureGeometry& g, uint8_t* dst) {
     const size_t pixels = size_t(g.h) * g.w;
+    const uint32_t c2 = g.c2();
     for (size_t p = 0; p < pixels; ++p) {
         const uint32_t y = uint32_t(p / g.w), x = uint32_t(p % g.w);
-        for (uint32_t c = 0; c < g.c; ++c) store_npu_element(t, src, p * g.c + c, dst + npu_offset(g, c, y, x));  // NHWC index
+        for (uint32_t c = 0; c < g.c; c += c2) {
+            const uint32_t n = c + c2 <= g.c ? c2 : g.c - c;
+            store_npu_elements(t, src, p * g.c + c, n, dst + npu_offset(g, c, y, x));  // NHWC index
+        }
     }
 }
 

@@ -34,9 +34,10 @@ bool feature_geometry(const TensorInfo& t, NpuDomain d, FeatureGeometry* out, st
 // Model tensor (NHWC, model dtype) -> NPU layout in the segment buffer. uint8 moves into the signed domain
 // (q - 128), float32 rounds to float16. Padding channels are not touched.
 void pack_feature(const TensorInfo& t, const void* src, const FeatureGeometry& g, uint8_t* dst);
-// Element i of the model tensor `src` (type t.dtype) as the NPU stores it, at `dst` (1 or 2 bytes): the
-// one conversion pack_feature and the window packing (window_packing.h) share.
-void store_npu_element(const TensorInfo& t, const void* src, size_t i, uint8_t* dst);
+// Elements first..first+n-1 of the model tensor `src` (type t.dtype) as the NPU stores them, one after the
+// other at `dst` (1 or 2 bytes each): the one conversion pack_feature and the window packing
+// (window_packing.h) share. A run, not an element, so the type is dispatched once per run.
+void store_npu_elements(const TensorInfo& t, const void* src, size_t first, size_t n, uint8_t* dst);
 // The inverse: NPU layout -> model tensor.
 void unpack_feature(const TensorInfo& t, const FeatureGeometry& g, const uint8_t* src, void* dst);
 

@@ -110,12 +110,11 @@ void pack_windows(const TensorInfo& t, const void* src, const WindowPacking& p, 
                 for (uint32_t kx = 0; kx < p.kw; ++kx) {
                     const int64_t iy = int64_t(oy) * p.sy - p.pad_top + ky, ix = int64_t(ox) * p.sx - p.pad_left + kx;
                     const bool inside = iy >= 0 && ix >= 0 && iy < int64_t(p.h) && ix < int64_t(p.w);
-                    for (uint32_t c = 0; c < p.c; ++c, v += bpe) {
-                        if (inside)
-                            store_npu_element(t, src, (size_t(iy) * p.w + size_t(ix)) * p.c + c, v);
-                        else if (bpe == 1)
-                            *v = p.pad_byte;  // fp16 padding stays +0.0
-                    }
+                    if (inside)
+                        store_npu_elements(t, src, (size_t(iy) * p.w + size_t(ix)) * p.c, p.c, v);
+                    else if (bpe == 1)
+                        std::memset(v, p.pad_byte, p.c);  // fp16 padding stays +0.0
+                    v += size_t(p.c) * bpe;
                 }
             const size_t pixel = size_t(oy) * p.wo + ox;
             for (uint32_t plane = 0; plane < g.planes(); ++plane)

@@ -63,7 +63,15 @@ int main(int argc, char** argv) {
             layers += s->layers().size();
         }
         const TensorBinding& in = session.input(0);
-        for (size_t i = 0; i < in.info.num_bytes(); ++i) static_cast<uint8_t*>(in.data)[i] = uint8_t(i * 31 + 7);
+        // A fixed pattern of plausible values: bytes for a quantized input, floats in [-1, 1) (a normalized
+        // image's range) for a float one. (Raw pattern bytes read as floats were mostly huge, infinite or
+        // NaN after the fp16 conversion, which sends both paths down their rare-value branches.)
+        if (in.info.dtype == DataType::Float32) {
+            float* f = static_cast<float*>(in.data);
+            for (size_t i = 0; i < in.info.num_bytes() / sizeof(float); ++i) f[i] = float(uint8_t(i * 31 + 7)) / 128.0f - 1.0f;
+        } else {
+            for (size_t i = 0; i < in.info.num_bytes(); ++i) static_cast<uint8_t*>(in.data)[i] = uint8_t(i * 31 + 7);
+        }
         session.run();  // warm-up
         const npudrv::sim::FakeKernelStats before = kernel->stats();
         const auto t3 = Clock::now();

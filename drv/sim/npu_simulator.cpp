@@ -302,7 +302,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
         detail::TaskExec exec(core.regs, memory, last_, core.cbuf, en);
         uint32_t status = 0;
         if (en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu) || en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu | rc::kEnDpuRdma)) {
-            const detail::ConvResult conv = detail::run_cna_core(exec);
+            detail::ConvResult conv = detail::run_cna_core(exec);
             detail::run_dpu(exec, &conv);
             status = core.dpu_group ? rc::kIntDpu1 : rc::kIntDpu0;
             core.dpu_group ^= 1;

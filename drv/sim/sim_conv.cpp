@@ -1,8 +1,11 @@
 // CNA (feature/weight fetch, CBUF) + CORE (MAC array) of a convolution task.
 #include "drv/sim/sim_arithmetic.h"
 #include "drv/sim/sim_internal.h"
+#include "drv/sim/sim_vector.h"
 
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 namespace npudrv::sim::detail {
 
@@ -23,7 +26,8 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
     const uint64_t plane_span = (H - 1) * row_pitch + uint64_t{W} * 16;
     const uint32_t planes = C / c2;
     if (planes > 1 && plane_pitch < plane_span) t.invalid("feature plane pitch " + std::to_string(plane_pitch) + " overlaps the rows of the task");
-    if (fl) in_f->assign(size_t{C} * H * W, 0.0f); else in_i->assign(size_t{C} * H * W, 0);
+    // Every element is written below (C is a whole number of atoms), so a float buffer is only resized.
+    if (fl) in_f->resize(size_t{C} * H * W); else in_i->assign(size_t{C} * H * W, 0);
     for (uint32_t p = 0; p < planes; ++p) {
         const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
         t.counters().dma_read_bytes -= plane_span;
@@ -31,6 +35,10 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
         if (fl) {  // atom by atom (each read once, in address order), its channels inside
             const size_t plane = size_t{H} * W;
             float* out = in_f->data() + size_t{p} * c2 * plane;
+            if (prec == kFp16) {
+                vec::widen_fp16_plane(base, row_pitch, H, W, out, plane);
+                continue;
+            }
             for (uint32_t y = 0; y < H; ++y)
                 for (uint32_t x = 0; x < W; ++x) {
                     const uint8_t* atom = base + y * row_pitch + size_t{x} * 16;
@@ -71,11 +79,13 @@ namespace {
 
 // The task's input with its padding materialised: one [hp][wp] plane per channel covering every position a
 // kernel window reads (padded positions hold the pad value), so the MAC loops need no bounds checks.
+// Without padding (most 1x1 convolutions) the planes are the fetched input itself, not a copy.
 template <typename T>
 struct PaddedInput {
     uint32_t hp = 0, wp = 0;
     std::vector<T> v;
-    const T* row(uint32_t c, uint32_t y) const { return v.data() + (size_t{c} * hp + y) * wp; }
+    const T* base = nullptr;  // v.data(), or the unpadded input
+    const T* row(uint32_t c, uint32_t y) const { return base + (size_t{c} * hp + y) * wp; }
 };
 
 template <typename T, typename S>
@@ -84,7 +94,20 @@ PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
     const auto pt = static_cast<uint32_t>(m.pt), pl = static_cast<uint32_t>(m.pl);
     p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.kh);
     p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.kw);
-    p.v.assign(size_t{m.C} * p.hp * p.wp, pad);
+    if constexpr (std::is_same_v<T, S>) {
+        if (p.hp == m.H && p.wp == m.W) {
+            p.base = in.data();
+            return p;
+        }
+    }
+    const size_t n = size_t{m.C} * p.hp * p.wp;
+    if (pad == T{0} && !std::signbit(static_cast<double>(pad))) {
+        p.v.clear();
+        p.v.resize(n);  // value-initialised (+0): a memset
+    } else {
+        p.v.assign(n, pad);
+    }
+    p.base = p.v.data();
     for (uint32_t c = 0; c < m.C; ++c)
         for (uint32_t y = 0; y < m.H; ++y) {
             const S* src = in.data() + (size_t{c} * m.H + y) * m.W;
@@ -113,15 +136,20 @@ std::vector<T> decode_weights(const MacTask& m, Load load) {
         }
         return w;
     }
+    // The CBUF order walked in address order (block by block), each value put at its dense position.
     const uint32_t kg_size = (m.bpe == 1) ? 32 : 16;
     const size_t ks = m.K;
-    w.assign(ks * m.C * taps, T{0});
-    for (uint32_t k = 0; k < m.K; ++k) {
-        const uint32_t kg = k / kg_size, kin = k % kg_size, ksz = std::min(kg_size, m.K - kg * kg_size);
-        for (uint32_t c = 0; c < m.C; ++c) {
-            const uint32_t cg = c / 32, cin = c % 32, csz = std::min(32u, m.C - cg * 32);
-            const size_t base = size_t{kg} * kg_size * taps * m.C + size_t{cg} * 32 * taps * ksz + size_t{kin} * csz + cin;
-            for (size_t tap = 0; tap < taps; ++tap) w[(size_t{c} * taps + tap) * ks + k] = load((base + tap * ksz * csz) * m.bpe);
+    w.resize(ks * m.C * taps);
+    size_t src = 0;
+    for (uint32_t k0 = 0; k0 < m.K; k0 += kg_size) {
+        const uint32_t ksz = std::min(kg_size, m.K - k0);
+        for (uint32_t c0 = 0; c0 < m.C; c0 += 32) {
+            const uint32_t csz = std::min(32u, m.C - c0);
+            for (size_t tap = 0; tap < taps; ++tap)
+                for (uint32_t kin = 0; kin < ksz; ++kin) {
+                    T* dst = w.data() + (size_t{c0} * taps + tap) * ks + k0 + kin;
+                    for (uint32_t cin = 0; cin < csz; ++cin, ++src) dst[size_t{cin} * taps * ks] = load(src * m.bpe);
+                }
         }
     }
     return w;
@@ -177,6 +205,18 @@ inline void mac_row(Acc* __restrict acc, const In* __restrict p, In w, size_t n,
 template <typename Acc, typename In>
 void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
     const size_t plane = size_t{m.Ho} * m.Wo, taps = size_t{m.kh} * m.kw, n = taps * m.C, ks = m.K;
+    if constexpr (std::is_same_v<Acc, float> && std::is_same_v<In, float>) {
+        if (m.sx == 1) {  // a whole output row at once: the same sums, no per-pixel gather and scatter
+            std::vector<const float*> tap_rows(n);
+            for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+                for (uint32_t c = 0, t = 0; c < m.C; ++c)
+                    for (uint32_t ky = 0; ky < m.kh; ++ky)
+                        for (uint32_t kx = 0; kx < m.kw; ++kx) tap_rows[t++] = in.row(c, oy * m.sy + ky) + kx;
+                vec::direct_row(tap_rows.data(), n, w.data(), ks, m.Wo, out + size_t{oy} * m.Wo, plane);
+            }
+            return;
+        }
+    }
     std::vector<Acc> acc(ks);
     std::vector<In> v(n);  // the pixel's input values in tap order (c, ky, kx)
     for (uint32_t oy = 0; oy < m.Ho; ++oy)
@@ -189,10 +229,14 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
                 }
             if (sums != nullptr)
                 for (size_t t = 0; t < n; ++t) window += static_cast<int64_t>(v[t]);
-            std::fill(acc.begin(), acc.end(), Acc{0});
-            size_t t = 0;
-            for (; t + 8 <= n; t += 8) axpy8(acc.data(), &v[t], w.data() + t * ks, ks);
-            for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
+            if constexpr (std::is_same_v<Acc, float> && std::is_same_v<In, float>) {
+                vec::direct_pixel(v.data(), n, w.data(), ks, acc.data());
+            } else {
+                std::fill(acc.begin(), acc.end(), Acc{0});
+                size_t t = 0;
+                for (; t + 8 <= n; t += 8) axpy8(acc.data(), &v[t], w.data() + t * ks, ks);
+                for (; t < n; ++t) axpy(acc.data(), v[t], w.data() + t * ks, ks);
+            }
             const size_t pix = size_t{oy} * m.Wo + ox;
             for (uint32_t k = 0; k < m.K; ++k) out[k * plane + pix] = acc[k];
             if (sums != nullptr) sums[pix] = window;
@@ -212,9 +256,13 @@ void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vecto
             Acc* row_acc = m.sx == 1 ? acc : full.data();
             if (m.sx != 1) std::fill(full.begin(), full.end(), Acc{0});
             const In* wc = w.data() + size_t{c} * m.kh * m.kw;
-            for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                const In* row = in.row(c, oy * m.sy + ky);
-                for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(row_acc, row + kx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
+            if constexpr (std::is_same_v<Acc, float> && std::is_same_v<In, float>) {
+                vec::depthwise_row(in.row(c, oy * m.sy), in.wp, wc, m.kh, m.kw, m.sx == 1 ? m.Wo : span, row_acc);
+            } else {
+                for (uint32_t ky = 0; ky < m.kh; ++ky) {
+                    const In* row = in.row(c, oy * m.sy + ky);
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(row_acc, row + kx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
+                }
             }
             if (m.sx != 1)
                 for (uint32_t ox = 0; ox < m.Wo; ++ox) acc[ox] = full[size_t{ox} * m.sx];
@@ -375,25 +423,24 @@ ConvResult run_cna_core(TaskExec& t) {
     // ---- feature fetch (NC1HWC2, programmed strides) or CBUF reuse ----
     const uint32_t feat = t.get(f::CNA_FEATURE_ADDR);
     const CbufFeatureKey key{feat, C, H, W, prec};
-    std::vector<float> in_f;
+    // Float features are fetched straight into the CBUF model and computed from there (no copy); integer
+    // ones are computed from int64 and kept in the CBUF as exact floats.
     std::vector<int64_t> in_i;
     if (t.get(f::CNA_DATA_REUSE)) {
         if (!cb.data_valid || cb.data_key != key) {
             throw SimError("cbuf-uninitialised", "DATA_REUSE set but the CBUF holds no feature data for " + hex(feat) + " " +
                                                      std::to_string(C) + "x" + std::to_string(H) + "x" + std::to_string(W));
         }
-        if (fl) {
-            in_f = cb.data;
-        } else {
-            in_i.assign(cb.data.begin(), cb.data.end());
-        }
+        if (!fl) in_i.assign(cb.data.begin(), cb.data.end());
     } else {
-        fetch_features(t, feat, C, H, W, prec, &in_f, &in_i);
+        cb.data_valid = false;  // until the fetch succeeds
+        fetch_features(t, feat, C, H, W, prec, &cb.data, &in_i);
         cb.data_valid = true;
         cb.data_key = key;
         cb.data_bytes = in_bytes;
-        if (fl) cb.data = in_f; else cb.data.assign(in_i.begin(), in_i.end());
+        if (!fl) cb.data.assign(in_i.begin(), in_i.end());
     }
+    const std::vector<float>& in_f = cb.data;
 
     // ---- weights: fetch or CBUF reuse ----
     const uint32_t waddr = t.get(f::CNA_DCOMP_ADDR);

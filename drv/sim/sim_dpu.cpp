@@ -2,9 +2,11 @@
 // Stage order follows NVDLA's SDP, the best model available (reference §11): CPEND -> BS -> BN -> EW -> CVT.
 #include "drv/sim/sim_arithmetic.h"
 #include "drv/sim/sim_internal.h"
+#include "drv/sim/sim_vector.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace npudrv::sim::detail {
 
@@ -305,6 +307,10 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
             // Atom by atom (each 16-byte atom written once, in address order), its channels inside.
             const uint32_t ne = std::min(oc2, Ch - p * oc2);
             const float* src = x.f.data() + size_t{p} * oc2 * plane;
+            if (out_prec == kFp16 && ne == oc2) {
+                vec::narrow_fp16_atoms(src, plane, plane, base);
+                continue;
+            }
             for (size_t i = 0; i < plane; ++i)
                 for (uint32_t e = 0; e < ne; ++e) store_float(base + i * 16 + e * obpe, out_prec, src[e * plane + i]);
             continue;
@@ -327,7 +333,7 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
     }
 }
 
-void run_dpu(TaskExec& t, const ConvResult* conv) {
+void run_dpu(TaskExec& t, ConvResult* conv) {
     const bool rdma = t.op_en() & rc::kEnDpuRdma;
     t.check_block(0x4000, 0x4FFC,
                   {rc::regs::DPU_S_POINTER::POINTER_PP_MODE, rc::regs::DPU_S_POINTER::EXECUTER_PP_EN,
@@ -396,7 +402,7 @@ void run_dpu(TaskExec& t, const ConvResult* conv) {
         if (t.get(f::DPU_CONV_MODE) != t.get(f::CNA_CONV_MODE)) t.invalid("DPU CONV_MODE differs from CNA");
         if (conv->acc.w != W || conv->acc.h != H || conv->acc.c != Ch) t.invalid("DPU cube differs from the CORE output size");
         if (t.get(f::DPU_IN_PRECISION) != in_prec || t.get(f::DPU_PROC_PRECISION) != in_prec) t.invalid("DPU input/proc precision differs from CNA");
-        x = conv->acc;
+        x = std::move(conv->acc);
         // CPEND (weight offset) stage on the raw accumulator.
         if (t.get(f::DPU_OD_BYPASS) == 0) {
             if (x.is_float) t.unmodelled("weight-offset (CPEND) stage on a float pipeline");

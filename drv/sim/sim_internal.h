@@ -48,7 +48,8 @@ struct Cube {
         is_float = fl;
         const size_t n = size_t{cc} * hh * ww;
         if (fl) {
-            f.assign(n, 0.0f);
+            f.clear();
+            f.resize(n);  // value-initialised: a memset (assign(n, 0.0f) was an element loop)
             i.clear();
         } else {
             i.assign(n, 0);
@@ -143,7 +144,8 @@ struct ConvResult {
 };
 ConvResult run_cna_core(TaskExec& t);
 // DPU: post-processing of `main` (from CORE or, in flying mode, read by DPU_RDMA) and the write DMA.
-void run_dpu(TaskExec& t, const ConvResult* conv);
+// `conv`'s accumulator cube is moved into the DPU pipeline (not copied).
+void run_dpu(TaskExec& t, ConvResult* conv);
 // PPU fed by PPU_RDMA (flying mode).
 void run_ppu(TaskExec& t);
 

@@ -75,24 +75,34 @@ void pack_feature(const TensorInfo& t, const void* src, const FeatureGeometry& g
     }
 }
 
+// Like pack_feature, by (pixel, atom) runs with the type dispatched once per run.
 void unpack_feature(const TensorInfo& t, const FeatureGeometry& g, const uint8_t* src, void* dst) {
     const size_t pixels = size_t(g.h) * g.w;
+    const uint32_t c2 = g.c2();
     for (size_t p = 0; p < pixels; ++p) {
         const uint32_t y = uint32_t(p / g.w), x = uint32_t(p % g.w);
-        for (uint32_t c = 0; c < g.c; ++c) {
-            const size_t i = p * g.c + c;
+        for (uint32_t c = 0; c < g.c; c += c2) {
+            const uint32_t n = c + c2 <= g.c ? c2 : g.c - c;
+            const size_t first = p * g.c + c;  // NHWC index
             const uint8_t* q = src + npu_offset(g, c, y, x);
             switch (t.dtype) {
-                case DataType::QAsymmU8: static_cast<uint8_t*>(dst)[i] = static_cast<uint8_t>(*q ^ 0x80u); break;
-                case DataType::QAsymmS8: static_cast<uint8_t*>(dst)[i] = *q; break;
-                case DataType::Float16: std::memcpy(static_cast<uint16_t*>(dst) + i, q, 2); break;
-                case DataType::Float32: {
-                    uint16_t h;
-                    std::memcpy(&h, q, 2);
-                    static_cast<float*>(dst)[i] = quant::fp16_to_fp32(h);
+                case DataType::QAsymmU8: {
+                    uint8_t* d = static_cast<uint8_t*>(dst) + first;
+                    for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<uint8_t>(q[i] ^ 0x80u);
                     break;
                 }
-                default: break;
+                case DataType::QAsymmS8: std::memcpy(static_cast<uint8_t*>(dst) + first, q, n); break;
+                case DataType::Float16: std::memcpy(static_cast<uint16_t*>(dst) + first, q, 2 * size_t{n}); break;
+                case DataType::Float32: {
+                    float* d = static_cast<float*>(dst) + first;
+                    for (uint32_t i = 0; i < n; ++i) {
+                        uint16_t h;
+                        std::memcpy(&h, q + 2 * i, 2);
+                        d[i] = quant::fp16_to_fp32(h);
+                    }
+                    break;
+                }
+                default: break;  // feature_geometry() admits no other type
             }
         }
     }

@@ -299,7 +299,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
         rec.op_en = *op_en;
         rec.description = rc::describe_task(core.regs, *op_en);
         const uint32_t en = *op_en;
-        detail::TaskExec exec(core.regs, memory, last_, core.cbuf, en);
+        detail::TaskExec exec(core.regs, memory, last_, core.cbuf, core.weight_memo, en);
         uint32_t status = 0;
         if (en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu) || en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu | rc::kEnDpuRdma)) {
             detail::ConvResult conv = detail::run_cna_core(exec);

@@ -11,6 +11,7 @@
 #include "drv/regcmd/register_state.h"
 #include "drv/sim/cost_model.h"
 #include "drv/sim/hardware.h"
+#include "drv/sim/weight_memo.h"
 
 #include <array>
 #include <cstdint>
@@ -90,6 +91,7 @@ private:
     struct Core {
         regcmd::RegisterState regs;
         CbufContents cbuf;
+        WeightMemo weight_memo;  // not hardware state: decoded weights for the simulator's speed
         uint32_t dpu_group = 0;  // ping-pong group the next DPU / PPU completion reports
         uint32_t ppu_group = 0;
     };

@@ -73,6 +73,7 @@ struct MacTask {
     int64_t pad_i;
     const std::vector<uint8_t>& wbytes;
     uint32_t clip_truncate;  // CORE CLIP_TRUNCATE (integer pipelines)
+    uint32_t waddr;          // where the weights were fetched from (the memo's key)
 };
 
 namespace {
@@ -285,6 +286,33 @@ void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector
     std::copy(s.begin(), s.end(), sums.begin());
 }
 
+// The task's weights in the dense order the MAC loops read, from the memo when the same bytes were decoded
+// for the same geometry before (weight_memo.h), else decoded now and kept.
+template <typename T>
+const std::vector<T>& dense_weights(TaskExec& t, const MacTask& m) {
+    const WeightMemo::Geometry g{m.K, m.C, m.kh, m.kw, m.prec, m.dw};
+    if (const std::vector<T>* hit = t.weight_memo().find<T>(m.waddr, g, m.wbytes)) return *hit;
+    std::vector<T> w;
+    if constexpr (std::is_same_v<T, float>) {
+        if (m.prec == kFp16) {
+            // All weights widened at once by the vector kernel, read as atoms of 8 values: value j lands at
+            // wide[(j % 8) * atoms + j / 8]. The last partial atom goes the scalar way.
+            const size_t atoms = m.wbytes.size() / 16;
+            std::vector<float> wide(atoms * 8);
+            vec::widen_fp16_plane(m.wbytes.data(), 0, 1, static_cast<uint32_t>(atoms), wide.data(), atoms);
+            w = decode_weights<float>(m, [&](size_t off) {
+                const size_t j = off / 2;
+                return j < atoms * 8 ? wide[(j % 8) * atoms + j / 8] : load_float(&m.wbytes[off], kFp16);
+            });
+        } else {
+            w = decode_weights<float>(m, [&](size_t off) { return load_float(&m.wbytes[off], m.prec); });
+        }
+    } else {
+        w = decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); });
+    }
+    return t.weight_memo().keep<T>(m.waddr, g, m.wbytes, std::move(w));
+}
+
 }  // namespace
 
 // CORE: the MACs of one task (and, int8, the input window sums the DPU's weight-offset term needs).
@@ -296,14 +324,13 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
     if (m.fl) {
         // fp16 products accumulated in fp32, order c, ky, kx; channels past Co stay 0.
         const PaddedInput<float> in = pad_input<float>(m, m.in_f, m.pad_f);
-        const std::vector<float> w = decode_weights<float>(m, [&](size_t off) { return load_float(&m.wbytes[off], m.prec); });
+        const std::vector<float>& w = dense_weights<float>(t, m);
         if (m.dw) mac_depthwise(m, in, w, r.acc.f.data()); else mac_direct(m, in, w, r.acc.f.data(), nullptr);
         return r;
     }
     // int8 data and weights held as int16 (exact), products in int32.
     const PaddedInput<int16_t> in = pad_input<int16_t>(m, m.in_i, static_cast<int16_t>(m.pad_i));
-    const std::vector<int16_t> w =
-        decode_weights<int16_t>(m, [&](size_t off) { return static_cast<int16_t>(static_cast<int8_t>(m.wbytes[off])); });
+    const std::vector<int16_t>& w = dense_weights<int16_t>(t, m);
     // int8 x int8 products (|p| <= 2^14): an int32 accumulator cannot overflow below 2^17 products per output;
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
@@ -444,21 +471,27 @@ ConvResult run_cna_core(TaskExec& t) {
 
     // ---- weights: fetch or CBUF reuse ----
     const uint32_t waddr = t.get(f::CNA_DCOMP_ADDR);
-    std::vector<uint8_t> wbytes;
+    // The weights stay where they are: in the CBUF model when resident, else in a buffer for this task only.
+    std::vector<uint8_t> streamed;
+    const std::vector<uint8_t>* wbytes = &cb.weights;
     if (t.get(f::CNA_WEIGHT_REUSE)) {
         if (!cb.weights_valid || cb.weight_addr != waddr || cb.weight_bytes != weight_bytes) {
             throw SimError("cbuf-uninitialised", "WEIGHT_REUSE set but the CBUF holds no resident weights for " + hex(waddr) +
                                                      " (" + std::to_string(weight_bytes) + " bytes)");
         }
-        wbytes = cb.weights;
     } else {
         const uint8_t* wp = t.dma_read(waddr, weight_bytes, "CNA weights");
-        wbytes.assign(wp, wp + weight_bytes);
         // Resident for reuse only when all of them fit the weight banks (else they were streamed).
         cb.weights_valid = weight_bytes <= uint64_t{weight_banks} * NpuSimulator::kCbufBankBytes;
         cb.weight_addr = waddr;
         cb.weight_bytes = weight_bytes;
-        if (cb.weights_valid) cb.weights = wbytes; else cb.weights.clear();
+        if (cb.weights_valid) {
+            cb.weights.assign(wp, wp + weight_bytes);
+        } else {
+            cb.weights.clear();
+            streamed.assign(wp, wp + weight_bytes);
+            wbytes = &streamed;
+        }
     }
 
     // ---- padding value ----
@@ -476,7 +509,7 @@ ConvResult run_cna_core(TaskExec& t) {
 
     // ---- CORE: MACs ----
     ConvResult r = run_core(t, MacTask{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, pl, pt, bpe, prec, fl, dw,
-                                       in_f, in_i, pad_f, pad_i, wbytes, t.get(f::CORE_CLIP_TRUNCATE)});
+                                       in_f, in_i, pad_f, pad_i, *wbytes, t.get(f::CORE_CLIP_TRUNCATE), waddr});
     t.counters().macs += uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C);
     return r;
 }

@@ -171,6 +171,11 @@ void read_cube(TaskExec& t, Cube& out, uint32_t addr, uint64_t plane_pitch, uint
     if (planes > 1 && plane_pitch < span) t.invalid(std::string(what) + " plane pitch below one plane");
     for (uint32_t p = 0; p < planes; ++p) {
         const uint8_t* base = t.dma_read(addr + p * plane_pitch, span, what);
+        if (out.is_float && precision == kFp16 && (p + 1) * c2 <= out.c) {
+            // A full fp16 atom plane: the vector widening (same values as load_float).
+            vec::widen_fp16_plane(base, uint64_t{out.w} * 16, out.h, out.w, &out.f[out.index(p * c2, 0, 0)], size_t{out.h} * out.w);
+            continue;
+        }
         for (uint32_t y = 0; y < out.h; ++y)
             for (uint32_t x = 0; x < out.w; ++x)
                 for (uint32_t e = 0; e < c2 && p * c2 + e < out.c; ++e) {

@@ -61,14 +61,16 @@ struct Cube {
 // Everything one task's execution needs.
 class TaskExec {
 public:
-    TaskExec(const regcmd::RegisterState& regs, DmaSpace& mem, TaskCounters& counters, CbufContents& cbuf, uint32_t op_en)
-        : regs_(regs), mem_(mem), counters_(counters), cbuf_(cbuf), op_en_(op_en) {}
+    TaskExec(const regcmd::RegisterState& regs, DmaSpace& mem, TaskCounters& counters, CbufContents& cbuf,
+             WeightMemo& weight_memo, uint32_t op_en)
+        : regs_(regs), mem_(mem), counters_(counters), cbuf_(cbuf), weight_memo_(weight_memo), op_en_(op_en) {}
 
     uint32_t get(regcmd::FieldRef f) const { return regs_.get(f); }
     uint32_t raw(uint16_t offset) const { return regs_.get(offset); }
     const regcmd::RegisterState& regs() const { return regs_; }
     uint32_t op_en() const { return op_en_; }
     CbufContents& cbuf() { return cbuf_; }
+    WeightMemo& weight_memo() { return weight_memo_; }
     TaskCounters& counters() { return counters_; }
 
     // unmodelled-config unless the field holds one of `allowed`.
@@ -100,6 +102,7 @@ private:
     DmaSpace& mem_;
     TaskCounters& counters_;
     CbufContents& cbuf_;
+    WeightMemo& weight_memo_;
     uint32_t op_en_;
 };
 

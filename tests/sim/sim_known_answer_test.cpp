@@ -540,3 +540,56 @@ TEST(SimKnownAnswer, Fp16Depthwise3x3Valid) {
         ASSERT_NEAR(fp16_to_fp32(static_cast<uint16_t>(got[i])), expect[i], 1e-3f + std::fabs(expect[i]) * 1e-3f) << i;
     }
 }
+
+// The simulator keeps decoded weights across runs (drv/sim/weight_memo.h). New bytes at the same address,
+// under the same registers, must give the new weights' result, and the old bytes again the old result:
+// a memo that keyed on the address or the geometry alone would return stale products here.
+TEST(SimKnownAnswer, WeightsChangedBetweenRunsAreDecodedAgain) {
+    for (const bool depthwise : {false, true}) {
+        for (const int bytes : {1, 2}) {
+            SCOPED_TRACE(std::string(depthwise ? "depthwise " : "direct ") + (bytes == 1 ? "int8" : "fp16"));
+            const int C = 48, H = 5, W = 6, K = depthwise ? C : 24;  // 48: a full and a partial weight group
+            const size_t nw = size_t(K) * (depthwise ? 1 : C) * 9;
+            std::vector<std::vector<int64_t>> weight_sets;
+            std::vector<float> xf;
+            std::vector<int64_t> x;
+            if (bytes == 2) {
+                xf = random_fp16_values(size_t(C) * H * W, 31);
+                x = fp16_bits(xf);
+                for (uint32_t seed : {32u, 33u}) weight_sets.push_back(fp16_bits(random_fp16_values(nw, seed)));
+            } else {
+                x = random_ints(size_t(C) * H * W, -20, 20, 31);
+                for (uint32_t seed : {32u, 33u}) weight_sets.push_back(random_ints(nw, -20, 20, seed));
+            }
+            const auto pack = [&](const std::vector<int64_t>& wt) {
+                return depthwise ? pack_dw_weights(wt, C, 3, 3, bytes) : pack_weights(wt, K, C, 3, 3, bytes);
+            };
+            TestMemory mem;
+            mem.add_copy(kIn, pack_feature(x, C, H, W, bytes));
+            const int Ho = H - 2, Wo = W - 2, c2 = 16 / bytes;
+            auto& out = mem.add(kOut, size_t((K + c2 - 1) / c2) * Ho * Wo * 16);
+            ConvTaskSpec s = fp16_conv_spec(C, H, W, K, 3, Ho, Wo);
+            if (bytes == 1) {
+                s.precision = s.out_precision = 0;
+                s.out_scale = 1;
+                s.out_shift = 5;
+            }
+            s.depthwise = depthwise;
+            NpuSimulator sim;
+            std::vector<std::vector<uint8_t>> outputs;
+            for (const size_t set : {0, 1, 0}) {
+                mem.add_copy(kWeights, pack(weight_sets[set]));
+                const auto r = run_conv(sim, mem, s);
+                ASSERT_EQ(r[0].error, "");
+                outputs.push_back(out);
+            }
+            EXPECT_NE(outputs[0], outputs[1]);
+            EXPECT_EQ(outputs[0], outputs[2]);
+            // And the second run is the second weight set's result from a fresh simulator.
+            NpuSimulator fresh;
+            mem.add_copy(kWeights, pack(weight_sets[1]));
+            ASSERT_EQ(run_conv(fresh, mem, s)[0].error, "");
+            EXPECT_EQ(out, outputs[1]);
+        }
+    }
+}

@@ -8,6 +8,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NPURUN_SIM_AVX2 1
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -332,9 +333,19 @@ NPURUN_AVX2 void depthwise_row_avx2(const float* in, size_t row_stride, const fl
 
 const Kernels kAvx2{widen_avx2, narrow_avx2, direct_pixel_avx2, direct_row_avx2, depthwise_row_avx2};
 
+// CPUID directly: clang 14's __builtin_cpu_supports does not know "f16c". AVX2 also needs the OS to save
+// the YMM state (OSXSAVE set and XCR0 bits 1-2), which the builtin would have checked for us.
 bool cpu_has_avx2() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+    const bool f16c = (c & (1u << 29)) != 0, osxsave = (c & (1u << 27)) != 0, avx = (c & (1u << 28)) != 0;
+    if (!f16c || !osxsave || !avx) return false;
+    unsigned xlo = 0, xhi = 0;
+    __asm__ volatile("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+    if ((xlo & 0x6u) != 0x6u) return false;
+    if (__get_cpuid_max(0, nullptr) < 7) return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 5)) != 0;
 }
 #endif
 

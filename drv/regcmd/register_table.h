@@ -120,6 +120,12 @@ static_assert(kCbufBanks <= regs::CNA_CBUF_CON0::DATA_BANK.max_value() &&
                   kCbufBanks <= regs::CNA_CBUF_CON0::WEIGHT_BANK.max_value(),
               "the CBUF_CON0 bank fields hold the bank count");
 
+// DPU lookup table (reference §12 lists its size as uncertain): two tables, LE and LO, of 513 16-bit entries
+// each, loaded through LUT_ACCESS_CFG / LUT_ACCESS_DATA. 513 is what allbilly/rk3588's SiLU stream writes and
+// runs on an RK3588 (experimental/kernel_6_18/silu.py); 512 intervals, so LUT_ADDR's 10 bits address them.
+inline constexpr uint32_t kDpuLutEntries = 513;
+static_assert(kDpuLutEntries - 1 <= regs::DPU_LUT_ACCESS_CFG::LUT_ADDR.max_value(), "LUT_ADDR addresses every entry");
+
 inline constexpr size_t kRegisterCount = sizeof(kRegisters) / sizeof(kRegisters[0]);
 inline constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

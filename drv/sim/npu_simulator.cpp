@@ -288,6 +288,9 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
                                                                   " sets reserved bits " + detail::hex(w.value & ~covered));
                     }
                     core.regs.set(w.offset, w.value);
+                    // The LUT port acts on each write, in list order (its data register auto-increments).
+                    if (w.offset == rc::regs::DPU_LUT_ACCESS_CFG::offset) detail::lut_access_cfg(core.lut, w.value);
+                    if (w.offset == rc::regs::DPU_LUT_ACCESS_DATA::offset) detail::lut_access_data(core.lut, w.value);
                     if (w.offset == rc::regs::PC_BASE_ADDRESS::offset) *next_addr = w.value & rc::f::PC_SOURCE_ADDR.mask();
                     if (w.offset == rc::regs::PC_REGISTER_AMOUNTS::offset) *next_amount = rc::f::PC_DATA_AMOUNT.get(w.value);
                     break;
@@ -299,7 +302,7 @@ HwResult NpuSimulator::run_list(uint32_t core_index, uint64_t addr, uint32_t fet
         rec.op_en = *op_en;
         rec.description = rc::describe_task(core.regs, *op_en);
         const uint32_t en = *op_en;
-        detail::TaskExec exec(core.regs, memory, last_, core.cbuf, core.weight_memo, en);
+        detail::TaskExec exec(core.regs, memory, last_, core.cbuf, core.weight_memo, core.lut, en);
         uint32_t status = 0;
         if (en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu) || en == (rc::kEnCna | rc::kEnCore | rc::kEnDpu | rc::kEnDpuRdma)) {
             detail::ConvResult conv = detail::run_cna_core(exec);

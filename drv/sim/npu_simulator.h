@@ -10,6 +10,7 @@
 
 #include "drv/regcmd/register_state.h"
 #include "drv/sim/cost_model.h"
+#include "drv/sim/dpu_lut.h"
 #include "drv/sim/hardware.h"
 #include "drv/sim/weight_memo.h"
 
@@ -92,6 +93,7 @@ private:
         regcmd::RegisterState regs;
         CbufContents cbuf;
         WeightMemo weight_memo;  // not hardware state: decoded weights for the simulator's speed
+        DpuLutMemory lut;        // the DPU lookup table's two tables and access port (dpu_lut.h)
         uint32_t dpu_group = 0;  // ping-pong group the next DPU / PPU completion reports
         uint32_t ppu_group = 0;
     };

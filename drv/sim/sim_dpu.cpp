@@ -189,7 +189,7 @@ void read_cube(TaskExec& t, Cube& out, uint32_t addr, uint64_t plane_pitch, uint
 }  // namespace
 
 // EW stage: the operand (per channel or per pixel through ERDMA, or the register value) through its converter,
-// the ALU / multiplier, then the EW ReLU / ReLU-X.
+// the ALU / multiplier, the lookup table (sim_lut.cpp), then the EW ReLU / ReLU-X.
 void run_ew(TaskExec& t, Cube& x, bool rdma, uint32_t Ch, uint32_t H, uint32_t W) {
     const bool fl = x.is_float;
     if (t.get(f::DPU_EW_BYPASS) == 0) {
@@ -258,6 +258,8 @@ void run_ew(TaskExec& t, Cube& x, bool rdma, uint32_t Ch, uint32_t H, uint32_t W
                 }
             }
         }
+        // The lookup table closes the operand's part of the stage (dpu_lut.h L3).
+        if (t.get(f::DPU_EW_LUT_BYPASS) == 0) run_lut(t, x);
         if (t.get(f::DPU_EW_RELU_BYPASS) == 0) {
             for (size_t i = 0; i < size_t{Ch} * H * W; ++i) {
                 if (fl) x.f[i] = std::max(x.f[i], 0.0f); else x.i[i] = std::max<int64_t>(x.i[i], 0);
@@ -370,6 +372,22 @@ void run_dpu(TaskExec& t, ConvResult* conv) {
                    f::DPU_EW_OP_SRC, f::DPU_EW_OP_TYPE, f::DPU_EW_OP_BYPASS, f::DPU_EW_BYPASS, f::DPU_EW_CVT_OFFSET,
                    f::DPU_EW_TRUNCATE, f::DPU_EW_CVT_SHIFT, f::DPU_EW_CVT_SCALE, f::DPU_EW_RELUX_CMP,
                    f::DPU_EW_OPERAND_0,
+                   // lookup table (dpu_lut.h; CAL_SEL, EXPAND_EN and ROAD_SEL are not modelled)
+                   rc::regs::DPU_LUT_ACCESS_CFG::LUT_ACCESS_TYPE, rc::regs::DPU_LUT_ACCESS_CFG::LUT_TABLE_ID,
+                   rc::regs::DPU_LUT_ACCESS_CFG::LUT_ADDR, rc::regs::DPU_LUT_ACCESS_DATA::LUT_ACCESS_DATA,
+                   rc::regs::DPU_LUT_CFG::LUT_HYBRID_PRIORITY, rc::regs::DPU_LUT_CFG::LUT_OFLOW_PRIORITY,
+                   rc::regs::DPU_LUT_CFG::LUT_UFLOW_PRIORITY, rc::regs::DPU_LUT_CFG::LUT_LO_LE_MUX,
+                   rc::regs::DPU_LUT_INFO::LUT_LO_INDEX_SELECT, rc::regs::DPU_LUT_INFO::LUT_LE_INDEX_SELECT,
+                   rc::regs::DPU_LUT_LE_START::LUT_LE_START, rc::regs::DPU_LUT_LE_END::LUT_LE_END,
+                   rc::regs::DPU_LUT_LO_START::LUT_LO_START, rc::regs::DPU_LUT_LO_END::LUT_LO_END,
+                   rc::regs::DPU_LUT_LE_SLOPE_SCALE::LUT_LE_SLOPE_OFLOW_SCALE,
+                   rc::regs::DPU_LUT_LE_SLOPE_SCALE::LUT_LE_SLOPE_UFLOW_SCALE,
+                   rc::regs::DPU_LUT_LE_SLOPE_SHIFT::LUT_LE_SLOPE_OFLOW_SHIFT,
+                   rc::regs::DPU_LUT_LE_SLOPE_SHIFT::LUT_LE_SLOPE_UFLOW_SHIFT,
+                   rc::regs::DPU_LUT_LO_SLOPE_SCALE::LUT_LO_SLOPE_OFLOW_SCALE,
+                   rc::regs::DPU_LUT_LO_SLOPE_SCALE::LUT_LO_SLOPE_UFLOW_SCALE,
+                   rc::regs::DPU_LUT_LO_SLOPE_SHIFT::LUT_LO_SLOPE_OFLOW_SHIFT,
+                   rc::regs::DPU_LUT_LO_SLOPE_SHIFT::LUT_LO_SLOPE_UFLOW_SHIFT,
                    // output converter
                    f::DPU_OUT_CVT_OFFSET, f::DPU_FP32TOFP16_EN, f::DPU_OUT_CVT_SCALE, f::DPU_OUT_CVT_TYPE,
                    f::DPU_OUT_CVT_SHIFT});
@@ -390,7 +408,6 @@ void run_dpu(TaskExec& t, ConvResult* conv) {
         t.invalid(flying ? "DPU-only task (op_en 0x18) without DPU FLYING_MODE" : "conv task with DPU FLYING_MODE set");
     }
     t.require(f::DPU_OUTPUT_MODE, {2}, "only 'write to memory' is modelled (PPU pipelining is not)");
-    if (t.get(f::DPU_EW_LUT_BYPASS) == 0 && t.get(f::DPU_EW_BYPASS) == 0) t.unmodelled("EW LUT");
 
     const uint32_t W = t.get(f::DPU_WIDTH) + 1, H = t.get(f::DPU_HEIGHT) + 1, Ch = t.get(f::DPU_CHANNEL) + 1;
     const uint32_t orig = t.get(f::DPU_ORIG_CHANNEL) + 1;

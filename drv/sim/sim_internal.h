@@ -5,6 +5,7 @@
 #include "core/hex.h"
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/register_state.h"
+#include "drv/sim/dpu_lut.h"
 #include "drv/sim/npu_simulator.h"
 
 #include <cstring>
@@ -62,8 +63,8 @@ struct Cube {
 class TaskExec {
 public:
     TaskExec(const regcmd::RegisterState& regs, DmaSpace& mem, TaskCounters& counters, CbufContents& cbuf,
-             WeightMemo& weight_memo, uint32_t op_en)
-        : regs_(regs), mem_(mem), counters_(counters), cbuf_(cbuf), weight_memo_(weight_memo), op_en_(op_en) {}
+             WeightMemo& weight_memo, const DpuLutMemory& lut, uint32_t op_en)
+        : regs_(regs), mem_(mem), counters_(counters), cbuf_(cbuf), weight_memo_(weight_memo), lut_(lut), op_en_(op_en) {}
 
     uint32_t get(regcmd::FieldRef f) const { return regs_.get(f); }
     uint32_t raw(uint16_t offset) const { return regs_.get(offset); }
@@ -71,6 +72,7 @@ public:
     uint32_t op_en() const { return op_en_; }
     CbufContents& cbuf() { return cbuf_; }
     WeightMemo& weight_memo() { return weight_memo_; }
+    const DpuLutMemory& lut() const { return lut_; }
     TaskCounters& counters() { return counters_; }
 
     // unmodelled-config unless the field holds one of `allowed`.
@@ -103,6 +105,7 @@ private:
     TaskCounters& counters_;
     CbufContents& cbuf_;
     WeightMemo& weight_memo_;
+    const DpuLutMemory& lut_;
     uint32_t op_en_;
 };
 
@@ -149,6 +152,11 @@ ConvResult run_cna_core(TaskExec& t);
 // DPU: post-processing of `main` (from CORE or, in flying mode, read by DPU_RDMA) and the write DMA.
 // `conv`'s accumulator cube is moved into the DPU pipeline (not copied).
 void run_dpu(TaskExec& t, ConvResult* conv);
+// The DPU lookup table (dpu_lut.h): the port's register writes, applied as the PC makes them, and the
+// lookup of every element of a float cube (EW stage, after the operand, before the EW ReLU).
+void lut_access_cfg(DpuLutMemory& m, uint32_t value);
+void lut_access_data(DpuLutMemory& m, uint32_t value);
+void run_lut(TaskExec& t, Cube& x);
 // PPU fed by PPU_RDMA (flying mode).
 void run_ppu(TaskExec& t);
 

@@ -20,6 +20,41 @@ bool cvt_scale_shift(double m, uint32_t* scale, uint32_t* shift) {
     return true;
 }
 
+namespace {
+
+// The two tables through the access port (write mode, table, first entry; then one data write per entry,
+// the port moving to the next), then the LUT's configuration. Only LUT tasks write these registers: with
+// EW_LUT_BYPASS set the table and its registers are not used, so what a LUT task leaves behind is harmless.
+void emit_lut_load(rc::RegcmdWriter& w, const DpuLutProgram& p) {
+    const std::array<int16_t, rc::kDpuLutEntries>* tables[2] = {&p.le, &p.lo};
+    for (uint32_t id = 0; id < 2; ++id) {
+        w.write({DPU_LUT_ACCESS_CFG::LUT_ACCESS_TYPE(1), DPU_LUT_ACCESS_CFG::LUT_TABLE_ID(id),
+                 DPU_LUT_ACCESS_CFG::LUT_ADDR(0)});
+        for (int16_t e : *tables[id]) {
+            w.write({DPU_LUT_ACCESS_DATA::LUT_ACCESS_DATA(static_cast<uint16_t>(e))});
+        }
+    }
+    w.write({DPU_LUT_CFG::LUT_HYBRID_PRIORITY(p.hybrid_lo ? 1u : 0u), DPU_LUT_CFG::LUT_OFLOW_PRIORITY(p.oflow_lo ? 1u : 0u),
+             DPU_LUT_CFG::LUT_UFLOW_PRIORITY(p.uflow_lo ? 1u : 0u), DPU_LUT_CFG::LUT_LO_LE_MUX(2)});
+    w.write({DPU_LUT_INFO::LUT_LO_INDEX_SELECT(p.lo_index_select), DPU_LUT_INFO::LUT_LE_INDEX_SELECT(p.le_index_select)});
+    w.write({DPU_LUT_LE_START::LUT_LE_START(static_cast<uint32_t>(p.le_start))});
+    w.write({DPU_LUT_LE_END::LUT_LE_END(static_cast<uint32_t>(p.le_end))});
+    w.write({DPU_LUT_LO_START::LUT_LO_START(static_cast<uint32_t>(p.lo_start))});
+    w.write({DPU_LUT_LO_END::LUT_LO_END(static_cast<uint32_t>(p.lo_end))});
+    // The slope registers hold one pair per table; the table a priority names uses its own pair.
+    const uint32_t us = static_cast<uint16_t>(p.uflow_scale), os = static_cast<uint16_t>(p.oflow_scale);
+    w.write({DPU_LUT_LE_SLOPE_SCALE::LUT_LE_SLOPE_OFLOW_SCALE(p.oflow_lo ? 0u : os),
+             DPU_LUT_LE_SLOPE_SCALE::LUT_LE_SLOPE_UFLOW_SCALE(p.uflow_lo ? 0u : us)});
+    w.write({DPU_LUT_LE_SLOPE_SHIFT::LUT_LE_SLOPE_OFLOW_SHIFT(p.oflow_lo ? 0u : p.oflow_shift),
+             DPU_LUT_LE_SLOPE_SHIFT::LUT_LE_SLOPE_UFLOW_SHIFT(p.uflow_lo ? 0u : p.uflow_shift)});
+    w.write({DPU_LUT_LO_SLOPE_SCALE::LUT_LO_SLOPE_OFLOW_SCALE(p.oflow_lo ? os : 0u),
+             DPU_LUT_LO_SLOPE_SCALE::LUT_LO_SLOPE_UFLOW_SCALE(p.uflow_lo ? us : 0u)});
+    w.write({DPU_LUT_LO_SLOPE_SHIFT::LUT_LO_SLOPE_OFLOW_SHIFT(p.oflow_lo ? p.oflow_shift : 0u),
+             DPU_LUT_LO_SLOPE_SHIFT::LUT_LO_SLOPE_UFLOW_SHIFT(p.uflow_lo ? p.uflow_shift : 0u)});
+}
+
+}  // namespace
+
 void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     using Operand = DpuFlyingTask::Operand;
     const bool i8 = t.int8;
@@ -29,6 +64,7 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     const uint32_t data_mode = t.operand == Operand::PerChannel ? 0 : 1;
 
     w.begin_task(rc::TaskKind::DpuFlying);
+    if (t.lut != nullptr) emit_lut_load(w, *t.lut);
     w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
     w.write({DPU_RDMA_S_POINTER::POINTER_PP_MODE(1), DPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
              DPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
@@ -65,7 +101,11 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     w.write({DPU_BN_RELUX_CMP_VALUE::BN_RELUX_CMP_DAT(0u)});
 
     // EW: the second operand through its converter (int8), then the ALU or the multiplier, ReLU, ReLU-X.
-    if (has_op) {
+    if (t.lut != nullptr) {
+        // The lookup alone: EW operand, its converter and the EW ReLU bypassed (silu.py's EW_CFG).
+        w.write({DPU_EW_CFG::EW_RELU_BYPASS(1), DPU_EW_CFG::EW_OP_CVT_BYPASS(1), DPU_EW_CFG::EW_LUT_BYPASS(0),
+                 DPU_EW_CFG::EW_OP_BYPASS(1), DPU_EW_CFG::EW_BYPASS(0)});
+    } else if (has_op) {
         w.write({DPU_EW_CFG::EW_CVT_TYPE(i8 ? 1u : 0u), DPU_EW_CFG::EW_DATA_MODE(data_mode),
                  DPU_EW_CFG::EDATA_SIZE(esize), DPU_EW_CFG::EW_ALU_ALGO(t.ew_mul ? 0u : t.ew_algo),
                  DPU_EW_CFG::EW_RELUX_EN(t.relux ? 1u : 0u), DPU_EW_CFG::EW_RELU_BYPASS(t.relu ? 0u : 1u),

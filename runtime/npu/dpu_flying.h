@@ -4,11 +4,26 @@
 // the chain may have left behind (the register file persists across tasks) is written by every task.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "drv/regcmd/regcmd_writer.h"
 
 namespace npurun::npu {
+
+// A DPU lookup-table program (what the simulator assumes of the table: drv/sim/dpu_lut.h): the task loads
+// both tables through the LUT access port, then sets ranges, index selects, priorities and slopes. The
+// table memory outlives the task, but every LUT task loads its own, so that no task depends on which core
+// ran what before it.
+struct DpuLutProgram {
+    std::array<int16_t, npudrv::regcmd::kDpuLutEntries> le{}, lo{};
+    int32_t le_start = 0, le_end = 0, lo_start = 0, lo_end = 0;  // in the domain of the value reaching the LUT
+    uint32_t le_index_select = 0, lo_index_select = 0;           // a table step is 2^index_select
+    bool hybrid_lo = true, oflow_lo = true, uflow_lo = false;    // which table answers overlap / overflow / underflow
+    // Beyond the tables: the end entry plus (v - end) * scale / 2^shift; 0 holds the end entry.
+    int16_t uflow_scale = 0, oflow_scale = 0;
+    uint32_t uflow_shift = 0, oflow_shift = 0;
+};
 
 struct DpuFlyingTask {
     bool int8 = true;            // int8 in / out (signed domain), else fp16 in / out with fp32 processing
@@ -42,6 +57,9 @@ struct DpuFlyingTask {
     // EW ReLU and ReLU-X (upper clamp: int32 in the EW units, or fp32 bits).
     bool relu = false, relux = false;
     uint32_t relux_bits = 0;
+
+    // EW lookup table (fp16 only, no EW operand): the value after BS / BN goes through it. Not owned.
+    const DpuLutProgram* lut = nullptr;
 
     // int8 output converter, MUL first: y = round(x * out_scale / 2^out_shift) + out_offset.
     uint32_t out_scale = 1, out_shift = 0;

@@ -403,11 +403,14 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
             // fp16 HardSwish (BS stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003
-            // Pow exponent 2): runtime/npu/ops/activation_op.cpp, which also refuses int8 by name.
-            if (f == ActivationFunction::HardSwish || f == ActivationFunction::LeakyReLu || f == ActivationFunction::Square) {
+            // Pow exponent 2), Sigmoid and TanH (EW lookup table): runtime/npu/ops/activation_op.cpp, which also
+            // refuses int8 by name.
+            if (f == ActivationFunction::HardSwish || f == ActivationFunction::LeakyReLu || f == ActivationFunction::Square ||
+                f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH) {
                 return in_domain(g, n, policy);
             }
-            return NpuVerdict::no(std::string("activation ") + to_string(f) + " has no NPU lowering (DPU LUT not programmed)");
+            return NpuVerdict::no(std::string("activation ") + to_string(f) +
+                                  " has no NPU lowering (DPU lookup tables: Sigmoid and TanH only)");
         }
         case OpKind::Input:
         case OpKind::Output:

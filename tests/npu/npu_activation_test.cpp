@@ -1,10 +1,13 @@
-// Standalone fp16 activations on the simulated NPU (runtime/npu/ops/activation_op.cpp) without a lookup
-// table: LeakyReLu (BS multiplier with BS_MUL_PRELU), Square (EW multiply by the same map; seed 003's Pow
-// with exponent 2), against the CPU reference; a conv > LeakyReLu > conv chain stays one segment; and the
-// refusals (int8, lookup-table curves, an alpha fp16 cannot hold) with their reasons.
+// Standalone fp16 activations on the simulated NPU (runtime/npu/ops/activation_op.cpp): LeakyReLu (BS
+// multiplier with BS_MUL_PRELU), Square (EW multiply by the same map; seed 003's Pow with exponent 2), and the
+// lookup-table curves Sigmoid and TanH (activation_lut.h) over inputs that reach both tables and saturation,
+// against the CPU reference; a conv > activation > conv chain stays one segment; and the refusals (int8, the
+// curves without a table, multipliers fp16 cannot hold) with their reasons.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "runtime/npu/npu_backend.h"
@@ -23,6 +26,7 @@ struct ActSpec {
     float a = 0.1f;
     DataType dt = DataType::Float32;
     bool conv_around = false;  // conv > activation > conv
+    float b = 0.0f;            // TanH: a * tanh(b * x)
 };
 
 std::shared_ptr<const Model> act_model(const ActSpec& s) {
@@ -37,6 +41,7 @@ std::shared_ptr<const Model> act_model(const ActSpec& s) {
     ActivationAttrs a;
     a.function = s.f;
     a.a = s.a;
+    a.b = s.b;
     node(g, OpKind::Activation, "act", {in}, {y}, a);
     TensorId out = y;
     if (s.conv_around) {
@@ -98,12 +103,82 @@ TEST(NpuActivation, ConvLeakyReluConvIsOneSegment) {
     std::printf("[ conv>leakyrelu>conv ] max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.max_diff, r.max_ref);
 }
 
+namespace {
+
+// The CPU and the simulated NPU (--fp16, profiled) on one input: a sweep of [-lim, lim] in kH*kW*kC steps
+// (channel-fastest, so every channel plane sees the whole range), with 0, the tables' ends and +-65504 in it.
+Compared sweep(const ActSpec& s, float lim) {
+    const auto m = act_model(s);
+    SessionOptions so = sim_options(true);
+    so.profile = true;
+    Session cpu(m, cpu_options()), sim(m, so);
+    auto* x = static_cast<float*>(cpu.input(0).data);
+    const size_t n = cpu.input(0).info.shape.num_elements();
+    for (size_t i = 0; i < n; ++i) x[i] = -lim + 2.0f * lim * static_cast<float>(i) / static_cast<float>(n - 1);
+    const float special[] = {0.0f, -0.0f, 8.0f, -8.0f, 16.0f, -16.0f, 65504.0f, -65504.0f, 1e-4f, -1e-4f};
+    for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); ++k) x[k * 53 % n] = special[k];
+    std::memcpy(sim.input(0).data, x, n * sizeof(float));
+    cpu.run();
+    sim.run();
+    return compare_runs(cpu, sim);
+}
+
+}  // namespace
+
+// Error budget (activation_lut.h): interpolation < 2.5e-5, entries 3.1e-5, the fp16 intermediate 2.4e-4, the
+// input's fp16 rounding |x f'(x)| 2^-12 < 1.1e-4: under 4.2e-4 for |f| <= 1.
+TEST(NpuActivation, SigmoidTwoTasksThroughTheLookupTable) {
+    const Compared r = sweep({ActivationFunction::Sigmoid, 0.0f}, 20.0f);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.npu_tasks[0], 2u);
+    EXPECT_LE(r.max_diff, 5e-4);
+    EXPECT_GT(r.max_ref, 0.99);
+    std::printf("[ sigmoid, x in [-20, 20] ] %zu outputs, max |npu-cpu| = %.6f\n", r.elements, r.max_diff);
+}
+
+TEST(NpuActivation, TanhTwoTasksThroughTheLookupTable) {
+    const Compared r = sweep({ActivationFunction::TanH, 1.0f, DataType::Float32, false, 1.0f}, 12.0f);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.npu_tasks[0], 2u);
+    EXPECT_LE(r.max_diff, 5e-4);
+    EXPECT_GT(r.max_ref, 0.99);
+    std::printf("[ tanh, x in [-12, 12] ] %zu outputs, max |npu-cpu| = %.6f\n", r.elements, r.max_diff);
+}
+
+// a * tanh(b * x): b scales the index, a the entries (LeCun's 1.7159 tanh(2x/3); a negative b).
+TEST(NpuActivation, TanhScalesFoldIntoTheMultipliers) {
+    for (const auto& ab : {std::pair<float, float>{1.7159f, 0.6666667f}, std::pair<float, float>{1.0f, -3.0f}}) {
+        const Compared r = sweep({ActivationFunction::TanH, ab.first, DataType::Float32, false, ab.second}, 12.0f);
+        ASSERT_EQ(r.npu_layers.size(), 1u) << ab.first;
+        // a's fp16 rounding adds |a| * 4.9e-4 relative at most; the rest scales with |a|.
+        EXPECT_LE(r.max_diff, 5e-4 * std::fabs(ab.first) + 1e-3 * std::fabs(ab.first)) << ab.first << " " << ab.second;
+        EXPECT_GT(r.max_ref, 0.99 * std::fabs(ab.first));
+        std::printf("[ %g tanh(%g x) ] max |npu-cpu| = %.6f\n", ab.first, ab.second, r.max_diff);
+    }
+}
+
+TEST(NpuActivation, ConvSigmoidConvIsOneSegment) {
+    const ActSpec s{ActivationFunction::Sigmoid, 0.0f, DataType::Float32, true};
+    NodePlacement n;
+    const Placement p = act_placement(s, &n);
+    EXPECT_EQ(n.device, Placed::Npu) << n.reason;
+    EXPECT_EQ(p.segments.size(), 1u);
+    const Compared r = compare_cpu_sim(act_model(s), true);
+    EXPECT_EQ(r.npu_layers.size(), 3u);
+    EXPECT_LE(r.max_diff, 2e-3 * std::max(1.0, r.max_ref));
+    std::printf("[ conv>sigmoid>conv ] max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.max_diff, r.max_ref);
+}
+
 TEST(NpuActivation, RefusalsNameTheirReason) {
     expect_refused({ActivationFunction::LeakyReLu, 0.1f, DataType::QAsymmU8}, "int8 LeakyReLu");
     expect_refused({ActivationFunction::Square, 0.0f, DataType::QAsymmS8}, "int8 Square");
-    expect_refused({ActivationFunction::Sigmoid, 0.0f}, "DPU LUT");
-    expect_refused({ActivationFunction::TanH, 1.0f}, "DPU LUT");
-    expect_refused({ActivationFunction::Elu, 1.0f}, "DPU LUT");
+    expect_refused({ActivationFunction::Sigmoid, 0.0f, DataType::QAsymmU8}, "integer DPU lookup table");
+    expect_refused({ActivationFunction::TanH, 1.0f, DataType::QAsymmS8, false, 1.0f}, "integer DPU lookup table");
+    expect_refused({ActivationFunction::Elu, 1.0f}, "has no NPU lowering");
+    expect_refused({ActivationFunction::SoftReLu, 0.0f}, "has no NPU lowering");
     // 1e-7 is below fp16's smallest subnormal: the held multiplier would be 0.
     expect_refused({ActivationFunction::LeakyReLu, 1e-7f}, "not an fp16 value");
+    // b = 100 makes the index scale 204800, above fp16's 65504; a = 1e-3 makes the entry scale subnormal.
+    expect_refused({ActivationFunction::TanH, 1.0f, DataType::Float32, false, 100.0f}, "fp16 multipliers");
+    expect_refused({ActivationFunction::TanH, 1e-3f, DataType::Float32, false, 1.0f}, "fp16 multipliers");
 }

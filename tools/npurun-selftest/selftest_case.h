@@ -20,8 +20,9 @@ namespace npurun::selftest {
 enum class Precision { U8, S8, Fp16 };
 const char* to_string(Precision p);
 
-// LeakyRelu (alpha 0.1) and Square (Pow 2) stay standalone layers on the NPU (fp16 only), not fused.
-enum class Act { None, Relu, Relu6, LeakyRelu, Square };
+// LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid and Tanh (1 * tanh(1 * x), the DPU lookup table) stay
+// standalone layers on the NPU (fp16 only), not fused.
+enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
                        Add, Sub, Mul, Div, Max, Min };
@@ -68,6 +69,8 @@ struct LayerSpec {
     LayerSpec& relu6() { act = Act::Relu6; return *this; }
     LayerSpec& leaky_relu() { act = Act::LeakyRelu; return *this; }
     LayerSpec& square() { act = Act::Square; return *this; }
+    LayerSpec& sigmoid() { act = Act::Sigmoid; return *this; }
+    LayerSpec& tanh() { act = Act::Tanh; return *this; }
     LayerSpec& per_ch() { per_channel = true; return *this; }
     LayerSpec& no_bias() { bias = false; return *this; }
     LayerSpec& with(int layer) { operand = layer; return *this; }

@@ -280,6 +280,9 @@ std::vector<Case> make_cases() {
         // each, between convolutions in one segment: LeakyReLu (BS PReLU multiplier), Square (Pow exponent 2).
         {"act-leakyrelu-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).leaky_relu(), conv(8, 1)}, "conv > LeakyReLu 0.1 > conv, one segment"},
         {"pow-square-f16", F16, hwc(8, 7, 24), {conv(24, 1).square(), dw(3).pad(1)}, "conv > Square (Pow 2) > depthwise"},
+        // The curves through the DPU lookup table (activation_lut.h), two DPU tasks each, in the segment.
+        {"act-sigmoid-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT) > conv, one segment"},
+        {"act-tanh-f16", F16, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT) > depthwise"},
     };
 }
 

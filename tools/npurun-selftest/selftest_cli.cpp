@@ -29,7 +29,7 @@ const char* usage() {
            "(every op the NPU backend lowers: Convolution2d, DepthwiseConvolution2d, FullyConnected, Pooling2d\n"
            "max/average/global, element-wise Add/Sub/Mul/Maximum/Minimum and fp16 Div with broadcast and\n"
            "constant operands, fused ReLu/ReLu6 (MulRelu), Pad constant/reflect and folded into a convolution,\n"
-           "Reshape and channel Concat as buffer views, Gather along H/W by constant indices, standalone fp16 LeakyReLu and Square (Pow 2); in uint8, int8 with per-tensor and per-channel weights,\n"
+           "Reshape and channel Concat as buffer views, Gather along H/W by constant indices, standalone fp16 LeakyReLu, Square (Pow 2), Sigmoid and TanH (DPU lookup table); in uint8, int8 with per-tensor and per-channel weights,\n"
            "and fp16; row-, channel- and K-tiled layers, layers split over 2 and 3 NPU cores, small multi-layer\n"
            "networks) on the CPU reference kernels, the simulator and the NPU, and\n"
            "compares them. fp16 cases are Float32 models run as npurun --fp16 runs them. Each model is a real\n"

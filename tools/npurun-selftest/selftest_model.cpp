@@ -81,9 +81,12 @@ struct Builder {
         const fb::ActivationFunction f = act == Act::Relu        ? fb::ActivationFunction::ReLu
                                          : act == Act::LeakyRelu ? fb::ActivationFunction::LeakyReLu
                                          : act == Act::Square    ? fb::ActivationFunction::Square
+                                         : act == Act::Sigmoid   ? fb::ActivationFunction::Sigmoid
+                                         : act == Act::Tanh      ? fb::ActivationFunction::TanH
                                                                  : fb::ActivationFunction::BoundedReLu;
-        const float a = act == Act::Relu6 ? 6.0f : act == Act::LeakyRelu ? 0.1f : 0.0f;
-        z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, a, 0.0f));
+        const float a = act == Act::Relu6 ? 6.0f : act == Act::LeakyRelu ? 0.1f : act == Act::Tanh ? 1.0f : 0.0f;
+        const float b = act == Act::Tanh ? 1.0f : 0.0f;
+        z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, a, b));
         return z;
     }
 
@@ -345,7 +348,8 @@ std::string shape_text(const Value& v) {
 }
 
 const char* act_suffix(Act a) {
-    return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : a == Act::LeakyRelu ? "+LeakyReLu" : a == Act::Square ? "+Square" : "";
+    return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : a == Act::LeakyRelu ? "+LeakyReLu" : a == Act::Square ? "+Square"
+         : a == Act::Sigmoid ? "+Sigmoid" : a == Act::Tanh ? "+TanH" : "";
 }
 
 }  // namespace

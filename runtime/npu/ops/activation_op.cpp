@@ -1,5 +1,4 @@
-// The standalone activation unit: fp16 activations the DPU computes without a lookup table, each one DPU
-// flying task over the whole map:
+// The standalone activation unit: fp16 activations the DPU computes, over the whole map:
 //   HardSwish: hard_sigmoid(x) = min(max((x + 3) * 1/6, 0), 1)   BS stage: ALU add 3.0 (fp32 register), MUL 1/6
 //                                                                (fp16 register), ReLU, ReLU-X 1.0
 //              y = x * hard_sigmoid(x)                           EW stage: multiply by the operand, ERDMA reading
@@ -7,11 +6,15 @@
 //   LeakyReLu: y = x < 0 ? alpha * x : x                         BS stage: MUL alpha (fp16 register) with
 //                                                                BS_MUL_PRELU (negative values only, ref. §4.6)
 //   Square:    y = x * x (Pow with exponent 2, seed 003)         EW stage: multiply by the same map (ERDMA)
-// The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha: relative
-// <= 4.9e-4) and the fp16 output. int8 and the curve activations (Sigmoid, TanH, Elu, SoftReLu, Sqrt, ...)
-// are refused with their reason: they need the DPU lookup table, whose index math the register reference
-// marks unknown (§12), so it is neither emitted nor simulated. No constants.
+//   Sigmoid:   y = 1 / (1 + e^-x)                                two tasks (activation_lut.h): BS MUL by the
+//   TanH:      y = a * tanh(b * x)                               index scale (x b for TanH) into the EW lookup
+//                                                                table, then in place BS MUL by 2^-14 (x a)
+// The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha, TanH's a and b:
+// relative <= 4.9e-4), the lookup table's (activation_lut.h) and the fp16 output. int8 activations and the other
+// curves (Elu, SoftReLu, Sqrt, Gelu, ...) are refused with their reason: the integer LUT's index is not known,
+// and a curve that does not saturate (Elu, SoftReLu grow like x) overflows the table's fp16 intermediate.
 #include "core/fp16.h"
+#include "runtime/npu/activation_lut.h"
 #include "runtime/npu/dpu_flying.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/ops/units.h"
@@ -33,20 +36,45 @@ uint32_t fp32_bits(float f) {
 struct ActivationLayer {
     ActivationFunction f = ActivationFunction::HardSwish;
     float alpha = 0.0f;
+    const LutCurve* curve = nullptr;  // Sigmoid, TanH
+    uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     FeatureGeometry g;
 };
+
+// A multiplier the BS stage holds as fp16: refused unless finite, normal (a subnormal keeps too few bits) or 0,
+// and within 1e-3 relative of the wanted value.
+bool fp16_multiplier(float m, uint16_t* bits) {
+    const float held = fp16_to_fp32(fp32_to_fp16(m));
+    if (!(std::fabs(m) <= 65504.0f) || std::fabs(held - m) > 1e-3f * std::fabs(m)) return false;
+    if (m != 0.0f && std::fabs(held) < 6.103515625e-05f) return false;
+    *bits = fp32_to_fp16(m);
+    return true;
+}
 
 Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, ActivationLayer* out) {
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return Refusal::because("not a one-input activation");
     const auto f = node.attr<ActivationAttrs>().function;
     const auto& attrs = node.attr<ActivationAttrs>();
-    if (f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu && f != ActivationFunction::Square) {
+    const bool curve = f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH;
+    if (!curve && f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu &&
+        f != ActivationFunction::Square) {
         return Refusal::because(std::string("activation ") + to_string(f) +
-                                " needs the DPU lookup table (index math unknown, reference §12: not programmed)");
+                                " has no NPU lowering (DPU lookup tables: Sigmoid and TanH only)");
     }
     if (d != NpuDomain::Fp16) {
         return Refusal::because(std::string("int8 ") + to_string(f) +
-                                " needs the DPU lookup table or requantization (not programmed; fp16 only)");
+                                (curve ? " needs the integer DPU lookup table, whose index math is not known (fp16 only)"
+                                       : " needs the DPU lookup table or requantization (not programmed; fp16 only)"));
+    }
+    if (curve) {
+        out->curve = f == ActivationFunction::Sigmoid ? &sigmoid_curve() : &tanh_curve();
+        const bool tanh = f == ActivationFunction::TanH;
+        const float in = out->curve->index_scale * (tanh ? attrs.b : 1.0f);
+        const float o = out->curve->entry_scale * (tanh ? attrs.a : 1.0f);
+        if (!fp16_multiplier(in, &out->in_mul) || !fp16_multiplier(o, &out->out_mul)) {
+            return Refusal::because("TanH a " + std::to_string(attrs.a) + ", b " + std::to_string(attrs.b) +
+                                    " do not scale the lookup table by fp16 multipliers within 1e-3");
+        }
     }
     if (f == ActivationFunction::LeakyReLu) {
         // alpha is held as an fp16 multiplier: a value fp16 cannot hold within 1e-3 relative stays on the CPU.
@@ -67,7 +95,8 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Activa
     return {};
 }
 
-// The activation over the whole map as one task (HardSwish and Square read the input twice: MRDMA and ERDMA).
+// The activation over the whole map as one task (HardSwish and Square read the input twice: MRDMA and ERDMA);
+// a curve's first task (into the lookup table).
 DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     const FeatureGeometry& g = L.g;
     DpuFlyingTask t;
@@ -77,6 +106,11 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     t.src_plane = t.dst_plane = t.h * t.w;
     if (L.f == ActivationFunction::LeakyReLu) {
         t.bs_mul_en = true, t.bs_prelu = true, t.bs_mul = fp32_to_fp16(L.alpha);
+        return t;
+    }
+    if (L.curve != nullptr) {
+        t.bs_mul_en = true, t.bs_mul = L.in_mul;
+        t.lut = &L.curve->program;
         return t;
     }
     if (L.f == ActivationFunction::Square) {
@@ -99,7 +133,14 @@ public:
     ActivationOp(TensorId in, TensorId out, const ActivationLayer& L) : layer_(L) { input = in, output = out; }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
         emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
-        return 1;
+        if (layer_.curve == nullptr) return 1;
+        // The curve's entries to its values, in place: each element is read before it is written.
+        DpuFlyingTask scale = flying_copy_task(false, layer_.g.c, layer_.g.h * layer_.g.w, layer_.g.h * layer_.g.w);
+        scale.h = layer_.g.h, scale.w = layer_.g.w;
+        scale.src = scale.dst = a.output;
+        scale.bs_mul_en = true, scale.bs_mul = layer_.out_mul;
+        emit_dpu_flying_task(lanes[0], scale);
+        return 2;
     }
 
 private:

@@ -1,0 +1,26 @@
+// Curve activations (Sigmoid, TanH) as DPU lookup tables for fp16 tasks. The LUT interpolates 16-bit integer
+// entries (drv/sim/dpu_lut.h says what is assumed of it), so a curve is a table of f at 1025 points over
+// [-range, range] held as round(f * 2^14), plus two multipliers the BS stage applies:
+//   task 1: v = x * index_scale (BS MUL), y' = LUT(v)       the table's step is 2^5 in v, i.e. range/512 in x
+//   task 2: y = y' * entry_scale (BS MUL, in place)         entry_scale = 2^-14
+// range is where f has saturated to within 2^-20 (sigmoid: 16, tanh: 8); beyond it the table holds its end
+// entry (zero slopes). Error against the CPU's float: interpolation (h^2/8 * max|f''|, under 2.5e-5), entries
+// (2^-15), the fp16 intermediate (half an fp16 ulp) and the fp16 output; one LUT input unit is at most 1/1024
+// of x, so a fixed-point index on the hardware moves y by under 1e-3.
+#pragma once
+
+#include "runtime/npu/dpu_flying.h"
+
+namespace npurun::npu {
+
+struct LutCurve {
+    DpuLutProgram program;
+    float range = 0.0f;        // the tables cover x in [-range, range]
+    float index_scale = 0.0f;  // x -> the LUT's input domain: 2^14 / range
+    float entry_scale = 0.0f;  // an entry -> f: 2^-14
+};
+
+const LutCurve& sigmoid_curve();
+const LutCurve& tanh_curve();
+
+}  // namespace npurun::npu

@@ -11,7 +11,9 @@
 //       refused (invalid-combination): nothing says where it would land.
 //   L3  Place: the lookup is the last operation of the EW stage: after the EW operand's ALU / multiplier,
 //       before the EW ReLU and ReLU-X. silu.py runs it with the operand bypassed, the only case known.
-//       Float pipelines only: the integer LUT input (its fixed-point index) is not known.
+//       Integer pipelines: the integer value indexes the same way, modelled only with index select 0 (one
+//       entry per input unit: no fraction) and zero slopes, whose rounding is not known; the entry is the
+//       integer result, which the output converter then takes.
 //   L4  Ranges: LUT_LE_START / END and LUT_LO_START / END are signed 32-bit numbers in the domain of the
 //       value reaching the LUT (silu.py: LE -16384..0, LO 0..16384 with the input multiplied by 2824 first).
 //       A table with index select s covers [START, START + 512 * 2^s] and END must say so; LE must lie below

@@ -1,6 +1,7 @@
 // The DPU lookup table: the access port and the lookup, as dpu_lut.h's assumptions L1-L8 state them.
 #include "drv/sim/sim_internal.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace npudrv::sim::detail {
@@ -74,7 +75,6 @@ LutTable decode_table(TaskExec& t, const char* name, const std::array<int16_t, r
 }  // namespace
 
 void run_lut(TaskExec& t, Cube& x) {
-    if (!x.is_float) t.unmodelled("EW LUT on an integer pipeline (its fixed-point index is not known)");
     const uint32_t cfg = t.raw(rc::regs::DPU_LUT_CFG::offset), info = t.raw(rc::regs::DPU_LUT_INFO::offset);
     if (LutCfg::LUT_CAL_SEL.get(cfg) || LutCfg::LUT_EXPAND_EN.get(cfg) || LutCfg::LUT_ROAD_SEL.get(cfg)) {
         t.unmodelled("LUT_CFG CAL_SEL / EXPAND_EN / ROAD_SEL (only the linear tables of silu.py are modelled)");
@@ -95,6 +95,21 @@ void run_lut(TaskExec& t, Cube& x) {
     const LutTable& hybrid = LutCfg::LUT_HYBRID_PRIORITY.get(cfg) ? lo : le;
     const LutTable& uflow = LutCfg::LUT_UFLOW_PRIORITY.get(cfg) ? lo : le;
     const LutTable& oflow = LutCfg::LUT_OFLOW_PRIORITY.get(cfg) ? lo : le;
+    if (!x.is_float) {
+        // L3: an integer value indexes with index select 0, one entry per input unit, so that no fraction
+        // (whose fixed-point rounding is not known) and no slope arithmetic is involved.
+        if (le.step != 1 || lo.step != 1) t.unmodelled("integer-pipeline LUT with an index select above 0 (its fraction's rounding is not known)");
+        if (le.uflow_slope != 0 || le.oflow_slope != 0 || lo.uflow_slope != 0 || lo.oflow_slope != 0)
+            t.unmodelled("integer-pipeline LUT with a non-zero slope (its rounding is not known)");
+        for (int64_t& v : x.i) {
+            const double d = static_cast<double>(v);
+            const LutTable& tb = d < le.start ? uflow : d > lo.end ? oflow
+                                 : (d >= lo.start && d <= le.end) ? hybrid : d < lo.start ? le : lo;
+            const double p = std::clamp(d, tb.start, tb.end) - tb.start;  // beyond the ends: the end entry
+            v = (*tb.entries)[static_cast<size_t>(p)];
+        }
+        return;
+    }
     for (float& f : x.f) {
         const double v = f;
         if (std::isnan(v)) continue;

@@ -6,7 +6,7 @@
 //
 // 8-bit quantized (QAsymmU8/QAsymmS8/QSymmS8, per-tensor, any function): a 256-entry table built once by prepare
 // from every possible input code with the reference's own per-element computation, quant::quantize(
-// f(quant::dequantize(q))) with f written as in kernels/ref/activation.cpp (libm exp/tanh/log), then
+// f(quant::dequantize(q))) with the reference's own f (kernels/ref/activation_function.h), then
 // one table lookup per element: bit-exact with kernels/ref for all 256 codes.
 #include <algorithm>
 #include <cmath>
@@ -17,6 +17,7 @@
 #include "kernels/neon/thread_pool.h"
 #include "kernels/neon/vector_math.h"
 #include "core/quantization.h"
+#include "kernels/ref/activation_function.h"
 
 namespace npurun::kernels::neon {
 namespace {
@@ -82,25 +83,6 @@ template <ActivationFunction F> void run_fn(const float* x, float* y, size_t cou
     });
 }
 
-// The reference's per-element function (kernels/ref/activation.cpp), for the 8-bit lookup table.
-float activate_scalar(ActivationFunction f, float x, float a, float b) {
-    switch (f) {
-        case ActivationFunction::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
-        case ActivationFunction::TanH: return a * std::tanh(b * x);
-        case ActivationFunction::Linear: return a * x + b;
-        case ActivationFunction::ReLu: return std::max(0.0f, x);
-        case ActivationFunction::BoundedReLu: return std::min(a, std::max(b, x));
-        case ActivationFunction::SoftReLu: return std::log(1.0f + std::exp(x));
-        case ActivationFunction::LeakyReLu: return x > 0.0f ? x : a * x;
-        case ActivationFunction::Abs: return std::fabs(x);
-        case ActivationFunction::Sqrt: return std::sqrt(x);
-        case ActivationFunction::Square: return x * x;
-        case ActivationFunction::Elu: return x >= 0.0f ? x : a * (std::exp(x) - 1.0f);
-        case ActivationFunction::HardSwish: return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
-        case ActivationFunction::Gelu: return x * 0.5f * (1.0f + std::erf(x * 0.70710678118654752f));
-    }
-    return x;
-}
 
 // Prepared state, 8-bit only: the 256-entry table, output code of every input code.
 size_t state_bytes(const KernelNode& n) { return in_info(n, 0).dtype == DataType::Float32 ? 0 : 256; }
@@ -112,7 +94,7 @@ void prepare(const PrepareArgs& args) {
     const bool x_signed = xi.dtype != DataType::QAsymmU8;
     for (int code = 0; code < 256; ++code) {
         const int32_t q = x_signed ? int32_t(int8_t(uint8_t(code))) : code;
-        const float v = activate_scalar(at.function, quant::dequantize(q, xi.quant.scale(), xi.quant.offset), at.a, at.b);
+        const float v = ref::activation_value(at.function, quant::dequantize(q, xi.quant.scale(), xi.quant.offset), at.a, at.b);
         table[code] = uint8_t(quant::quantize(v, yi.quant.scale(), yi.quant.offset, yi.dtype));
     }
 }

@@ -2,14 +2,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/ref/activation_function.h"
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
 
 namespace npurun::kernels::ref {
-namespace {
 
-float activate(ActivationFunction f, float x, float a, float b) {
+float activation_value(ActivationFunction f, float x, float a, float b) {
     switch (f) {
         case ActivationFunction::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
         case ActivationFunction::TanH: return a * std::tanh(b * x);
@@ -28,13 +28,15 @@ float activate(ActivationFunction f, float x, float a, float b) {
     return x;
 }
 
+namespace {
+
 void run(const KernelArgs& a) {
     const auto& at = a.node.attr<ActivationAttrs>();
     const TensorInfo& xi = in_info(a, 0);
     const Reader x(xi, a.inputs[0]);
     const Writer y(out_info(a, 0), a.outputs[0]);
     const size_t count = xi.shape.num_elements();
-    for (size_t i = 0; i < count; ++i) y.set(i, activate(at.function, x[i], at.a, at.b));
+    for (size_t i = 0; i < count; ++i) y.set(i, activation_value(at.function, x[i], at.a, at.b));
 }
 
 }  // namespace

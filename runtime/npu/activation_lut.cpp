@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/quantization.h"
+#include "kernels/ref/activation_function.h"
+
 namespace npurun::npu {
 
 namespace {
@@ -45,6 +48,26 @@ const LutCurve& sigmoid_curve() {
 const LutCurve& tanh_curve() {
     static const LutCurve c = make_curve(tanh_, 8.0);  // 1 - tanh(8) = 2.3e-7
     return c;
+}
+
+DpuLutProgram int8_activation_table(const ActivationAttrs& f, const TensorInfo& x, const TensorInfo& y) {
+    constexpr int32_t n = npudrv::regcmd::kDpuLutEntries - 1;  // 512 codes per table
+    const int32_t x_shift = x.dtype == DataType::QAsymmU8 ? 128 : 0;  // signed domain: q - 128 for uint8
+    const int32_t y_shift = y.dtype == DataType::QAsymmU8 ? 128 : 0;
+    auto entry = [&](int32_t code_s) {
+        const int32_t q = std::clamp(code_s, -128, 127) + x_shift;  // codes the input cannot hold: never indexed
+        const float v = kernels::ref::activation_value(f.function, quant::dequantize(q, x.quant.scale(), x.quant.offset), f.a, f.b);
+        return static_cast<int16_t>(quant::quantize(v, y.quant.scale(), y.quant.offset, y.dtype) - y_shift);
+    };
+    DpuLutProgram p;
+    for (int32_t i = 0; i <= n; ++i) {
+        p.le[static_cast<size_t>(i)] = entry(i - n);  // LE: codes -512..0
+        p.lo[static_cast<size_t>(i)] = entry(i);      // LO: codes 0..512
+    }
+    p.le_start = -n, p.le_end = 0;
+    p.lo_start = 0, p.lo_end = n;
+    p.le_index_select = p.lo_index_select = 0;
+    return p;
 }
 
 }  // namespace npurun::npu

@@ -9,6 +9,8 @@
 // of x, so a fixed-point index on the hardware moves y by under 1e-3.
 #pragma once
 
+#include "core/types.h"
+#include "ir/ops.h"
 #include "runtime/npu/dpu_flying.h"
 
 namespace npurun::npu {
@@ -22,5 +24,12 @@ struct LutCurve {
 
 const LutCurve& sigmoid_curve();
 const LutCurve& tanh_curve();
+
+// Any activation of an 8-bit tensor as one DPU task: the table is indexed by the input code in the NPU's signed
+// domain with index select 0, one entry per code, so the hardware's fraction never matters; each entry is the
+// output code (signed domain) the reference computes, quantize(f(dequantize(q))) with the reference's own f
+// (kernels/ref/activation_function.h): bit-exact with the CPU by construction. No BS stage, identity output
+// converter. x and y are per-tensor 8-bit (QAsymmU8 / QAsymmS8 / QSymmS8).
+DpuLutProgram int8_activation_table(const ActivationAttrs& f, const TensorInfo& x, const TensorInfo& y);
 
 }  // namespace npurun::npu

@@ -402,15 +402,18 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             const auto f = n.attr<ActivationAttrs>().function;
             if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
-            // fp16 HardSwish (BS stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003
-            // Pow exponent 2), Sigmoid and TanH (EW lookup table): runtime/npu/ops/activation_op.cpp, which also
-            // refuses int8 by name.
-            if (f == ActivationFunction::HardSwish || f == ActivationFunction::LeakyReLu || f == ActivationFunction::Square ||
-                f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH) {
-                return in_domain(g, n, policy);
-            }
-            return NpuVerdict::no(std::string("activation ") + to_string(f) +
-                                  " has no NPU lowering (DPU lookup tables: Sigmoid and TanH only)");
+            // int8: every function through the DPU lookup table (one entry per input code); fp16: HardSwish (BS
+            // stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003 Pow exponent 2),
+            // Sigmoid and TanH (lookup table): runtime/npu/ops/activation_op.cpp.
+            return in_domain(g, n, policy, [](const Graph&, const Node& node, NpuDomain d) {
+                const auto fn = node.attr<ActivationAttrs>().function;
+                if (d == NpuDomain::Int8 || fn == ActivationFunction::HardSwish || fn == ActivationFunction::LeakyReLu ||
+                    fn == ActivationFunction::Square || fn == ActivationFunction::Sigmoid || fn == ActivationFunction::TanH)
+                    return NpuVerdict::yes(d);
+                return NpuVerdict::no(std::string("fp16 ") + to_string(fn) +
+                                      " has no NPU lowering (fp16 lookup tables: Sigmoid and TanH only; int8 runs every "
+                                      "function through one)");
+            });
         }
         case OpKind::Input:
         case OpKind::Output:

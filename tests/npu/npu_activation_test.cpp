@@ -1,8 +1,9 @@
 // Standalone fp16 activations on the simulated NPU (runtime/npu/ops/activation_op.cpp): LeakyReLu (BS
 // multiplier with BS_MUL_PRELU), Square (EW multiply by the same map; seed 003's Pow with exponent 2), and the
 // lookup-table curves Sigmoid and TanH (activation_lut.h) over inputs that reach both tables and saturation,
-// against the CPU reference; a conv > activation > conv chain stays one segment; and the refusals (int8, the
-// curves without a table, multipliers fp16 cannot hold) with their reasons.
+// against the CPU reference; a conv > activation > conv chain stays one segment; and the refusals (the
+// curves without an fp16 table, multipliers fp16 cannot hold) with their reasons; and int8, where every function
+// goes through the lookup table exactly.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -169,16 +170,44 @@ TEST(NpuActivation, ConvSigmoidConvIsOneSegment) {
     std::printf("[ conv>sigmoid>conv ] max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.max_diff, r.max_ref);
 }
 
+// int8: every function through the lookup table, one entry per input code, built with the reference's own
+// quantize(f(dequantize(q))): the NPU's output must equal the CPU's byte for byte, for every input code, in
+// uint8 and int8, also when the output scale differs from the input's.
+TEST(NpuActivation, Int8EveryFunctionThroughTheLookupTableIsExact) {
+    const ActivationFunction fs[] = {ActivationFunction::Sigmoid, ActivationFunction::TanH,   ActivationFunction::Elu,
+                                     ActivationFunction::SoftReLu, ActivationFunction::HardSwish, ActivationFunction::LeakyReLu,
+                                     ActivationFunction::Square,  ActivationFunction::Abs,    ActivationFunction::Sqrt,
+                                     ActivationFunction::Gelu,    ActivationFunction::Linear};
+    for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8}) {
+        for (ActivationFunction f : fs) {
+            ActSpec s{f, 0.5f, dt, false, 0.75f};
+            const auto m = act_model(s);
+            SessionOptions so = sim_options(false);
+            so.profile = true;
+            Session cpu(m, cpu_options()), sim(m, so);
+            auto* x = static_cast<uint8_t*>(cpu.input(0).data);
+            const size_t n = cpu.input(0).info.num_bytes();
+            for (size_t i = 0; i < n; ++i) x[i] = static_cast<uint8_t>(i * 7);  // every code, 7 coprime to 256
+            std::memcpy(sim.input(0).data, x, n);
+            cpu.run();
+            sim.run();
+            const Compared r = compare_runs(cpu, sim);
+            ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(f);
+            EXPECT_EQ(r.npu_tasks[0], 1u);
+            EXPECT_EQ(std::memcmp(cpu.output(0).data, sim.output(0).data, n), 0) << to_string(f) << " " << to_string(dt)
+                                                                                  << ": max |npu-cpu| " << r.max_diff;
+        }
+    }
+}
+
 TEST(NpuActivation, RefusalsNameTheirReason) {
-    expect_refused({ActivationFunction::LeakyReLu, 0.1f, DataType::QAsymmU8}, "int8 LeakyReLu");
-    expect_refused({ActivationFunction::Square, 0.0f, DataType::QAsymmS8}, "int8 Square");
-    expect_refused({ActivationFunction::Sigmoid, 0.0f, DataType::QAsymmU8}, "integer DPU lookup table");
-    expect_refused({ActivationFunction::TanH, 1.0f, DataType::QAsymmS8, false, 1.0f}, "integer DPU lookup table");
-    expect_refused({ActivationFunction::Elu, 1.0f}, "has no NPU lowering");
-    expect_refused({ActivationFunction::SoftReLu, 0.0f}, "has no NPU lowering");
+    expect_refused({ActivationFunction::Elu, 1.0f}, "fp16 Elu has no NPU lowering");
+    expect_refused({ActivationFunction::SoftReLu, 0.0f}, "fp16 SoftReLu has no NPU lowering");
     // 1e-7 is below fp16's smallest subnormal: the held multiplier would be 0.
     expect_refused({ActivationFunction::LeakyReLu, 1e-7f}, "not an fp16 value");
     // b = 100 makes the index scale 204800, above fp16's 65504; a = 1e-3 makes the entry scale subnormal.
     expect_refused({ActivationFunction::TanH, 1.0f, DataType::Float32, false, 100.0f}, "fp16 multipliers");
     expect_refused({ActivationFunction::TanH, 1e-3f, DataType::Float32, false, 1.0f}, "fp16 multipliers");
+    // A standalone ReLu stays a fused activation only, in either domain.
+    expect_refused({ActivationFunction::ReLu, 0.0f, DataType::QAsymmU8}, "only fused into the layer before it");
 }

@@ -335,26 +335,24 @@ TEST(NpuEltwise, MulUint8AfterConvolutions) {
 }
 
 TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
-    // conv (NPU) -> max pool (NPU, same segment) -> sigmoid (no lowering: CPU, with the reason).
+    // conv (NPU) -> max pool (NPU, same segment) -> softmax (not an NPU operation: CPU, with the reason).
     Graph g;
     TensorId x = value(g, "x", Shape{1, 8, 8, 16}, DataType::QAsymmU8, 0.05f, 118);
     ConvSpec a;
     TensorId y = add_conv(g, a, x, "conv");
     TensorId p = value(g, "pool", Shape{1, 4, 4, 16}, DataType::QAsymmU8, g.info(y).quant.scale(), g.info(y).quant.offset);
     node(g, OpKind::Pooling2d, "maxpool", {y}, {p}, max_pool_attrs(2, 2));
-    TensorId z = value(g, "sig", Shape{1, 4, 4, 16}, DataType::QAsymmU8, 1.0f / 256, 0);
-    ActivationAttrs sa;
-    sa.function = ActivationFunction::Sigmoid;
-    node(g, OpKind::Activation, "sigmoid", {p}, {z}, sa);
+    TensorId z = value(g, "soft", Shape{1, 4, 4, 16}, DataType::QAsymmU8, 1.0f / 256, 0);
+    node(g, OpKind::Softmax, "softmax", {p}, {z}, SoftmaxAttrs{});
     io(g, x, z);
     const Placement pl = place(g, npu::npu_placement_options(false));
     const std::string text = explain(g, pl);
     std::printf("%s", text.c_str());
     EXPECT_NE(text.find("NPU s0"), std::string::npos);
-    EXPECT_NE(text.find("sigmoid"), std::string::npos);
+    EXPECT_NE(text.find("softmax"), std::string::npos);
     EXPECT_NE(text.find("2 of 3 layers on the NPU in 1 segment(s)"), std::string::npos);
     EXPECT_EQ(pl.nodes[2].device, Placed::Npu);   // maxpool (node 0 is the Input)
-    EXPECT_EQ(pl.nodes[3].device, Placed::Cpu);   // sigmoid
+    EXPECT_EQ(pl.nodes[3].device, Placed::Cpu);   // softmax
     EXPECT_FALSE(pl.nodes[3].reason.empty());
     const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "explain"));
     EXPECT_EQ(r.npu_layers.size(), 2u);

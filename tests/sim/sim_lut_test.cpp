@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -51,6 +52,7 @@ struct LutSetup {
     uint32_t lo_oflow_scale = 3, lo_oflow_shift = 1;           // +1.5 per unit past LO_END
     uint32_t le_uflow_scale = static_cast<uint16_t>(-2), le_uflow_shift = 0;  // -2 per unit below LE_START
     uint32_t precision = 2;       // fp16
+    int32_t out_offset = 0;       // int8: the output converter's offset
 };
 
 void write_lut_task(RegcmdWriter& w, const Tables& tb, const LutSetup& s) {
@@ -81,6 +83,7 @@ void write_lut_task(RegcmdWriter& w, const Tables& tb, const LutSetup& s) {
     w.write({DPU_EW_CFG::EW_RELU_BYPASS(1), DPU_EW_CFG::EW_OP_CVT_BYPASS(1), DPU_EW_CFG::EW_LUT_BYPASS(0),
              DPU_EW_CFG::EW_OP_BYPASS(1), DPU_EW_CFG::EW_BYPASS(0)});
     w.write({DPU_OUT_CVT_SCALE::FP32TOFP16_EN(p == 2 ? 1u : 0u), DPU_OUT_CVT_SCALE::OUT_CVT_SCALE(1)});
+    w.write({DPU_OUT_CVT_OFFSET::OUT_CVT_OFFSET(static_cast<uint32_t>(s.out_offset))});
     w.write({DPU_LUT_CFG::LUT_CAL_SEL(s.cal_sel), DPU_LUT_CFG::LUT_HYBRID_PRIORITY(s.hybrid),
              DPU_LUT_CFG::LUT_OFLOW_PRIORITY(s.oflow), DPU_LUT_CFG::LUT_UFLOW_PRIORITY(s.uflow),
              DPU_LUT_CFG::LUT_LO_LE_MUX(s.mux)});
@@ -220,8 +223,10 @@ TEST(SimLut, RefusesWhatItDoesNotModel) {
     s.extra_entries = 1;
     expect_error(s, "invalid-combination: LUT_ACCESS_DATA write past entry 512 of the LO table");
     s = LutSetup{};
-    s.precision = 0;
-    expect_error(s, "unmodelled-config: EW LUT on an integer pipeline");
+    s.precision = 0;  // index select 2 on an integer pipeline: the fraction's rounding is not known
+    expect_error(s, "unmodelled-config: integer-pipeline LUT with an index select above 0");
+    s.index_select = 0, s.le_start = -512, s.lo_end = 512;  // one entry per unit, but a slope
+    expect_error(s, "unmodelled-config: integer-pipeline LUT with a non-zero slope");
     s = LutSetup{};
     s.mux = 1;
     expect_error(s, "LUT_LO_LE_MUX=1");
@@ -234,4 +239,45 @@ TEST(SimLut, RefusesWhatItDoesNotModel) {
     s = LutSetup{};
     s.le_start = 4096, s.le_end = 6144;  // LE above LO
     expect_error(s, "do not meet with LE below LO");
+}
+
+// Integer pipeline (int8 in and out), index select 0: every input code picks its own entry, beyond the tables
+// the end entry; the output converter then adds its offset and saturates to int8.
+TEST(SimLut, Int8IndexesOneEntryPerCodeAndTheConverterSaturates) {
+    Tables tb;
+    for (uint32_t i = 0; i < kN; ++i) {
+        tb.le[i] = static_cast<int16_t>(static_cast<int>(i) - 600);      // LE[i] for code i - 512
+        tb.lo[i] = static_cast<int16_t>(1000 - 3 * static_cast<int>(i));  // LO[i] for code i
+    }
+    LutSetup s;
+    s.precision = 0, s.index_select = 0, s.le_start = -512, s.lo_end = 512;
+    s.le_uflow_scale = s.lo_oflow_scale = s.lo_oflow_shift = 0;
+    s.out_offset = 5;
+    TestMemory mem;
+    std::vector<int64_t> codes;
+    for (uint32_t i = 0; i < kC * kH * kW; ++i) codes.push_back(static_cast<int64_t>(i * 8) - 128);  // -128..120
+    codes[3] = 0, codes[4] = 127, codes[5] = -1;
+    mem.add_copy(kIn, pack_feature(codes, kC, kH, kW, 1));
+    auto& out = mem.add(kOut, size_t{kH} * kW * 16);
+    RegcmdWriter w;
+    write_lut_task(w, tb, s);
+    const auto b = w.finish(kRegcmd);
+    mem.add(b.base_addr, b.size_bytes());
+    mem.put_qwords(b.base_addr, b.qwords);
+    HwTask h;
+    h.regcmd_addr = b.tasks[0].regcmd_addr;
+    h.regcfg_amount = b.tasks[0].total_qwords;
+    h.enable_mask = b.tasks[0].enable_mask;
+    h.int_mask = b.tasks[0].int_mask;
+    NpuSimulator sim;
+    ASSERT_EQ(sim.run(h, mem).error, "");
+    const auto got = unpack_feature(out.data(), kC, kH, kW, 1, size_t{kH} * kW * 16);
+    for (size_t i = 0; i < codes.size(); ++i) {
+        const int64_t q = codes[i];
+        const int64_t e = q < 0 ? tb.le[static_cast<size_t>(q + 512)] : q == 0 ? tb.lo[0] : tb.lo[static_cast<size_t>(q)];
+        EXPECT_EQ(got[i], std::clamp<int64_t>(e + 5, -128, 127)) << "code " << q;
+    }
+    EXPECT_EQ(got[3], 127);  // code 0: LO[0] = 1000, saturated
+    EXPECT_EQ(got[5], -84);   // code -1: LE[511] = 511 - 600 = -89, + 5
+    EXPECT_EQ(got[0], -128);  // code -128: LE[384] = -216, + 5, saturated
 }

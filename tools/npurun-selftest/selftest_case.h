@@ -20,8 +20,8 @@ namespace npurun::selftest {
 enum class Precision { U8, S8, Fp16 };
 const char* to_string(Precision p);
 
-// LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid and Tanh (1 * tanh(1 * x), the DPU lookup table) stay
-// standalone layers on the NPU (fp16 only), not fused.
+// LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid and Tanh (1 * tanh(1 * x)) stay standalone layers on the NPU,
+// not fused: fp16 through the BS/EW stages or the DPU lookup table, 8-bit through the lookup table.
 enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,

@@ -283,6 +283,10 @@ std::vector<Case> make_cases() {
         // The curves through the DPU lookup table (activation_lut.h), two DPU tasks each, in the segment.
         {"act-sigmoid-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT) > conv, one segment"},
         {"act-tanh-f16", F16, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT) > depthwise"},
+        // int8: every function through the lookup table, one entry per input code (bit-exact with the CPU).
+        {"act-sigmoid-u8", U8, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT, one entry per code) > conv"},
+        {"act-tanh-s8", S8, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT, one entry per code) > depthwise"},
+        {"act-leakyrelu-s8", S8, hwc(6, 6, 32), {conv(32, 1).leaky_relu(), conv(16, 1)}, "conv > LeakyReLu (DPU LUT) > conv"},
     };
 }
 

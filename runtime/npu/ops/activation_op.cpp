@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 namespace npurun::npu::ops {
 
@@ -36,10 +37,13 @@ uint32_t fp32_bits(float f) {
 struct ActivationLayer {
     ActivationFunction f = ActivationFunction::HardSwish;
     float alpha = 0.0f;
-    const LutCurve* curve = nullptr;  // Sigmoid, TanH
+    const LutCurve* curve = nullptr;  // fp16 Sigmoid, TanH
+    std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     FeatureGeometry g;
 };
+
+constexpr const char* kNoFp16Lowering = "has no NPU lowering (fp16 lookup tables: Sigmoid and TanH only; int8 runs every function through one)";
 
 // A multiplier the BS stage holds as fp16: refused unless finite, normal (a subnormal keeps too few bits) or 0,
 // and within 1e-3 relative of the wanted value.
@@ -53,20 +57,23 @@ bool fp16_multiplier(float m, uint16_t* bits) {
 
 Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, ActivationLayer* out) {
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return Refusal::because("not a one-input activation");
-    const auto f = node.attr<ActivationAttrs>().function;
     const auto& attrs = node.attr<ActivationAttrs>();
-    const bool curve = f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH;
-    if (!curve && f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu &&
-        f != ActivationFunction::Square) {
-        return Refusal::because(std::string("activation ") + to_string(f) +
-                                " has no NPU lowering (DPU lookup tables: Sigmoid and TanH only)");
-    }
+    const auto f = attrs.function;
+    if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
+        return Refusal::because("a standalone activation runs on the NPU only fused into the layer before it");
     if (d != NpuDomain::Fp16) {
-        return Refusal::because(std::string("int8 ") + to_string(f) +
-                                (curve ? " needs the integer DPU lookup table, whose index math is not known (fp16 only)"
-                                       : " needs the DPU lookup table or requantization (not programmed; fp16 only)"));
+        // int8: every function through the lookup table, one entry per input code.
+        const TensorInfo &xi = g.info(node.inputs[0]), &yi = g.info(node.outputs[0]);
+        if (xi.quant.per_axis() || yi.quant.per_axis()) return Refusal::because("int8 activation with per-axis quantization");
+        out->int8_table = std::make_shared<const DpuLutProgram>(int8_activation_table(attrs, xi, yi));
+        out->f = f;
     }
-    if (curve) {
+    const bool curve = f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH;
+    if (d == NpuDomain::Fp16 && !curve && f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu &&
+        f != ActivationFunction::Square) {
+        return Refusal::because(std::string("fp16 ") + to_string(f) + " " + kNoFp16Lowering);
+    }
+    if (d == NpuDomain::Fp16 && curve) {
         out->curve = f == ActivationFunction::Sigmoid ? &sigmoid_curve() : &tanh_curve();
         const bool tanh = f == ActivationFunction::TanH;
         const float in = out->curve->index_scale * (tanh ? attrs.b : 1.0f);
@@ -76,7 +83,7 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Activa
                                     " do not scale the lookup table by fp16 multipliers within 1e-3");
         }
     }
-    if (f == ActivationFunction::LeakyReLu) {
+    if (d == NpuDomain::Fp16 && f == ActivationFunction::LeakyReLu) {
         // alpha is held as an fp16 multiplier: a value fp16 cannot hold within 1e-3 relative stays on the CPU.
         const float held = fp16_to_fp32(fp32_to_fp16(attrs.a));
         if (!(std::fabs(attrs.a) <= 65504.0f) || std::fabs(held - attrs.a) > 1e-3f * std::fabs(attrs.a))
@@ -100,10 +107,14 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Activa
 DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     const FeatureGeometry& g = L.g;
     DpuFlyingTask t;
-    t.int8 = false;
+    t.int8 = L.int8_table != nullptr;
     t.c = g.c, t.h = g.h, t.w = g.w;
     t.src = a.input, t.dst = a.output;
     t.src_plane = t.dst_plane = t.h * t.w;
+    if (t.int8) {  // the table holds the output codes: no BS stage, identity output converter
+        t.lut = L.int8_table.get();
+        return t;
+    }
     if (L.f == ActivationFunction::LeakyReLu) {
         t.bs_mul_en = true, t.bs_prelu = true, t.bs_mul = fp32_to_fp16(L.alpha);
         return t;

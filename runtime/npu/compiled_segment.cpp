@@ -80,7 +80,7 @@ void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
         f.node = &n;
         for (uint32_t j : seg.nodes)
             if (p.nodes[j].device == Placed::Fused && p.nodes[j].fused_into == int(i))
-                (g.nodes[j].op == OpKind::Pad ? f.pad : f.activation) = &g.nodes[j];
+                (g.nodes[j].op == OpKind::Pad ? f.pad : j < i ? f.gate : f.activation) = &g.nodes[j];
         const NpuOpUnit* unit = npu_op_unit(n.op);
         if (unit == nullptr) fail(ErrorKind::Unsupported, n.describe() + ": cannot be lowered to the NPU: no NPU lowering");
         Layer layer;
@@ -93,11 +93,12 @@ void CompiledSegment::prepare_layers(const Placement& p, const Segment& seg) {
         st.type = to_string(n.op);
         if (!layer.op->is_view()) {
             const Node* act = f.activation;
-            st.type = std::string(f.pad ? "Pad+" : "") + to_string(n.op) +
+            st.type = std::string(f.pad ? "Pad+" : "") + (f.gate ? "SiLU:Sigmoid+" : "") + to_string(n.op) +
                       (act ? "+" + std::string(to_string(act->attr<ActivationAttrs>().function)) : "");
         }
         st.macs = layer.op->macs();
-        st.ideal_dma_bytes = ideal_dma_bytes(g, n, seg.domain);
+        // A SiLU's ideal is its gate's (x in once, a map of x's size out once): the sigmoid map is never stored.
+        st.ideal_dma_bytes = ideal_dma_bytes(g, f.gate ? *f.gate : n, seg.domain);
         layers_.push_back(st);
         ops_.push_back(std::move(layer));
     }

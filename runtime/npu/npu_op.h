@@ -27,6 +27,7 @@ struct FusedNodes {
     const Node* node = nullptr;
     const Node* activation = nullptr;  // ReLU / ReLU-X folded into the layer
     const Node* pad = nullptr;         // a constant Pad folded into a convolution's padding
+    const Node* gate = nullptr;        // a Sigmoid whose output the host Mul multiplies by its input (SiLU)
 };
 
 // DMA addresses of an op's operands when its tasks are emitted (feature maps NC1HWC2, plane pitch H*W*16).

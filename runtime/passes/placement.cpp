@@ -74,6 +74,42 @@ void fold_preceding_pad(const Graph& g, uint32_t i, const PlacementOptions& opt,
     p->nodes[j].fused_into = int(i);
 }
 
+// SiLU as TfLite exports write it: LOGISTIC, then MUL by the same x. An fp16 Sigmoid on the NPU whose only
+// consumer is the NPU Mul i, multiplying it by the Sigmoid's own input (same shape, no broadcast), folds into
+// that Mul as its gate (runtime/npu/ops/activation_op.cpp: two DPU tasks instead of three, the sigmoid map
+// never stored).
+void fold_silu_gate(const Graph& g, uint32_t i, const std::vector<std::vector<uint32_t>>& consumers, Placement* p) {
+    const Node& m = g.nodes[i];
+    if (m.op != OpKind::ElementwiseBinary || m.attr<ElementwiseBinaryAttrs>().op != BinaryOp::Mul || m.inputs.size() != 2 ||
+        m.outputs.size() != 1 || p->nodes[i].domain != NpuDomain::Fp16)
+        return;
+    for (size_t k = 0; k < 2; ++k) {
+        const TensorId s = m.inputs[k], x = m.inputs[1 - k];
+        if (s == kNoTensor || x == kNoTensor || s == x || consumers[s].size() != 1 || is_model_output(g, s)) continue;
+        if (!(g.info(x).shape == g.info(m.outputs[0]).shape) || !(g.info(s).shape == g.info(x).shape)) continue;
+        for (uint32_t j = 0; j < i; ++j) {
+            const Node& sig = g.nodes[j];
+            if (std::find(sig.outputs.begin(), sig.outputs.end(), s) == sig.outputs.end()) continue;
+            if (sig.op == OpKind::Activation && sig.attr<ActivationAttrs>().function == ActivationFunction::Sigmoid &&
+                sig.inputs.size() == 1 && sig.inputs[0] == x && p->nodes[j].device == Placed::Npu &&
+                p->nodes[j].domain == NpuDomain::Fp16) {
+                p->nodes[j].device = Placed::Fused;
+                p->nodes[j].fused_into = int(i);
+                return;
+            }
+            break;
+        }
+    }
+}
+
+// Whether a node placed before NPU node j was folded into it as an input gate (fold_silu_gate).
+bool has_gate(const Graph& g, const Placement& p, uint32_t j) {
+    for (uint32_t k = 0; k < j; ++k)
+        if (p.nodes[k].device == Placed::Fused && p.nodes[k].fused_into == int(j) && g.nodes[k].op == OpKind::Activation)
+            return true;
+    return false;
+}
+
 }  // namespace
 
 // The backend's remarks on NPU nodes whose main input comes from the host: a segment input that no other
@@ -129,7 +165,7 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
                 const bool grid_ok = mid.quant.scales.empty() || fin.quant.scales.empty() ||
                                      mid.quant.scale() <= fin.quant.scale() * 1.000001f;
                 if (p.nodes[j].device == Placed::Npu && accepts_fused_activation(prod) && consumers[in].size() == 1 &&
-                    !is_model_output(g, in) && mid.dtype == fin.dtype && grid_ok) {
+                    !is_model_output(g, in) && mid.dtype == fin.dtype && grid_ok && !has_gate(g, p, j)) {
                     np.device = Placed::Fused;
                     np.fused_into = int(j);
                     np.domain = p.nodes[j].domain;
@@ -147,6 +183,7 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             np.device = Placed::Npu;
             np.domain = v.domain;
             fold_preceding_pad(g, i, opt, &p);
+            fold_silu_gate(g, i, consumers, &p);
         } else {
             np.reason = v.reason();
         }
@@ -166,6 +203,20 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
     if (opt.use_npu) {
         std::vector<uint32_t> grouped = schedule_by_class(g, node_class);
         if (count_npu_runs(grouped, node_class) < count_npu_runs(p.order, node_class)) p.order = std::move(grouped);
+    }
+    // A gate (fold_silu_gate: fused into a later node) must land in its host's segment: with a CPU node between
+    // them in the schedule it stays a layer of its own.
+    std::vector<size_t> pos(g.nodes.size());
+    for (size_t k = 0; k < p.order.size(); ++k) pos[p.order[k]] = k;
+    for (uint32_t k = 0; k < g.nodes.size(); ++k) {
+        NodePlacement& np = p.nodes[k];
+        if (np.device != Placed::Fused || np.fused_into <= int(k)) continue;
+        for (size_t q = pos[k] + 1; q < pos[uint32_t(np.fused_into)]; ++q)
+            if (p.nodes[p.order[q]].device == Placed::Cpu && !bookkeeping(g.nodes[p.order[q]].op)) {
+                np.device = Placed::Npu;
+                np.fused_into = -1;
+                break;
+            }
     }
 
     // Segments: maximal runs of NPU work in schedule order with one arithmetic domain. Nodes that are

@@ -211,3 +211,84 @@ TEST(NpuActivation, RefusalsNameTheirReason) {
     // A standalone ReLu stays a fused activation only, in either domain.
     expect_refused({ActivationFunction::ReLu, 0.0f, DataType::QAsymmU8}, "only fused into the layer before it");
 }
+
+namespace {
+
+enum class SiluShape { Gate, GateFirst, OtherFactor, SigmoidAlsoOutput, CpuBetween };
+
+// conv -> x; s = sigmoid(x); y = x * s (or s * x, or z * s with z another map), with variants that must not fold.
+// CpuBetween: a Softmax of x (not an NPU operation) stored between the Sigmoid and the Mul, whose output a
+// convolution reads: the schedule keeps the loader's order (grouping gains no segment), so the CPU layer sits
+// between gate and host.
+std::shared_ptr<const Model> silu_model(SiluShape shape, DataType dt = DataType::Float32) {
+    Graph g;
+    const bool q = dt != DataType::Float32;
+    const Shape sh{1, kH, kW, kC};
+    TensorId in = value(g, "in", sh, dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    ConvSpec cs;
+    cs.dt = dt, cs.h = kH, cs.w = kW, cs.c = kC, cs.k = kC, cs.kh = cs.kw = 1, cs.pad = 0;
+    const TensorId x = add_conv(g, cs, in, "conv0");
+    cs.seed = 3;
+    const TensorId z = shape == SiluShape::OtherFactor ? add_conv(g, cs, in, "conv1") : x;
+    const TensorId s = value(g, "s", sh, dt, q ? 1.0f / 256 : 0.0f, q ? 0 : 0);
+    ActivationAttrs a;
+    a.function = ActivationFunction::Sigmoid;
+    node(g, OpKind::Activation, "sigmoid", {x}, {s}, a);
+    TensorId soft = kNoTensor;
+    if (shape == SiluShape::CpuBetween) {
+        soft = value(g, "soft", sh, dt);
+        node(g, OpKind::Softmax, "softmax", {x}, {soft}, SoftmaxAttrs{});
+    }
+    const TensorId y = value(g, "y", sh, dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    ElementwiseBinaryAttrs m;
+    m.op = BinaryOp::Mul;
+    node(g, OpKind::ElementwiseBinary, "mul", shape == SiluShape::GateFirst ? std::vector<TensorId>{s, z} : std::vector<TensorId>{z, s},
+         {y}, m);
+    io(g, in, y);
+    if (shape == SiluShape::SigmoidAlsoOutput) add_output_binding(g, "s", 1, s);
+    if (shape == SiluShape::CpuBetween) {
+        cs.seed = 4;
+        add_output_binding(g, "c", 1, add_conv(g, cs, soft, "conv2"));
+    }
+    for (uint32_t k = 0; k < g.nodes.size(); ++k) g.nodes[k].source_index = k;
+    return std::make_shared<const Model>(std::move(g), "silu");
+}
+
+Placed sigmoid_placement(const std::shared_ptr<const Model>& m, bool fp16) {
+    const Graph& g = m->graph();
+    const Placement p = place(g, npu::npu_placement_options(fp16));
+    for (uint32_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].name == "sigmoid") return p.nodes[k].device;
+    ADD_FAILURE() << "no sigmoid";
+    return Placed::Cpu;
+}
+
+}  // namespace
+
+// x * sigmoid(x) with fp16: the Sigmoid folds into the Mul, two DPU tasks (lookup into y, then y * 2^-14 * x).
+TEST(NpuSilu, GateFoldsIntoTheMulInTwoTasks) {
+    for (SiluShape sh : {SiluShape::Gate, SiluShape::GateFirst}) {
+        const auto m = silu_model(sh);
+        EXPECT_EQ(sigmoid_placement(m, true), Placed::Fused);
+        const Compared r = compare_cpu_sim(m, true);
+        ASSERT_EQ(r.npu_layers.size(), 2u);  // conv0, SiLU
+        EXPECT_EQ(r.npu_layers[1], "SiLU:Sigmoid+ElementwiseBinary");
+        EXPECT_EQ(r.npu_tasks[1], 2u);
+        // fp16: x, the sigmoid's intermediate and the product rounded (2^-11 each) plus the table's 6e-5.
+        EXPECT_LE(r.max_diff, 4.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref));
+        EXPECT_GT(r.max_ref, 0.5);
+        std::printf("[ silu ] %zu outputs, max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.elements, r.max_diff, r.max_ref);
+    }
+}
+
+TEST(NpuSilu, GateStaysALayerWhenItIsNotASilu) {
+    // z * sigmoid(x), a Sigmoid also read as a model output, a CPU layer between: the Sigmoid is its own NPU layer.
+    for (SiluShape sh : {SiluShape::OtherFactor, SiluShape::SigmoidAlsoOutput, SiluShape::CpuBetween}) {
+        const auto m = silu_model(sh);
+        EXPECT_EQ(sigmoid_placement(m, true), Placed::Npu) << int(sh);
+        const Compared r = compare_cpu_sim(m, true);
+        EXPECT_LE(r.max_diff, 4.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref)) << int(sh);
+    }
+    // int8: the Sigmoid's table gives its output codes, the Mul requantizes: two layers.
+    EXPECT_EQ(sigmoid_placement(silu_model(SiluShape::Gate, DataType::QAsymmU8), false), Placed::Npu);
+}

@@ -1,7 +1,8 @@
 // A float YOLOv5-style detector (tools/modelwriter/yolo_silu_style.h: SiLU as Sigmoid x Multiplication after
 // every convolution, C3 and SPPF blocks, Sigmoid heads) with --fp16 on the simulated NPU against the CPU. Every
-// SiLU's Sigmoid goes through the DPU lookup table, so the whole network is one NPU segment; before the lookup
-// table each Sigmoid was a CPU layer and cut the network into one segment per convolution.
+// SiLU's Sigmoid goes through the DPU lookup table, folded into its Mul (two DPU tasks per SiLU), so the whole
+// network is one NPU segment; before the lookup table each Sigmoid was a CPU layer and cut the network into one
+// segment per convolution.
 // NPURUN_YOLO_MODEL=path keeps the written model for `npurun --explain`.
 #include <gtest/gtest.h>
 
@@ -37,11 +38,16 @@ TEST(YoloSiluStyle, Fp16IsOneSegmentAndMatchesTheCpu) {
     size_t sigmoids = 0;
     for (const Node& n : g.nodes) sigmoids += n.op == OpKind::Activation;
     EXPECT_EQ(sigmoids, 34u);  // the network is what it claims: a Sigmoid per convolution (31) and head (3)
+    // The 31 SiLU Sigmoids fold into their Mul as its gate (two DPU tasks per SiLU); the 3 head Sigmoids are layers.
+    size_t gates = 0, layers = 0;
     for (size_t i = 0; i < g.nodes.size(); ++i) {
-        if (g.nodes[i].op == OpKind::Activation) {
-            EXPECT_EQ(p.nodes[i].device, Placed::Npu) << g.nodes[i].name << ": " << p.nodes[i].reason;
-        }
+        if (g.nodes[i].op != OpKind::Activation) continue;
+        EXPECT_NE(p.nodes[i].device, Placed::Cpu) << g.nodes[i].name << ": " << p.nodes[i].reason;
+        gates += p.nodes[i].device == Placed::Fused;
+        layers += p.nodes[i].device == Placed::Npu;
     }
+    EXPECT_EQ(gates, 31u);
+    EXPECT_EQ(layers, 3u);
     EXPECT_EQ(p.segments.size(), 1u);
     EXPECT_NE(table.find("NPU share of MACs: 100.0%"), std::string::npos) << table;
 

@@ -158,6 +158,30 @@ private:
     ActivationLayer layer_;
 };
 
+// SiLU, y = x * sigmoid(x) (a Mul with its Sigmoid gate fused): two tasks over x and y only, the sigmoid never
+// stored: the lookup (x * index scale -> entries) into y, then y = (y * 2^-14) * x in place (BS multiply by the
+// entry scale, EW multiply by x read per pixel). Against Sigmoid then Mul: one task and two map transfers fewer.
+class SiluOp : public NpuOp {
+public:
+    SiluOp(TensorId x, TensorId y, const ActivationLayer& L) : layer_(L) { input = operand = x, output = y; }
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
+        const uint32_t plane = layer_.g.h * layer_.g.w;
+        DpuFlyingTask t = flying_copy_task(false, layer_.g.c, plane, plane);
+        t.h = layer_.g.h, t.w = layer_.g.w;
+        t.src = t.dst = a.output;
+        t.bs_mul_en = true, t.bs_mul = layer_.out_mul;
+        t.operand = DpuFlyingTask::Operand::PerPixel;
+        t.ew_addr = a.input, t.ew_plane = plane;
+        t.ew_mul = true;
+        emit_dpu_flying_task(lanes[0], t);
+        return 2;
+    }
+
+private:
+    ActivationLayer layer_;
+};
+
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     ActivationLayer L;
     Refusal r = f.activation != nullptr ? Refusal::because("fused activation") : prepare_activation(g, *f.node, d, &L);
@@ -166,6 +190,20 @@ Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_pt
 }
 
 }  // namespace
+
+Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    if (d != NpuDomain::Fp16) return Refusal::because("SiLU gate outside the fp16 domain");
+    if (f.activation != nullptr) return Refusal::because("SiLU with a fused activation after it");
+    ActivationLayer L;
+    if (Refusal r = prepare_activation(g, *f.gate, d, &L); r.refused()) return r;
+    const TensorId x = f.gate->inputs[0], y = f.node->outputs[0];
+    std::string why;
+    FeatureGeometry gy;
+    if (!feature_geometry(g.info(y), d, &gy, &why)) return Refusal::because(why);
+    if (gy.c != L.g.c || gy.h != L.g.h || gy.w != L.g.w) return Refusal::because("SiLU output shape differs from its input");
+    *out = std::make_unique<SiluOp>(x, y, L);
+    return {};
+}
 
 const NpuOpUnit kActivation{OpKind::Activation,
                             [](const Graph& g, const Node& node, NpuDomain d) {

@@ -35,6 +35,7 @@ Refusal check(const Graph& g, const Node& node, NpuDomain d) {
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    if (f.gate != nullptr) return prepare_silu(g, f, d, out);  // x * sigmoid(x): activation_op.cpp
     EltwiseLayer L;
     if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, EltwiseConstants::Pack, &L); r.refused()) return r;
     *out = std::make_unique<EltwiseOp>(*f.node, f.activation, std::move(L));

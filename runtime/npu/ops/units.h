@@ -13,7 +13,12 @@ extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary,
 extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
 extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
-extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone HardSwish / LeakyReLu / Square (fp16), one DPU flying task
+extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone activations, DPU flying tasks (lookup table)
 extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by constant indices, DPU flying copies
+
+
+// activation_op.cpp: a Mul with a Sigmoid gate fused into it (x * sigmoid(x), placement's fold_silu_gate), which
+// kElementwise's prepare hands over.
+Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out);
 
 }  // namespace npurun::npu::ops

@@ -98,9 +98,13 @@ Refusal conv_operands(const Graph& g, const Node& node, const Node* act, ConvOpe
 // Index of weight element (output o, input channel i, ky, kx) in the node's constant, per op layout.
 struct WeightIndex {
     OpKind op = OpKind::Convolution2d;
-    uint32_t kh = 1, kw = 1, cin = 0, k = 0;
+    uint32_t kh = 1, kw = 1, cin = 0, k = 0;  // the model's kernel
+    uint32_t dx = 1, dy = 1;                  // dilation: tap (ky, kx) of the inflated kernel is weight (ky/dy, kx/dx)
     bool transposed = false;  // FullyConnected transpose_weights
+    // A tap of the inflated kernel between the model's weights (effective weight 0).
+    bool hole(uint32_t ky, uint32_t kx) const { return ky % dy != 0 || kx % dx != 0; }
     size_t operator()(uint32_t o, uint32_t i, uint32_t ky, uint32_t kx) const {
+        ky /= dy, kx /= dx;
         switch (op) {
             case OpKind::DepthwiseConvolution2d: return (size_t(ky) * kw + kx) * k + o;
             case OpKind::FullyConnected: return transposed ? size_t(o) * cin + i : size_t(i) * k + o;
@@ -112,9 +116,21 @@ struct WeightIndex {
 WeightIndex weight_index(const Node& node, const ConvLayer& L) {
     WeightIndex wi;
     wi.op = node.op;
-    wi.kh = L.kh, wi.kw = L.kw, wi.cin = L.c, wi.k = L.k;
+    wi.dx = L.dil_x, wi.dy = L.dil_y;
+    wi.kh = (L.kh - 1) / L.dil_y + 1, wi.kw = (L.kw - 1) / L.dil_x + 1, wi.cin = L.c, wi.k = L.k;
     if (node.op == OpKind::FullyConnected) wi.transposed = node.attr<FullyConnectedAttrs>().transpose_weights;
     return wi;
+}
+
+// The kernel the CNA runs for weights [., kh, kw, .] with dilation (dx, dy): (k - 1) * d + 1 taps (ConvLayer).
+Refusal inflate(uint32_t dx, uint32_t dy, const TensorInfo& wi, ConvLayer* L) {
+    if (dx < 1 || dy < 1) return Refusal::because("dilation 0");
+    const uint64_t kh = uint64_t(wi.shape[1] - 1) * dy + 1, kw = uint64_t(wi.shape[2] - 1) * dx + 1;
+    if (kh > npu_limits::kConvMaxKernel || kw > npu_limits::kConvMaxKernel)
+        return Refusal::because("dilated kernel " + std::to_string(kh) + "x" + std::to_string(kw) + " exceeds " +
+                                std::to_string(npu_limits::kConvMaxKernel) + " taps (WEIGHT_SIZE2 field)");
+    L->kh = uint32_t(kh), L->kw = uint32_t(kw), L->dil_x = dx, L->dil_y = dy;
+    return {};
 }
 
 // Op-specific geometry: kernel, strides, left/top padding, and the weight shape against the channels.
@@ -122,8 +138,8 @@ Refusal conv_op_geometry(const Node& node, const TensorInfo& wi, const FeatureGe
     if (node.op == OpKind::Convolution2d) {
         const auto& a = node.attr<Convolution2dAttrs>();
         if (a.layout != DataLayout::NHWC) return Refusal::because("NCHW convolution is not lowered (NHWC only)");
-        if (a.dilation_x != 1 || a.dilation_y != 1) return Refusal::because("dilation is not lowered");
-        L->kh = wi.shape[1], L->kw = wi.shape[2], L->sx = a.stride_x, L->sy = a.stride_y;
+        if (Refusal r = inflate(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
+        L->sx = a.stride_x, L->sy = a.stride_y;
         L->pad_left = a.pad_left, L->pad_top = a.pad_top;
         if (wi.shape[0] != L->k || wi.shape[3] != L->c)
             return Refusal::because("weights " + wi.shape.str() + " do not match the input/output channels");
@@ -132,10 +148,10 @@ Refusal conv_op_geometry(const Node& node, const TensorInfo& wi, const FeatureGe
     if (node.op == OpKind::DepthwiseConvolution2d) {
         const auto& a = node.attr<DepthwiseConvolution2dAttrs>();
         if (a.layout != DataLayout::NHWC) return Refusal::because("NCHW depthwise convolution is not lowered (NHWC only)");
-        if (a.dilation_x != 1 || a.dilation_y != 1) return Refusal::because("dilation is not lowered");
         if (L->k != L->c) return Refusal::because("depth multiplier != 1");
         L->depthwise = true;
-        L->kh = wi.shape[1], L->kw = wi.shape[2], L->sx = a.stride_x, L->sy = a.stride_y;
+        if (Refusal r = inflate(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
+        L->sx = a.stride_x, L->sy = a.stride_y;
         L->pad_left = a.pad_left, L->pad_top = a.pad_top;
         return {};
     }
@@ -232,7 +248,8 @@ int64_t corrected_bias(const ConvOperands& o, const ConvLayer& L, const WeightIn
     for (uint32_t cc = 0; cc < L.c; ++cc) {
         if (L.depthwise && cc != c) continue;
         for (uint32_t ky = 0; ky < L.kh; ++ky)
-            for (uint32_t kx = 0; kx < L.kw; ++kx) sumw += quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz;
+            for (uint32_t kx = 0; kx < L.kw; ++kx)
+                if (!widx.hole(ky, kx)) sumw += quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz;
     }
     return accumulator_bias(o, c) - int64_t{p.zx_s} * sumw;
 }
@@ -248,7 +265,7 @@ std::vector<double> accumulator_bounds(const ConvOperands& o, const ConvLayer& L
             if (L.depthwise && cc != c) continue;
             for (uint32_t ky = 0; ky < L.kh; ++ky)
                 for (uint32_t kx = 0; kx < L.kw; ++kx)
-                    sum_abs += std::abs(quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz);
+                    if (!widx.hole(ky, kx)) sum_abs += std::abs(quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz);
         }
         bound[c] = 128.0 * static_cast<double>(sum_abs) + std::fabs(static_cast<double>(corrected_bias(o, L, widx, p, c)));
     }
@@ -374,15 +391,15 @@ void write_conv_weights(const Graph& g, const Node& node, const ConvLayer& L, ui
                 for (uint32_t kx = 0; kx < L.kw; ++kx) {
                     const size_t at = packed_index(kk, cc, ky, kx);
                     if (L.domain == NpuDomain::Int8) {
-                        int32_t v = p.wz_s;  // padding channels: wz_s, effective weight 0
-                        if (cc < L.c) {
+                        int32_t v = p.wz_s;  // padding channels and dilation holes: wz_s, effective weight 0
+                        if (cc < L.c && !widx.hole(ky, kx)) {
                             const int32_t q = quantized_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx));
                             v = p.u8w ? q - 128 : q;
                         }
                         dst[at] = static_cast<uint8_t>(static_cast<int8_t>(v));
                     } else {
                         uint16_t h = 0;
-                        if (cc < L.c) h = quant::fp32_to_fp16(float_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx)));
+                        if (cc < L.c && !widx.hole(ky, kx)) h = quant::fp32_to_fp16(float_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx)));
                         std::memcpy(dst + at * 2, &h, 2);
                     }
                 }

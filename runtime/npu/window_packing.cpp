@@ -19,6 +19,9 @@ FeatureGeometry WindowPacking::packed() const {
 Refusal window_packing_refusal(const ConvLayer& L, ConvTiling* packed_tiling) {
     const uint32_t atom = 16 / L.elem_bytes();
     if (L.depthwise) return Refusal::because("depthwise: each channel has its own window");
+    // The packed 1x1 convolution reads the model's weights as they are stored ([K, kh, kw, C] flat), which an
+    // inflated dilated kernel's windows (conv_layer.h) do not match.
+    if (L.dil_x != 1 || L.dil_y != 1) return Refusal::because("dilated: the windows would hold the zero taps");
     if (L.kh == 1 && L.kw == 1 && L.sx == 1 && L.sy == 1) return Refusal::because("a 1x1 stride-1 convolution has no window to pack");
     if (L.c >= atom)
         return Refusal::because(std::to_string(L.c) + " input channels fill the " + std::to_string(atom) + "-channel feature atom");

@@ -156,8 +156,17 @@ NpuVerdict check_conv_like(const Graph& g, const Node& n, NpuDomain d, bool dept
         kh = ws[2], kw = ws[3];
     }
 
-    if (dx != 1 || dy != 1)
-        return NpuVerdict::no("dilation " + dims2(dy, dx) + " is not lowered (CONV_CON3 dilation is unverified on hardware)");
+    // A dilated kernel runs inflated, zeros between its taps (conv_layer.h): the CONV_CON3 dilation fields are
+    // unverified on hardware. The limits below apply to the inflated kernel.
+    if (dx < 1 || dy < 1) return NpuVerdict::no("dilation " + dims2(dy, dx));
+    if (dx != 1 || dy != 1) {
+        const uint64_t ekh = uint64_t(kh - 1) * dy + 1, ekw = uint64_t(kw - 1) * dx + 1;
+        if (ekh > L::kConvMaxKernel || ekw > L::kConvMaxKernel)
+            return NpuVerdict::no("kernel " + dims2(kh, kw) + " with dilation " + dims2(dy, dx) + " inflates to " +
+                                  dims2(uint32_t(ekh), uint32_t(ekw)) + ", above " +
+                                  dims2(L::kConvMaxKernel, L::kConvMaxKernel) + " (WEIGHT_SIZE2 field)");
+        kh = uint32_t(ekh), kw = uint32_t(ekw);
+    }
     if (kh > L::kConvMaxKernel || kw > L::kConvMaxKernel)
         return NpuVerdict::no("kernel " + dims2(kh, kw) + " exceeds " + dims2(L::kConvMaxKernel, L::kConvMaxKernel) +
                               " (WEIGHT_SIZE2 field)");

@@ -80,6 +80,7 @@ struct ConvSpec {
     bool per_channel = false;          // int8 weights QSymmS8 per output channel
     bool depthwise = false;
     uint32_t h = 8, w = 8, c = 16, k = 16, kh = 3, kw = 3, stride = 1, pad = 1;
+    uint32_t dilation = 1;
     bool bias = true;
     Act act = Act::None;
     bool coarse_intermediate = false;  // conv output quantized coarser than the activation's (no fusion)
@@ -93,6 +94,7 @@ template <class Attrs> Attrs conv_attrs(const ConvSpec& s, bool bias) {
     Attrs a;
     a.pad_left = a.pad_right = a.pad_top = a.pad_bottom = s.pad;
     a.stride_x = a.stride_y = s.stride;
+    a.dilation_x = a.dilation_y = s.dilation;
     a.bias_enabled = bias;
     a.layout = DataLayout::NHWC;
     return a;
@@ -113,7 +115,8 @@ inline TensorId add_conv(Graph& g, const ConvSpec& s, TensorId in, const std::st
     std::mt19937 rng(s.seed);
     const TensorInfo xi = g.info(in);
     const bool q = s.dt != DataType::Float32;
-    const uint32_t ho = out_dim(s.h, s.kh, s.stride, s.pad), wo = out_dim(s.w, s.kw, s.stride, s.pad);
+    const uint32_t ho = out_dim(s.h, (s.kh - 1) * s.dilation + 1, s.stride, s.pad);
+    const uint32_t wo = out_dim(s.w, (s.kw - 1) * s.dilation + 1, s.stride, s.pad);
     const uint32_t k = s.depthwise ? s.c : s.k;
     const uint32_t per_out = s.kh * s.kw * (s.depthwise ? 1 : s.c);
     const size_t nw = size_t(k) * per_out;

@@ -358,3 +358,34 @@ TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
     EXPECT_EQ(r.npu_layers.size(), 2u);
     EXPECT_LE(r.max_diff, 1.0);
 }
+
+// Dilated convolutions run as the inflated kernel with zero taps (conv_layer.h), no dilation register: against
+// the CPU's dilated convolution in fp16, uint8, int8 per-channel, depthwise, with strides.
+TEST(NpuDilation, InflatedKernelMatchesTheCpu) {
+    struct D {
+        DataType dt;
+        bool per_channel, depthwise;
+        uint32_t d, stride, pad, kh;
+    };
+    const D cases[] = {{DataType::Float32, false, false, 2, 1, 2, 3}, {DataType::QAsymmU8, false, false, 2, 1, 2, 3},
+                       {DataType::QAsymmS8, true, false, 3, 1, 3, 3},  {DataType::QAsymmU8, false, true, 2, 1, 2, 3},
+                       {DataType::Float32, false, true, 5, 1, 5, 3},   {DataType::QAsymmU8, false, false, 2, 2, 1, 3},
+                       {DataType::Float32, false, false, 4, 1, 0, 2}};
+    // Also with 3 input channels: a first convolution whose windows the host packs when not dilated.
+    for (uint32_t channels : {24u, 3u})
+    for (const D& c : cases) {
+        Graph g;
+        const bool q = c.dt != DataType::Float32;
+        ConvSpec s;
+        s.dt = c.dt, s.per_channel = c.per_channel, s.depthwise = c.depthwise;
+        s.h = 11, s.w = 13, s.c = channels, s.k = c.depthwise ? channels : 20, s.kh = s.kw = c.kh, s.dilation = c.d, s.stride = c.stride, s.pad = c.pad;
+        TensorId x = value(g, "x", Shape{1, s.h, s.w, s.c}, c.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+        io(g, x, add_conv(g, s, x, "conv"));
+        const Placement p = place(g, npu::npu_placement_options(!q));
+        EXPECT_EQ(p.segments.size(), 1u) << "dilation " << c.d;
+        const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "dilated"), !q);
+        ASSERT_EQ(r.npu_layers.size(), 1u);
+        EXPECT_LE(r.max_diff, q ? 1.0 : 4.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref))
+            << to_string(c.dt) << (c.depthwise ? " depthwise" : "") << " dilation " << c.d << " stride " << c.stride;
+    }
+}

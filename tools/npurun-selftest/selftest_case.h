@@ -43,6 +43,7 @@ struct LayerSpec {
     LayerKind kind = LayerKind::Conv;
     uint32_t out_c = 0;  // Conv / FullyConnected: output channels
     uint32_t kh = 1, kw = 1, sy = 1, sx = 1;
+    uint32_t dil = 1;          // Conv / Depthwise: dilation (both axes)
     uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
     bool per_channel = false;  // int8 weights QSymmS8 with one scale per output channel
     bool bias = true;
@@ -59,6 +60,7 @@ struct LayerSpec {
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
 
     LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
+    LayerSpec& dilation(uint32_t d) { dil = d; return *this; }
     LayerSpec& stride(uint32_t y, uint32_t x) { sy = y, sx = x; return *this; }
     LayerSpec& pad(uint32_t p) { pad_top = pad_bottom = pad_left = pad_right = p; return *this; }
     LayerSpec& pad(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right) {

@@ -148,6 +148,9 @@ std::vector<Case> make_cases() {
         {"conv-u8-k5-p2", U8, hwc(9, 9, 16), {conv(48, 5).pad(2)}, "5x5, padding 2"},
         {"conv-u8-k3-s2-same", U8, hwc(16, 16, 8), {conv(16, 3).stride(2).pad(0, 1, 0, 1)}, "asymmetric (SAME) padding"},
         {"conv-u8-k3x1", U8, hwc(10, 12, 16), {conv(16, 3, 1).pad(1, 1, 0, 0)}, "non-square kernel"},
+        // Dilated kernels run inflated, zero taps between the weights (runtime/npu/conv_layer.h).
+        {"conv-u8-dilated2", U8, hwc(12, 12, 16), {conv(16, 3).dilation(2).pad(2)}, "3x3 dilation 2 as a 5x5"},
+        {"dw-f16-dilated3", F16, hwc(13, 11, 24), {dw(3).dilation(3).pad(3)}, "depthwise 3x3 dilation 3 as a 7x7"},
         {"conv-u8-s2x1", U8, hwc(12, 12, 16), {conv(16, 3).stride(2, 1).pad(1)}, "different strides per axis"},
         {"conv-u8-nobias", U8, hwc(8, 8, 16), {conv(16, 3).pad(1).no_bias()}, "no bias"},
         {"conv-u8-relu", U8, hwc(12, 12, 16), {conv(32, 3).pad(1).relu()}, "fused ReLu"},

@@ -101,8 +101,9 @@ struct Builder {
             if (x.flat) bad(i, "a convolution needs a [1,H,W,C] input");
             if (depthwise) out_c = x.c;
             const uint64_t ph = uint64_t{x.h} + L.pad_top + L.pad_bottom, pw = uint64_t{x.w} + L.pad_left + L.pad_right;
-            if (ph < L.kh || pw < L.kw || L.sy == 0 || L.sx == 0) bad(i, "kernel larger than the padded input");
-            y.h = static_cast<uint32_t>((ph - L.kh) / L.sy + 1), y.w = static_cast<uint32_t>((pw - L.kw) / L.sx + 1);
+            const uint32_t ekh = (L.kh - 1) * L.dil + 1, ekw = (L.kw - 1) * L.dil + 1;  // dilated extent
+            if (ph < ekh || pw < ekw || L.sy == 0 || L.sx == 0) bad(i, "kernel larger than the padded input");
+            y.h = static_cast<uint32_t>((ph - ekh) / L.sy + 1), y.w = static_cast<uint32_t>((pw - ekw) / L.sx + 1);
             y.c = out_c;
             taps = L.kh * L.kw;
         }
@@ -166,6 +167,7 @@ struct Builder {
             mw::Conv2dParams p;
             p.pad_left = L.pad_left, p.pad_right = L.pad_right, p.pad_top = L.pad_top, p.pad_bottom = L.pad_bottom;
             p.stride_x = L.sx, p.stride_y = L.sy;
+            p.dilation_x = p.dilation_y = L.dil;
             const uint32_t id = depthwise ? w.add_depthwise_convolution2d(name, x.port, yd, p, weights, bias, mw::WeightsPlacement::ConstantLayers)
                                           : w.add_convolution2d(name, x.port, yd, p, weights, bias, mw::WeightsPlacement::ConstantLayers);
             y.port = mw::Port(id);

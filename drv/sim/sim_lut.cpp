@@ -95,31 +95,24 @@ void run_lut(TaskExec& t, Cube& x) {
     const LutTable& hybrid = LutCfg::LUT_HYBRID_PRIORITY.get(cfg) ? lo : le;
     const LutTable& uflow = LutCfg::LUT_UFLOW_PRIORITY.get(cfg) ? lo : le;
     const LutTable& oflow = LutCfg::LUT_OFLOW_PRIORITY.get(cfg) ? lo : le;
+    // L6: below both tables, above both, inside both, or inside one.
+    auto lut = [&](double v) {
+        if (v < le.start) return uflow.below(v);
+        if (v > lo.end) return oflow.above(v);
+        if (v >= lo.start && v <= le.end) return hybrid.lookup(v);
+        return v < lo.start ? le.lookup(v) : lo.lookup(v);
+    };
     if (!x.is_float) {
         // L3: an integer value indexes with index select 0, one entry per input unit, so that no fraction
-        // (whose fixed-point rounding is not known) and no slope arithmetic is involved.
+        // (whose fixed-point rounding is not known) and no slope arithmetic is involved: the result is an entry.
         if (le.step != 1 || lo.step != 1) t.unmodelled("integer-pipeline LUT with an index select above 0 (its fraction's rounding is not known)");
         if (le.uflow_slope != 0 || le.oflow_slope != 0 || lo.uflow_slope != 0 || lo.oflow_slope != 0)
             t.unmodelled("integer-pipeline LUT with a non-zero slope (its rounding is not known)");
-        for (int64_t& v : x.i) {
-            const double d = static_cast<double>(v);
-            const LutTable& tb = d < le.start ? uflow : d > lo.end ? oflow
-                                 : (d >= lo.start && d <= le.end) ? hybrid : d < lo.start ? le : lo;
-            const double p = std::clamp(d, tb.start, tb.end) - tb.start;  // beyond the ends: the end entry
-            v = (*tb.entries)[static_cast<size_t>(p)];
-        }
+        for (int64_t& v : x.i) v = static_cast<int64_t>(lut(static_cast<double>(v)));
         return;
     }
-    for (float& f : x.f) {
-        const double v = f;
-        if (std::isnan(v)) continue;
-        double y;
-        if (v < le.start) y = uflow.below(v);
-        else if (v > lo.end) y = oflow.above(v);
-        else if (v >= lo.start && v <= le.end) y = hybrid.lookup(v);
-        else y = v < lo.start ? le.lookup(v) : lo.lookup(v);
-        f = static_cast<float>(y);
-    }
+    for (float& f : x.f)
+        if (!std::isnan(f)) f = static_cast<float>(lut(f));
 }
 
 }  // namespace npudrv::sim::detail

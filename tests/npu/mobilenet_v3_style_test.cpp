@@ -45,29 +45,13 @@ TEST(MobilenetV3Style, Fp16OnTheSimulatorMatchesTheCpu) {
     const std::string table = explain(g, p);
     std::printf("%s", table.substr(table.rfind(" layers on the NPU") - 12).c_str());
 
-    const auto session = [&model](DeviceKind device) {
-        SessionOptions o;
-        o.device = device;
-        o.fp16 = device == DeviceKind::Sim;  // --fp16 (the CPU path computes float32 either way)
-        return std::make_unique<Session>(model, o);
-    };
-    auto cpu_session = session(DeviceKind::Cpu), sim_session = session(DeviceKind::Sim);
-    Session& cpu = *cpu_session;
-    Session& sim = *sim_session;
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    TensorBinding& in = cpu.input(0);
-    for (size_t k = 0; k < in.info.shape.num_elements(); ++k) static_cast<float*>(in.data)[k] = d(rng);
-    std::memcpy(sim.input(0).data, in.data, in.info.num_bytes());
-    cpu.run();
-    sim.run();
-    for (size_t o = 0; o < cpu.num_outputs(); ++o) {
-        const size_t n = cpu.output(o).info.shape.num_elements();
-        const npu_test::Difference diff = npu_test::difference(cpu.output(o), sim.output(o), n);
-        std::printf("output %zu: %zu values, max |sim-cpu| = %.5f, max |cpu| = %.4f\n", o, n, diff.max_diff, diff.max_ref);
+    // --fp16 on the simulator (the CPU path computes float32 either way), inputs uniform in [-1, 1).
+    const npu_test::CpuSimRun run(model, npu_test::sim_options(true), 3);
+    const std::vector<npu_test::Difference> diffs = npu_test::output_differences(run);
+    for (size_t o = 0; o < diffs.size(); ++o) {
         // Twice conformance-npu's --fp16 tolerance of one layer (2^-7 * max(1, |cpu|)) for the whole chain of
         // ~40 fp16 layers (conformance-npu allows layers x 2^-7 for a model).
-        EXPECT_LE(diff.max_diff, std::ldexp(1.0, -6) * std::max(1.0, diff.max_ref)) << "output " << o;
+        EXPECT_LE(diffs[o].max_diff, std::ldexp(1.0, -6) * std::max(1.0, diffs[o].max_ref)) << "output " << o;
     }
     // What the issue asks of this network with --fp16: at most 12 segments, at least 95% of the MACs on the NPU.
     EXPECT_LE(p.segments.size(), 12u);

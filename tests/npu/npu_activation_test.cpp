@@ -106,22 +106,35 @@ TEST(NpuActivation, ConvLeakyReluConvIsOneSegment) {
 
 namespace {
 
-// The CPU and the simulated NPU (--fp16, profiled) on one input: a sweep of [-lim, lim] in kH*kW*kC steps
-// (channel-fastest, so every channel plane sees the whole range), with 0, the tables' ends and +-65504 in it.
-Compared sweep(const ActSpec& s, float lim) {
+// The CPU and the simulated NPU (profiled; --fp16 for a float model) on one input that `fill` writes into the
+// CPU session's binding 0 (then copied to the simulator's): output 0 compared, and whether its bytes are equal.
+struct ActRun {
+    Compared c;
+    bool identical = false;
+};
+template <class Fill> ActRun run_on(const ActSpec& s, Fill fill) {
     const auto m = act_model(s);
-    SessionOptions so = sim_options(true);
+    SessionOptions so = sim_options(s.dt == DataType::Float32);
     so.profile = true;
     Session cpu(m, cpu_options()), sim(m, so);
-    auto* x = static_cast<float*>(cpu.input(0).data);
-    const size_t n = cpu.input(0).info.shape.num_elements();
-    for (size_t i = 0; i < n; ++i) x[i] = -lim + 2.0f * lim * static_cast<float>(i) / static_cast<float>(n - 1);
-    const float special[] = {0.0f, -0.0f, 8.0f, -8.0f, 16.0f, -16.0f, 65504.0f, -65504.0f, 1e-4f, -1e-4f};
-    for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); ++k) x[k * 53 % n] = special[k];
-    std::memcpy(sim.input(0).data, x, n * sizeof(float));
+    TensorBinding& in = cpu.input(0);
+    fill(in);
+    std::memcpy(sim.input(0).data, in.data, in.info.num_bytes());
     cpu.run();
     sim.run();
-    return compare_runs(cpu, sim);
+    return {compare_runs(cpu, sim), std::memcmp(cpu.output(0).data, sim.output(0).data, cpu.output(0).info.num_bytes()) == 0};
+}
+
+// A float input sweeping [-lim, lim] in kH*kW*kC steps (channel-fastest, so every channel plane sees the whole
+// range), with 0, the tables' ends and +-65504 in it.
+Compared sweep(const ActSpec& s, float lim) {
+    return run_on(s, [lim](TensorBinding& in) {
+               auto* x = static_cast<float*>(in.data);
+               const size_t n = in.info.shape.num_elements();
+               for (size_t i = 0; i < n; ++i) x[i] = -lim + 2.0f * lim * static_cast<float>(i) / static_cast<float>(n - 1);
+               const float special[] = {0.0f, -0.0f, 8.0f, -8.0f, 16.0f, -16.0f, 65504.0f, -65504.0f, 1e-4f, -1e-4f};
+               for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); ++k) x[k * 53 % n] = special[k];
+           }).c;
 }
 
 }  // namespace
@@ -180,22 +193,13 @@ TEST(NpuActivation, Int8EveryFunctionThroughTheLookupTableIsExact) {
                                      ActivationFunction::Gelu,    ActivationFunction::Linear};
     for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8}) {
         for (ActivationFunction f : fs) {
-            ActSpec s{f, 0.5f, dt, false, 0.75f};
-            const auto m = act_model(s);
-            SessionOptions so = sim_options(false);
-            so.profile = true;
-            Session cpu(m, cpu_options()), sim(m, so);
-            auto* x = static_cast<uint8_t*>(cpu.input(0).data);
-            const size_t n = cpu.input(0).info.num_bytes();
-            for (size_t i = 0; i < n; ++i) x[i] = static_cast<uint8_t>(i * 7);  // every code, 7 coprime to 256
-            std::memcpy(sim.input(0).data, x, n);
-            cpu.run();
-            sim.run();
-            const Compared r = compare_runs(cpu, sim);
-            ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(f);
-            EXPECT_EQ(r.npu_tasks[0], 1u);
-            EXPECT_EQ(std::memcmp(cpu.output(0).data, sim.output(0).data, n), 0) << to_string(f) << " " << to_string(dt)
-                                                                                  << ": max |npu-cpu| " << r.max_diff;
+            const ActRun r = run_on(ActSpec{f, 0.5f, dt, false, 0.75f}, [](TensorBinding& in) {
+                auto* x = static_cast<uint8_t*>(in.data);
+                for (size_t i = 0; i < in.info.num_bytes(); ++i) x[i] = static_cast<uint8_t>(i * 7);  // every code, 7 coprime to 256
+            });
+            ASSERT_EQ(r.c.npu_layers.size(), 1u) << to_string(f);
+            EXPECT_EQ(r.c.npu_tasks[0], 1u);
+            EXPECT_TRUE(r.identical) << to_string(f) << " " << to_string(dt) << ": max |npu-cpu| " << r.c.max_diff;
         }
     }
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -264,6 +265,18 @@ struct CpuSimRun {
         sim.run();
     }
 };
+
+// Every output of a run: the largest |sim - cpu| and |cpu| of each, printed one line per output.
+inline std::vector<Difference> output_differences(const CpuSimRun& r) {
+    std::vector<Difference> out;
+    for (size_t o = 0; o < r.cpu.num_outputs(); ++o) {
+        const size_t n = r.cpu.output(o).info.shape.num_elements();
+        out.push_back(difference(r.cpu.output(o), r.sim.output(o), n));
+        std::printf("output %zu: %zu values, max |sim-cpu| = %.5f, max |cpu| = %.4f\n", o, n, out.back().max_diff,
+                    out.back().max_ref);
+    }
+    return out;
+}
 
 // Output 0 of two sessions of one model that have run (`sim` with profiling), and the simulator's layers.
 inline Compared compare_runs(const Session& cpu, const Session& sim) {

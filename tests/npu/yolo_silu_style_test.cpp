@@ -51,24 +51,11 @@ TEST(YoloSiluStyle, Fp16IsOneSegmentAndMatchesTheCpu) {
     EXPECT_EQ(p.segments.size(), 1u);
     EXPECT_NE(table.find("NPU share of MACs: 100.0%"), std::string::npos) << table;
 
-    SessionOptions co, so;
-    co.device = DeviceKind::Cpu;
-    so.device = DeviceKind::Sim;
-    so.fp16 = true;
-    Session cpu(model, co), sim(model, so);
-    std::mt19937 rng(5);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    TensorBinding& in = cpu.input(0);
-    for (size_t k = 0; k < in.info.shape.num_elements(); ++k) static_cast<float*>(in.data)[k] = d(rng);
-    std::memcpy(sim.input(0).data, in.data, in.info.num_bytes());
-    cpu.run();
-    sim.run();
-    ASSERT_EQ(cpu.num_outputs(), 3u);
-    for (size_t o = 0; o < cpu.num_outputs(); ++o) {
-        const size_t n = cpu.output(o).info.shape.num_elements();
-        const npu_test::Difference diff = npu_test::difference(cpu.output(o), sim.output(o), n);
-        std::printf("output %zu: %zu values, max |sim-cpu| = %.5f, max |cpu| = %.4f\n", o, n, diff.max_diff, diff.max_ref);
+    const npu_test::CpuSimRun run(model, npu_test::sim_options(true), 5);  // --fp16, inputs uniform in [-1, 1)
+    const std::vector<npu_test::Difference> diffs = npu_test::output_differences(run);
+    ASSERT_EQ(diffs.size(), 3u);
+    for (size_t o = 0; o < diffs.size(); ++o) {
         // As for the MobileNet-v3-style network: twice one fp16 layer's tolerance (2^-7) for the whole chain.
-        EXPECT_LE(diff.max_diff, std::ldexp(1.0, -6) * std::max(1.0, diff.max_ref)) << "output " << o;
+        EXPECT_LE(diffs[o].max_diff, std::ldexp(1.0, -6) * std::max(1.0, diffs[o].max_ref)) << "output " << o;
     }
 }

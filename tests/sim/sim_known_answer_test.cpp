@@ -4,6 +4,7 @@
 #include "drv/sim/npu_simulator.h"
 #include "tests/sim/npu_test_streams.h"
 #include "tests/sim/reference_ops.h"
+#include "tests/sim/run_lists.h"
 #include "tests/sim/test_memory.h"
 
 #include <gtest/gtest.h>
@@ -23,22 +24,6 @@ namespace {
 
 constexpr uint32_t kRegcmd = 0x10000000, kIn = 0x20000000, kWeights = 0x30000000, kOut = 0x40000000, kBias = 0x50000000,
                    kIn2 = 0x60000000;
-
-// Places the lists in memory and runs each as the kernel would (one HwTask per list).
-std::vector<HwResult> run_all(NpuSimulator& sim, TestMemory& mem, const RegcmdBuffer& b) {
-    mem.add(b.base_addr, b.size_bytes());
-    mem.put_qwords(b.base_addr, b.qwords);
-    std::vector<HwResult> out;
-    for (const auto& t : b.tasks) {
-        HwTask h;
-        h.regcmd_addr = t.regcmd_addr;
-        h.regcfg_amount = t.total_qwords;
-        h.enable_mask = t.enable_mask;
-        h.int_mask = t.int_mask;
-        out.push_back(sim.run(h, mem));
-    }
-    return out;
-}
 
 // An fp16 conv task from kIn and kWeights to kOut: C -> K channels with a k x k kernel, H x W in, Ho x Wo out.
 ConvTaskSpec fp16_conv_spec(int C, int H, int W, int K, int k, int Ho, int Wo) {

@@ -4,6 +4,7 @@
 #include "drv/regcmd/fields.h"
 #include "drv/sim/npu_simulator.h"
 #include "tests/sim/npu_test_streams.h"
+#include "tests/sim/run_lists.h"
 #include "tests/sim/test_memory.h"
 
 #include <gtest/gtest.h>
@@ -138,18 +139,8 @@ Ran run(NpuSimulator& sim, const std::vector<LutSetup>& tasks, const Tables& tb)
     auto& out = mem.add(kOut, size_t{kH} * kW * 16);
     RegcmdWriter w;
     for (const LutSetup& s : tasks) write_lut_task(w, tb, s);
-    const auto b = w.finish(kRegcmd);
-    mem.add(b.base_addr, b.size_bytes());
-    mem.put_qwords(b.base_addr, b.qwords);
     Ran r;
-    for (const auto& t : b.tasks) {
-        HwTask h;
-        h.regcmd_addr = t.regcmd_addr;
-        h.regcfg_amount = t.total_qwords;
-        h.enable_mask = t.enable_mask;
-        h.int_mask = t.int_mask;
-        r.results.push_back(sim.run(h, mem));
-    }
+    r.results = run_all(sim, mem, w.finish(kRegcmd));
     for (int64_t v : unpack_feature(out.data(), kC, kH, kW, 2, size_t{kH} * kW * 16, false))
         r.out.push_back(fp16_to_fp32(static_cast<uint16_t>(v)));
     return r;
@@ -261,16 +252,8 @@ TEST(SimLut, Int8IndexesOneEntryPerCodeAndTheConverterSaturates) {
     auto& out = mem.add(kOut, size_t{kH} * kW * 16);
     RegcmdWriter w;
     write_lut_task(w, tb, s);
-    const auto b = w.finish(kRegcmd);
-    mem.add(b.base_addr, b.size_bytes());
-    mem.put_qwords(b.base_addr, b.qwords);
-    HwTask h;
-    h.regcmd_addr = b.tasks[0].regcmd_addr;
-    h.regcfg_amount = b.tasks[0].total_qwords;
-    h.enable_mask = b.tasks[0].enable_mask;
-    h.int_mask = b.tasks[0].int_mask;
     NpuSimulator sim;
-    ASSERT_EQ(sim.run(h, mem).error, "");
+    ASSERT_EQ(run_all(sim, mem, w.finish(kRegcmd))[0].error, "");
     const auto got = unpack_feature(out.data(), kC, kH, kW, 1, size_t{kH} * kW * 16);
     for (size_t i = 0; i < codes.size(); ++i) {
         const int64_t q = codes[i];

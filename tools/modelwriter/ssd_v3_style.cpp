@@ -1,10 +1,9 @@
 #include "tools/modelwriter/ssd_v3_style.h"
 
-#include <cmath>
-#include <random>
 #include <string>
+#include <vector>
 
-#include "tools/modelwriter/model_writer.h"
+#include "tools/modelwriter/float_net_writer.h"
 
 namespace npurun::modelwriter {
 namespace {
@@ -12,39 +11,12 @@ namespace {
 namespace mw = npurun::modelwriter;
 namespace fb = armnnSerializer;
 
-struct Map {
-    uint32_t layer, h, w, c;
-};
-
-class V3Writer {
+class V3Writer : public FloatNetWriter {
 public:
-    mw::ModelWriter w;
+    V3Writer() : FloatNetWriter(7) {}
 
-    Map input(uint32_t h, uint32_t wd, uint32_t c) { return {w.add_input("image", f32({1, h, wd, c}), 0), h, wd, c}; }
-    Map conv(const Map& x, uint32_t co, uint32_t k, uint32_t s) {
-        mw::Conv2dParams p = same(x, k, s);
-        const uint32_t oh = (x.h + s - 1) / s, ow = (x.w + s - 1) / s;
-        const uint32_t id = w.add_convolution2d(name("conv"), x.layer, f32({1, oh, ow, co}), p,
-                                                mw::const_f32({co, k, k, x.c}, random(size_t{co} * k * k * x.c, k * k * x.c)),
-                                                mw::const_f32({co}, random(co, 16)));
-        return {id, oh, ow, co};
-    }
-    Map dw(const Map& x, uint32_t k, uint32_t s) {
-        mw::Conv2dParams p = same(x, k, s);
-        const uint32_t oh = (x.h + s - 1) / s, ow = (x.w + s - 1) / s;
-        const uint32_t id = w.add_depthwise_convolution2d(name("dw"), x.layer, f32({1, oh, ow, x.c}), p,
-                                                          mw::const_f32({1, k, k, x.c}, random(size_t{k} * k * x.c, k * k)),
-                                                          mw::const_f32({x.c}, random(x.c, 16)));
-        return {id, oh, ow, x.c};
-    }
-    Map act(const Map& x, fb::ActivationFunction f, float a = 0.0f) {
-        return {w.add_activation(name("act"), x.layer, f32(dims(x)), f, a), x.h, x.w, x.c};
-    }
-    Map binary(fb::Layer l, fb::LayerType t, const Map& a, uint32_t b) {
-        return {w.add_plain(l, t, name("ew"), {a.layer, b}, {f32(dims(a))}), a.h, a.w, a.c};
-    }
-    Map add(const Map& a, uint32_t b) { return binary(fb::Layer::AdditionLayer, fb::LayerType::Addition, a, b); }
-    Map mul(const Map& a, uint32_t b) { return binary(fb::Layer::MultiplicationLayer, fb::LayerType::Multiplication, a, b); }
+    Map input(uint32_t h, uint32_t wd, uint32_t c) { return FloatNetWriter::input("image", h, wd, c); }
+    Map dw(const Map& x, uint32_t k, uint32_t s) { return depthwise(x, k, s); }
     uint32_t scalar(float v) { return w.add_constant(name("k"), mw::const_f32({1, 1, 1, 1}, {v})); }
     // TfLite's hard-sigmoid after Arm NN 20.08: Addition(+3) with the fused ReLU6 as its own layer, Multiplication(1/6).
     Map hard_sigmoid(const Map& x) { return mul(act(add(x, scalar(3.0f)), fb::ActivationFunction::BoundedReLu, 6.0f), scalar(1.0f / 6.0f)); }
@@ -84,35 +56,6 @@ public:
                                    fb::CreateUintVector(b, b.CreateVector(std::vector<uint32_t>{0, rows_a, 0}))};
                                return fb::CreateConcatLayer(b, base, fb::CreateOriginsDescriptor(b, 1, 2, 3, b.CreateVector(v))).Union();
                            });
-    }
-
-private:
-    std::mt19937 rng_{7};
-    uint32_t count_ = 0;
-
-    static mw::TensorDesc f32(std::vector<uint32_t> d) { return mw::tensor(std::move(d), fb::DataType::Float32); }
-    static std::vector<uint32_t> dims(const Map& m) { return {1, m.h, m.w, m.c}; }
-    std::string name(const char* what) { return std::string(what) + std::to_string(count_++); }
-    // Uniform weights of variance 2 / fan_in (activations stay O(1) through the network).
-    std::vector<float> random(size_t n, uint32_t fan_in) {
-        std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-        const float scale = std::sqrt(6.0f / float(fan_in));
-        std::vector<float> v(n);
-        for (auto& e : v) e = d(rng_) * scale;
-        return v;
-    }
-    // TfLite SAME padding (the extra row / column at the end).
-    static mw::Conv2dParams same(const Map& x, uint32_t k, uint32_t s) {
-        mw::Conv2dParams p;
-        p.stride_x = p.stride_y = s;
-        const auto total = [&](uint32_t in) {
-            const uint32_t out = (in + s - 1) / s;
-            const int64_t t = int64_t(out - 1) * s + k - in;
-            return uint32_t(t > 0 ? t : 0);
-        };
-        p.pad_top = total(x.h) / 2, p.pad_bottom = total(x.h) - total(x.h) / 2;
-        p.pad_left = total(x.w) / 2, p.pad_right = total(x.w) - total(x.w) / 2;
-        return p;
     }
 };
 

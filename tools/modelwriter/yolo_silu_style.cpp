@@ -1,10 +1,9 @@
 #include "tools/modelwriter/yolo_silu_style.h"
 
-#include <cmath>
-#include <random>
 #include <string>
+#include <vector>
 
-#include "tools/modelwriter/model_writer.h"
+#include "tools/modelwriter/float_net_writer.h"
 
 namespace npurun::modelwriter {
 namespace {
@@ -12,42 +11,16 @@ namespace {
 namespace mw = npurun::modelwriter;
 namespace fb = armnnSerializer;
 
-struct Map {
-    uint32_t layer, h, w, c;
-};
-
-class YoloWriter {
+class YoloWriter : public FloatNetWriter {
 public:
-    mw::ModelWriter w;
+    YoloWriter() : FloatNetWriter(11) {}
 
-    Map input(uint32_t size) { return {w.add_input("image", f32({1, size, size, 3}), 0), size, size, 3}; }
-    // Convolution k x k / s with TfLite SAME padding, bias, no activation.
-    Map conv(const Map& x, uint32_t co, uint32_t k, uint32_t s) {
-        mw::Conv2dParams p;
-        p.stride_x = p.stride_y = s;
-        const uint32_t oh = (x.h + s - 1) / s, ow = (x.w + s - 1) / s;
-        const uint32_t th = pad_total(x.h, oh, k, s), tw = pad_total(x.w, ow, k, s);
-        p.pad_top = th / 2, p.pad_bottom = th - th / 2, p.pad_left = tw / 2, p.pad_right = tw - tw / 2;
-        const uint32_t id = w.add_convolution2d(name("conv"), x.layer, f32({1, oh, ow, co}), p,
-                                                mw::const_f32({co, k, k, x.c}, random(size_t{co} * k * k * x.c, k * k * x.c)),
-                                                mw::const_f32({co}, random(co, 16)));
-        return {id, oh, ow, co};
-    }
-    Map sigmoid(const Map& x) {
-        return {w.add_activation(name("sigmoid"), x.layer, f32(dims(x)), fb::ActivationFunction::Sigmoid), x.h, x.w, x.c};
-    }
+    Map input(uint32_t size) { return FloatNetWriter::input("image", size, size, 3); }
+    Map sigmoid(const Map& x) { return act(x, fb::ActivationFunction::Sigmoid, 0.0f, "sigmoid"); }
     // SiLU as the TfLite export has it: x * sigmoid(x).
-    Map silu(const Map& x) {
-        const Map s = sigmoid(x);
-        return {w.add_plain(fb::Layer::MultiplicationLayer, fb::LayerType::Multiplication, name("silu"), {x.layer, s.layer},
-                            {f32(dims(x))}),
-                x.h, x.w, x.c};
-    }
+    Map silu(const Map& x) { return mul(x, sigmoid(x).layer, "silu"); }
     Map cbs(const Map& x, uint32_t co, uint32_t k, uint32_t s) { return silu(conv(x, co, k, s)); }
-    Map add(const Map& a, const Map& b) {
-        return {w.add_plain(fb::Layer::AdditionLayer, fb::LayerType::Addition, name("add"), {a.layer, b.layer}, {f32(dims(a))}),
-                a.h, a.w, a.c};
-    }
+    Map add(const Map& a, const Map& b) { return FloatNetWriter::add(a, b.layer, "add"); }
     Map concat(const std::vector<Map>& parts) {
         uint32_t c = 0;
         std::vector<mw::Port> ids;
@@ -83,26 +56,6 @@ public:
         const Map a = cbs(x, x.c / 2, 1, 1);
         const Map p1 = maxpool5(a), p2 = maxpool5(p1), p3 = maxpool5(p2);
         return cbs(concat({a, p1, p2, p3}), co, 1, 1);
-    }
-
-private:
-    std::mt19937 rng_{11};
-    uint32_t count_ = 0;
-
-    static mw::TensorDesc f32(std::vector<uint32_t> d) { return mw::tensor(std::move(d), fb::DataType::Float32); }
-    static std::vector<uint32_t> dims(const Map& m) { return {1, m.h, m.w, m.c}; }
-    static uint32_t pad_total(uint32_t in, uint32_t out, uint32_t k, uint32_t s) {
-        const int64_t t = int64_t(out - 1) * s + k - in;
-        return uint32_t(t > 0 ? t : 0);
-    }
-    std::string name(const char* what) { return std::string(what) + std::to_string(count_++); }
-    // Uniform weights of variance 2 / fan_in (activations stay O(1) through the network).
-    std::vector<float> random(size_t n, uint32_t fan_in) {
-        std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-        const float scale = std::sqrt(6.0f / float(fan_in));
-        std::vector<float> v(n);
-        for (auto& e : v) e = d(rng_) * scale;
-        return v;
     }
 };
 

@@ -10,9 +10,12 @@
 //   TanH:      y = a * tanh(b * x)                               index scale (x b for TanH) into the EW lookup
 //                                                                table, then in place BS MUL by 2^-14 (x a)
 // The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha, TanH's a and b:
-// relative <= 4.9e-4), the lookup table's (activation_lut.h) and the fp16 output. int8 activations and the other
-// curves (Elu, SoftReLu, Sqrt, Gelu, ...) are refused with their reason: the integer LUT's index is not known,
-// and a curve that does not saturate (Elu, SoftReLu grow like x) overflows the table's fp16 intermediate.
+// relative <= 4.9e-4), the lookup table's (activation_lut.h) and the fp16 output. The other fp16 curves (Elu,
+// SoftReLu, Sqrt, Gelu, ...) are refused with their reason: a curve that does not saturate (Elu, SoftReLu grow
+// like x) overflows the table's fp16 intermediate. int8: every function but the fused-only ReLu / BoundedReLu
+// in one task through the table, one entry per input code (activation_lut.h), bit-exact with the CPU.
+// SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks with the
+// multiply by x in the second.
 #include "core/fp16.h"
 #include "runtime/npu/activation_lut.h"
 #include "runtime/npu/dpu_flying.h"
@@ -38,7 +41,7 @@ struct ActivationLayer {
     ActivationFunction f = ActivationFunction::HardSwish;
     float alpha = 0.0f;
     const LutCurve* curve = nullptr;  // fp16 Sigmoid, TanH
-    std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code
+    std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code (lowering only)
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     FeatureGeometry g;
 };
@@ -55,7 +58,11 @@ bool fp16_multiplier(float m, uint16_t* bits) {
     return true;
 }
 
-Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, ActivationLayer* out) {
+// Whether prepare_activation builds an int8 layer's table (lowering) or only checks the layer (placement's
+// check: the same refusals, no 1026 activation values computed).
+enum class Tables { CheckOnly, Build };
+
+Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables tables, ActivationLayer* out) {
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return Refusal::because("not a one-input activation");
     const auto& attrs = node.attr<ActivationAttrs>();
     const auto f = attrs.function;
@@ -65,8 +72,7 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Activa
         // int8: every function through the lookup table, one entry per input code.
         const TensorInfo &xi = g.info(node.inputs[0]), &yi = g.info(node.outputs[0]);
         if (xi.quant.per_axis() || yi.quant.per_axis()) return Refusal::because("int8 activation with per-axis quantization");
-        out->int8_table = std::make_shared<const DpuLutProgram>(int8_activation_table(attrs, xi, yi));
-        out->f = f;
+        if (tables == Tables::Build) out->int8_table = std::make_shared<const DpuLutProgram>(int8_activation_table(attrs, xi, yi));
     }
     const bool curve = f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH;
     if (d == NpuDomain::Fp16 && !curve && f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu &&
@@ -139,53 +145,46 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     return t;
 }
 
-class ActivationOp : public NpuOp {
-public:
-    ActivationOp(TensorId in, TensorId out, const ActivationLayer& L) : layer_(L) { input = in, output = out; }
-    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
-        if (layer_.curve == nullptr) return 1;
-        // The curve's entries to its values, in place: each element is read before it is written.
-        DpuFlyingTask scale = flying_copy_task(false, layer_.g.c, layer_.g.h * layer_.g.w, layer_.g.h * layer_.g.w);
-        scale.h = layer_.g.h, scale.w = layer_.g.w;
-        scale.src = scale.dst = a.output;
-        scale.bs_mul_en = true, scale.bs_mul = layer_.out_mul;
-        emit_dpu_flying_task(lanes[0], scale);
-        return 2;
-    }
-
-private:
-    ActivationLayer layer_;
-};
-
-// SiLU, y = x * sigmoid(x) (a Mul with its Sigmoid gate fused): two tasks over x and y only, the sigmoid never
-// stored: the lookup (x * index scale -> entries) into y, then y = (y * 2^-14) * x in place (BS multiply by the
-// entry scale, EW multiply by x read per pixel). Against Sigmoid then Mul: one task and two map transfers fewer.
-class SiluOp : public NpuOp {
-public:
-    SiluOp(TensorId x, TensorId y, const ActivationLayer& L) : layer_(L) { input = operand = x, output = y; }
-    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
-        const uint32_t plane = layer_.g.h * layer_.g.w;
-        DpuFlyingTask t = flying_copy_task(false, layer_.g.c, plane, plane);
-        t.h = layer_.g.h, t.w = layer_.g.w;
-        t.src = t.dst = a.output;
-        t.bs_mul_en = true, t.bs_mul = layer_.out_mul;
+// A curve's second task: its entries to values in place (each element is read before it is written). For a SiLU
+// (y = x * sigmoid(x), a Mul with its Sigmoid gate folded in) it also multiplies by x, read per pixel (EW), so
+// that the sigmoid map is never stored: one task and two map transfers fewer than Sigmoid then Mul.
+DpuFlyingTask entry_scale_task(const ActivationLayer& L, const OpAddresses& a, bool times_input) {
+    const uint32_t plane = L.g.h * L.g.w;
+    DpuFlyingTask t = flying_copy_task(false, L.g.c, plane, plane);
+    t.h = L.g.h, t.w = L.g.w;
+    t.src = t.dst = a.output;
+    t.bs_mul_en = true, t.bs_mul = L.out_mul;
+    if (times_input) {
         t.operand = DpuFlyingTask::Operand::PerPixel;
         t.ew_addr = a.input, t.ew_plane = plane;
         t.ew_mul = true;
-        emit_dpu_flying_task(lanes[0], t);
+    }
+    return t;
+}
+
+class ActivationOp : public NpuOp {
+public:
+    // silu: the op is the Mul of x and its folded Sigmoid gate (prepare_silu); x is both input and operand.
+    ActivationOp(TensorId in, TensorId out, const ActivationLayer& L, bool silu) : layer_(L), silu_(silu) {
+        input = in, output = out;
+        if (silu) operand = in;
+    }
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
+        if (layer_.curve == nullptr) return 1;
+        emit_dpu_flying_task(lanes[0], entry_scale_task(layer_, a, silu_));
         return 2;
     }
 
 private:
     ActivationLayer layer_;
+    bool silu_;
 };
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     ActivationLayer L;
-    Refusal r = f.activation != nullptr ? Refusal::because("fused activation") : prepare_activation(g, *f.node, d, &L);
-    if (!r.refused()) *out = std::make_unique<ActivationOp>(f.node->inputs[0], f.node->outputs[0], L);
+    Refusal r = f.activation != nullptr ? Refusal::because("fused activation") : prepare_activation(g, *f.node, d, Tables::Build, &L);
+    if (!r.refused()) *out = std::make_unique<ActivationOp>(f.node->inputs[0], f.node->outputs[0], L, false);
     return r;
 }
 
@@ -195,20 +194,20 @@ Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::uniq
     if (d != NpuDomain::Fp16) return Refusal::because("SiLU gate outside the fp16 domain");
     if (f.activation != nullptr) return Refusal::because("SiLU with a fused activation after it");
     ActivationLayer L;
-    if (Refusal r = prepare_activation(g, *f.gate, d, &L); r.refused()) return r;
+    if (Refusal r = prepare_activation(g, *f.gate, d, Tables::Build, &L); r.refused()) return r;
     const TensorId x = f.gate->inputs[0], y = f.node->outputs[0];
     std::string why;
     FeatureGeometry gy;
     if (!feature_geometry(g.info(y), d, &gy, &why)) return Refusal::because(why);
     if (gy.c != L.g.c || gy.h != L.g.h || gy.w != L.g.w) return Refusal::because("SiLU output shape differs from its input");
-    *out = std::make_unique<SiluOp>(x, y, L);
+    *out = std::make_unique<ActivationOp>(x, y, L, true);
     return {};
 }
 
 const NpuOpUnit kActivation{OpKind::Activation,
                             [](const Graph& g, const Node& node, NpuDomain d) {
                                 ActivationLayer L;
-                                return prepare_activation(g, node, d, &L);
+                                return prepare_activation(g, node, d, Tables::CheckOnly, &L);
                             },
                             prepare};
 

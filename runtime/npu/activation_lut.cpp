@@ -31,19 +31,25 @@ template <class Entry> DpuLutProgram symmetric_tables(uint32_t index_select, Ent
     return p;
 }
 
-LutCurve make_curve(double (*f)(double), double range) {
+// The curve f over [-range, range]; its entries are f * factor (|f * factor| <= 1), built only with `entries`.
+template <class F> LutCurve make_curve(F f, double range, double factor = 1.0, bool entries = true) {
     LutCurve c;
     c.range = static_cast<float>(range);
     c.index_scale = static_cast<float>((kSteps << kIndexSelect) / range);
     c.entry_scale = static_cast<float>(1.0 / kEntryOne);
-    c.program = symmetric_tables(kIndexSelect, [&](int32_t k) {
-        return static_cast<int16_t>(std::clamp(std::round(f(range * k / kSteps) * kEntryOne), -32768.0, 32767.0));
-    });
+    if (entries) {
+        c.program = symmetric_tables(kIndexSelect, [&](int32_t k) {
+            return static_cast<int16_t>(std::clamp(std::round(f(range * k / kSteps) * factor * kEntryOne), -32768.0, 32767.0));
+        });
+    }
     return c;
 }
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double tanh_(double x) { return std::tanh(x); }
+double normal_cdf(double x) { return 0.5 * (1.0 + std::erf(x * 0.70710678118654752)); }
+double softplus_remainder(double x) { return std::log1p(std::exp(-std::fabs(x))); }
+double elu_remainder(double x) { return x < 0.0 ? std::expm1(x) : 0.0; }
 
 }  // namespace
 
@@ -54,6 +60,25 @@ const LutCurve& sigmoid_curve() {
 
 const LutCurve& tanh_curve() {
     static const LutCurve c = make_curve(tanh_, 8.0);  // 1 - tanh(8) = 2.3e-7
+    return c;
+}
+
+const LutCurve& gelu_gate_curve() {
+    static const LutCurve c = make_curve(normal_cdf, 8.0);  // 1 - Phi(8) = 6.2e-16
+    return c;
+}
+
+const LutCurve& softplus_remainder_curve() {
+    // log(1 + e^-16) = 1.1e-7. The kink of |x| at 0 is a table point (LE ends, LO starts there): no
+    // interpolation crosses it.
+    static const LutCurve c = make_curve(softplus_remainder, 16.0);
+    return c;
+}
+
+LutCurve elu_remainder_curve(float alpha, bool entries) {
+    const bool folded = std::fabs(alpha) <= 1.0f;
+    LutCurve c = make_curve(elu_remainder, 16.0, folded ? alpha : 1.0, entries);  // e^-16 = 1.1e-7
+    if (!folded) c.entry_scale *= alpha;
     return c;
 }
 

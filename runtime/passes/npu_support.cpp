@@ -407,23 +407,14 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
             const std::string constant = constant_operand_refusal(g, n);
             return constant.empty() ? in_domain(g, n, policy, check_elementwise) : NpuVerdict::no(constant);
         }
-        case OpKind::Activation: {
-            const auto f = n.attr<ActivationAttrs>().function;
-            if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
+        case OpKind::Activation:
+            // Placement's rule: ReLu and BoundedReLu are fused into the layer before them or stay on the CPU.
+            if (const auto f = n.attr<ActivationAttrs>().function; f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
                 return NpuVerdict::no("a standalone activation runs on the NPU only fused into the layer before it");
-            // int8: every function through the DPU lookup table (one entry per input code); fp16: HardSwish (BS
-            // stage + EW multiply), LeakyReLu (BS PReLU multiplier), Square (EW multiply, seed 003 Pow exponent 2),
-            // Sigmoid and TanH (lookup table): runtime/npu/ops/activation_op.cpp.
-            return in_domain(g, n, policy, [](const Graph&, const Node& node, NpuDomain d) {
-                const auto fn = node.attr<ActivationAttrs>().function;
-                if (d == NpuDomain::Int8 || fn == ActivationFunction::HardSwish || fn == ActivationFunction::LeakyReLu ||
-                    fn == ActivationFunction::Square || fn == ActivationFunction::Sigmoid || fn == ActivationFunction::TanH)
-                    return NpuVerdict::yes(d);
-                return NpuVerdict::no(std::string("fp16 ") + to_string(fn) +
-                                      " has no NPU lowering (fp16 lookup tables: Sigmoid and TanH only; int8 runs every "
-                                      "function through one)");
-            });
-        }
+            // Which other functions the backend lowers in each domain (int8: all, through the DPU lookup table; fp16:
+            // those the DPU computes or has a bounded table for) is the activation unit's answer, with its reason:
+            // runtime/npu/ops/activation_op.cpp.
+            return in_domain(g, n, policy, nullptr);
         case OpKind::Input:
         case OpKind::Output:
         case OpKind::Constant:

@@ -183,6 +183,49 @@ TEST(NpuActivation, ConvSigmoidConvIsOneSegment) {
     std::printf("[ conv>sigmoid>conv ] max |npu-cpu| = %.6f (max |cpu| %.3f)\n", r.max_diff, r.max_ref);
 }
 
+// Curves that grow like x: relu(x) + a bounded remainder from the table, three tasks. Error against the CPU,
+// absolute below 1 and relative above (max_scaled): the input's and output's fp16 rounding (2^-11 relative each),
+// the remainder's interpolation (Elu: h^2/8 |alpha| = 1.2e-4 |alpha|), entries (3.1e-5) and fp16 intermediate
+// (2.4e-4 |alpha|): under 1.5e-3 for |alpha| <= 1, plus 4.9e-4 |alpha| (its fp16 multiplier) above.
+TEST(NpuActivation, EluAndSoftReluAreReluPlusABoundedRemainder) {
+    const ActSpec specs[] = {{ActivationFunction::Elu, 1.0f},  {ActivationFunction::Elu, 0.25f},
+                             {ActivationFunction::Elu, 3.0f},  {ActivationFunction::Elu, -0.5f},
+                             {ActivationFunction::SoftReLu, 0.0f}};
+    for (const ActSpec& s : specs) {
+        const Compared r = sweep(s, 24.0f);
+        ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(s.f) << " " << s.a;
+        EXPECT_EQ(r.npu_tasks[0], 3u);
+        EXPECT_LE(r.max_scaled, 1.5e-3 * std::max(1.0f, std::fabs(s.a))) << to_string(s.f) << " " << s.a;
+        EXPECT_GE(r.max_ref, 65504.0 * 0.999);  // +-65504 is in the sweep: relu(x) carries it through
+        std::printf("[ %s alpha %g, x in [-24, 24] and +-65504 ] max |npu-cpu| / max(1, |cpu|) = %.6f\n", to_string(s.f), s.a,
+                    r.max_scaled);
+    }
+}
+
+// Gelu = x * Phi(x): the gate's table, then the entry scale times x (as SiLU's second task): two tasks.
+TEST(NpuActivation, GeluIsXTimesTheNormalCdfInTwoTasks) {
+    const Compared r = sweep({ActivationFunction::Gelu, 0.0f}, 12.0f);
+    ASSERT_EQ(r.npu_layers.size(), 1u);
+    EXPECT_EQ(r.npu_tasks[0], 2u);
+    EXPECT_LE(r.max_scaled, 1.5e-3);
+    std::printf("[ gelu, x in [-12, 12] and +-65504 ] max |npu-cpu| / max(1, |cpu|) = %.6f\n", r.max_scaled);
+}
+
+// Abs = max(-x, x): one task, and exact (negation and max round nothing; the fp16 input rounding is the CPU
+// reference's own error against the fp16 map, so compare with the input's fp16 value).
+TEST(NpuActivation, AbsIsOneTaskAndExactOnFp16Values) {
+    const ActRun r = run_on({ActivationFunction::Abs, 0.0f}, [](TensorBinding& in) {
+        auto* x = static_cast<float*>(in.data);
+        const size_t n = in.info.shape.num_elements();
+        // Values fp16 holds exactly: the result is exact on both paths.
+        for (size_t i = 0; i < n; ++i) x[i] = (static_cast<float>(i % 97) - 48.0f) * 0.125f;
+        x[0] = 65504.0f, x[1] = -65504.0f, x[2] = -0.0f;
+    });
+    ASSERT_EQ(r.c.npu_layers.size(), 1u);
+    EXPECT_EQ(r.c.npu_tasks[0], 1u);
+    EXPECT_EQ(r.c.max_diff, 0.0);
+}
+
 // int8: every function through the lookup table, one entry per input code, built with the reference's own
 // quantize(f(dequantize(q))): the NPU's output must equal the CPU's byte for byte, for every input code, in
 // uint8 and int8, also when the output scale differs from the input's.
@@ -205,8 +248,8 @@ TEST(NpuActivation, Int8EveryFunctionThroughTheLookupTableIsExact) {
 }
 
 TEST(NpuActivation, RefusalsNameTheirReason) {
-    expect_refused({ActivationFunction::Elu, 1.0f}, "fp16 Elu has no NPU lowering");
-    expect_refused({ActivationFunction::SoftReLu, 0.0f}, "fp16 SoftReLu has no NPU lowering");
+    expect_refused({ActivationFunction::Sqrt, 0.0f}, "fp16 Sqrt has no NPU lowering: it neither saturates nor grows like x");
+    expect_refused({ActivationFunction::Linear, 2.0f}, "fp16 Linear has no NPU lowering");
     // 1e-7 is below fp16's smallest subnormal: the held multiplier would be 0.
     expect_refused({ActivationFunction::LeakyReLu, 1e-7f}, "not an fp16 value");
     // b = 100 makes the index scale 204800, above fp16's 65504; a = 1e-3 makes the entry scale subnormal.

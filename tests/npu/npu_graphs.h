@@ -218,9 +218,10 @@ inline double element_value(const TensorBinding& t, DataType dt, size_t i) {
 }
 
 // Over the first `n` elements of `ref` (the CPU's output) and `got` (the NPU's), read as ref's dtype:
-// the largest |ref - got| and the largest |ref|.
+// the largest |ref - got|, the largest |ref|, and the largest |ref - got| / max(1, |ref|) (absolute below 1,
+// relative above: the measure for outputs that grow like the input, whose fp16 rounding is relative).
 struct Difference {
-    double max_diff = 0, max_ref = 0;
+    double max_diff = 0, max_ref = 0, max_scaled = 0;
 };
 inline Difference difference(const TensorBinding& ref, const TensorBinding& got, size_t n) {
     Difference d;
@@ -228,6 +229,7 @@ inline Difference difference(const TensorBinding& ref, const TensorBinding& got,
         const double x = element_value(ref, ref.info.dtype, i), y = element_value(got, ref.info.dtype, i);
         d.max_diff = std::max(d.max_diff, std::fabs(x - y));
         d.max_ref = std::max(d.max_ref, std::fabs(x));
+        d.max_scaled = std::max(d.max_scaled, std::fabs(x - y) / std::max(1.0, std::fabs(x)));
     }
     return d;
 }
@@ -235,6 +237,7 @@ inline Difference difference(const TensorBinding& ref, const TensorBinding& got,
 struct Compared {
     double max_diff = 0;     // integers: max |npu - cpu|; floats: max |npu - cpu|
     double max_ref = 0;      // floats: max |cpu|
+    double max_scaled = 0;   // max |npu - cpu| / max(1, |cpu|)
     size_t elements = 0;
     std::vector<std::string> npu_layers;  // profile rows on the NPU
     std::vector<uint32_t> npu_tasks;      // hardware tasks of each NPU row
@@ -287,6 +290,7 @@ inline Compared compare_runs(const Session& cpu, const Session& sim) {
     const Difference d = difference(a, b, r.elements);
     r.max_diff = d.max_diff;
     r.max_ref = d.max_ref;
+    r.max_scaled = d.max_scaled;
     for (const LayerProfile& p : sim.profile()) {
         (p.device == "sim" ? r.npu_layers : r.cpu_layers).push_back(p.type);
         if (p.device == "sim") r.npu_tasks.push_back(p.tasks);

@@ -22,7 +22,7 @@ const char* to_string(Precision p);
 
 // LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid and Tanh (1 * tanh(1 * x)) stay standalone layers on the NPU,
 // not fused: fp16 through the BS/EW stages or the DPU lookup table, 8-bit through the lookup table.
-enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh };
+enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
                        Add, Sub, Mul, Div, Max, Min };
@@ -73,6 +73,10 @@ struct LayerSpec {
     LayerSpec& square() { act = Act::Square; return *this; }
     LayerSpec& sigmoid() { act = Act::Sigmoid; return *this; }
     LayerSpec& tanh() { act = Act::Tanh; return *this; }
+    LayerSpec& elu() { act = Act::Elu; return *this; }
+    LayerSpec& soft_relu() { act = Act::SoftRelu; return *this; }
+    LayerSpec& gelu() { act = Act::Gelu; return *this; }
+    LayerSpec& abs() { act = Act::Abs; return *this; }
     LayerSpec& per_ch() { per_channel = true; return *this; }
     LayerSpec& no_bias() { bias = false; return *this; }
     LayerSpec& with(int layer) { operand = layer; return *this; }

@@ -286,10 +286,18 @@ std::vector<Case> make_cases() {
         // The curves through the DPU lookup table (activation_lut.h), two DPU tasks each, in the segment.
         {"act-sigmoid-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT) > conv, one segment"},
         {"act-tanh-f16", F16, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT) > depthwise"},
+        {"act-gelu-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).gelu(), conv(8, 1)}, "conv > Gelu (x * DPU LUT normal cdf) > conv"},
+        // Curves that grow like x: relu(x) + the bounded remainder from the table, three DPU tasks.
+        {"act-elu-f16", F16, hwc(8, 7, 24), {conv(24, 1).elu(), dw(3).pad(1)}, "conv > Elu 1.0 (relu + DPU LUT remainder) > depthwise"},
+        {"act-softrelu-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).soft_relu(), conv(8, 1)}, "conv > SoftReLu (relu + DPU LUT remainder) > conv"},
+        // Abs = max(-x, x): one DPU task, BS negation and the EW max with the same map.
+        {"act-abs-f16", F16, hwc(6, 6, 32), {conv(32, 1).abs(), conv(16, 1)}, "conv > Abs (EW max of x and -x) > conv"},
         // int8: every function through the lookup table, one entry per input code (bit-exact with the CPU).
         {"act-sigmoid-u8", U8, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT, one entry per code) > conv"},
         {"act-tanh-s8", S8, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT, one entry per code) > depthwise"},
         {"act-leakyrelu-s8", S8, hwc(6, 6, 32), {conv(32, 1).leaky_relu(), conv(16, 1)}, "conv > LeakyReLu (DPU LUT) > conv"},
+        {"act-elu-u8", U8, hwc(8, 7, 24), {conv(24, 1).elu(), conv(8, 1)}, "conv > Elu (DPU LUT, one entry per code) > conv"},
+        {"act-gelu-s8", S8, hwc(9, 10, 16), {conv(16, 1).gelu(), conv(8, 1)}, "conv > Gelu (DPU LUT, one entry per code) > conv"},
     };
 }
 

@@ -6,16 +6,23 @@
 //   LeakyReLu: y = x < 0 ? alpha * x : x                         BS stage: MUL alpha (fp16 register) with
 //                                                                BS_MUL_PRELU (negative values only, ref. §4.6)
 //   Square:    y = x * x (Pow with exponent 2, seed 003)         EW stage: multiply by the same map (ERDMA)
-//   Sigmoid:   y = 1 / (1 + e^-x)                                two tasks (activation_lut.h): BS MUL by the
-//   TanH:      y = a * tanh(b * x)                               index scale (x b for TanH) into the EW lookup
-//                                                                table, then in place BS MUL by 2^-14 (x a)
+//   Abs:       y = max(-x, x)                                    BS MUL -1, EW max with the same map: exact
+// and the lookup-table curves (activation_lut.h), a first task that scales x into the table (BS MUL, the EW
+// lookup) and writes the entries, then a second that turns them into values in place (BS MUL by the entry scale):
+//   Sigmoid:   y = 1 / (1 + e^-x)
+//   TanH:      y = a * tanh(b * x)                               b in the index scale, a in the entry scale
+//   Gelu:      y = x * Phi(x)                                    the second task also multiplies by x (EW, per
+//                                                                pixel), as SiLU's does
+//   Elu:       y = relu(x) + alpha (e^min(x,0) - 1)              curves that grow like x: the table holds the
+//   SoftReLu:  y = relu(x) + log(1 + e^-|x|)                     bounded remainder (its fp16 entries cannot
+//                                                                hold x), a third task adds relu(x): BS ReLU on
+//                                                                x, EW add of the remainder map, in place
 // The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha, TanH's a and b:
-// relative <= 4.9e-4), the lookup table's (activation_lut.h) and the fp16 output. The other fp16 curves (Elu,
-// SoftReLu, Sqrt, Gelu, ...) are refused with their reason: a curve that does not saturate (Elu, SoftReLu grow
-// like x) overflows the table's fp16 intermediate. int8: every function but the fused-only ReLu / BoundedReLu
-// in one task through the table, one entry per input code (activation_lut.h), bit-exact with the CPU.
-// SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks with the
-// multiply by x in the second.
+// relative <= 4.9e-4), the lookup table's (activation_lut.h), the fp16 intermediates and the fp16 output. The
+// other fp16 functions (Sqrt, Linear) are refused with their reason. int8: every function but the fused-only
+// ReLu / BoundedReLu in one task through the table, one entry per input code (activation_lut.h), bit-exact with
+// the CPU. SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks
+// with the multiply by x in the second.
 #include "core/fp16.h"
 #include "runtime/npu/activation_lut.h"
 #include "runtime/npu/dpu_flying.h"
@@ -37,16 +44,29 @@ uint32_t fp32_bits(float f) {
     return b;
 }
 
+// What a curve's tasks after the lookup do with its values (see the header comment).
+enum class CurveUse {
+    Value,       // y = the curve (Sigmoid, TanH)
+    TimesInput,  // y = x * the curve (Gelu, SiLU)
+    PlusRelu,    // y = relu(x) + the curve (Elu, SoftReLu)
+};
+
 struct ActivationLayer {
     ActivationFunction f = ActivationFunction::HardSwish;
     float alpha = 0.0f;
-    const LutCurve* curve = nullptr;  // fp16 Sigmoid, TanH
+    std::shared_ptr<const LutCurve> curve;  // fp16 lookup-table curves (the static ones not owned)
+    CurveUse use = CurveUse::Value;
     std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code (lowering only)
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     FeatureGeometry g;
+    uint32_t tasks() const { return curve == nullptr ? 1 : use == CurveUse::PlusRelu ? 3 : 2; }
 };
 
-constexpr const char* kNoFp16Lowering = "has no NPU lowering (fp16 lookup tables: Sigmoid and TanH only; int8 runs every function through one)";
+constexpr const char* kNoFp16Lowering =
+    "has no NPU lowering (fp16: HardSwish, LeakyReLu, Square, Abs and the lookup-table curves Sigmoid, TanH, Gelu, "
+    "Elu, SoftReLu; int8 runs every function through one table)";
+
+std::shared_ptr<const LutCurve> static_curve(const LutCurve& c) { return std::shared_ptr<const LutCurve>(std::shared_ptr<const LutCurve>(), &c); }
 
 // A multiplier the BS stage holds as fp16: refused unless finite, normal (a subnormal keeps too few bits) or 0,
 // and within 1e-3 relative of the wanted value.
@@ -66,27 +86,48 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return Refusal::because("not a one-input activation");
     const auto& attrs = node.attr<ActivationAttrs>();
     const auto f = attrs.function;
-    if (f == ActivationFunction::ReLu || f == ActivationFunction::BoundedReLu)
-        return Refusal::because("a standalone activation runs on the NPU only fused into the layer before it");
     if (d != NpuDomain::Fp16) {
         // int8: every function through the lookup table, one entry per input code.
         const TensorInfo &xi = g.info(node.inputs[0]), &yi = g.info(node.outputs[0]);
         if (xi.quant.per_axis() || yi.quant.per_axis()) return Refusal::because("int8 activation with per-axis quantization");
         if (tables == Tables::Build) out->int8_table = std::make_shared<const DpuLutProgram>(int8_activation_table(attrs, xi, yi));
     }
-    const bool curve = f == ActivationFunction::Sigmoid || f == ActivationFunction::TanH;
-    if (d == NpuDomain::Fp16 && !curve && f != ActivationFunction::HardSwish && f != ActivationFunction::LeakyReLu &&
-        f != ActivationFunction::Square) {
-        return Refusal::because(std::string("fp16 ") + to_string(f) + " " + kNoFp16Lowering);
-    }
-    if (d == NpuDomain::Fp16 && curve) {
-        out->curve = f == ActivationFunction::Sigmoid ? &sigmoid_curve() : &tanh_curve();
-        const bool tanh = f == ActivationFunction::TanH;
-        const float in = out->curve->index_scale * (tanh ? attrs.b : 1.0f);
-        const float o = out->curve->entry_scale * (tanh ? attrs.a : 1.0f);
-        if (!fp16_multiplier(in, &out->in_mul) || !fp16_multiplier(o, &out->out_mul)) {
-            return Refusal::because("TanH a " + std::to_string(attrs.a) + ", b " + std::to_string(attrs.b) +
-                                    " do not scale the lookup table by fp16 multipliers within 1e-3");
+    if (d == NpuDomain::Fp16) {
+        float index_factor = 1.0f, entry_factor = 1.0f;  // TanH's b and a
+        switch (f) {
+            case ActivationFunction::Sigmoid: out->curve = static_curve(sigmoid_curve()); break;
+            case ActivationFunction::TanH:
+                out->curve = static_curve(tanh_curve());
+                index_factor = attrs.b, entry_factor = attrs.a;
+                break;
+            case ActivationFunction::Gelu:
+                out->curve = static_curve(gelu_gate_curve());
+                out->use = CurveUse::TimesInput;
+                break;
+            case ActivationFunction::SoftReLu:
+                out->curve = static_curve(softplus_remainder_curve());
+                out->use = CurveUse::PlusRelu;
+                break;
+            case ActivationFunction::Elu:
+                if (!std::isfinite(attrs.a)) return Refusal::because("Elu alpha " + std::to_string(attrs.a) + " is not finite");
+                out->curve = std::make_shared<const LutCurve>(elu_remainder_curve(attrs.a, tables == Tables::Build));
+                out->use = CurveUse::PlusRelu;
+                break;
+            case ActivationFunction::HardSwish:
+            case ActivationFunction::LeakyReLu:
+            case ActivationFunction::Square:
+            case ActivationFunction::Abs: break;
+            case ActivationFunction::Sqrt:
+                return Refusal::because("fp16 Sqrt has no NPU lowering: it neither saturates nor grows like x, so no "
+                                        "bounded fp16 lookup table spans it");
+            default: return Refusal::because(std::string("fp16 ") + to_string(f) + " " + kNoFp16Lowering);
+        }
+        if (out->curve != nullptr) {
+            const float in = out->curve->index_scale * index_factor, o = out->curve->entry_scale * entry_factor;
+            if (!fp16_multiplier(in, &out->in_mul) || !fp16_multiplier(o, &out->out_mul)) {
+                return Refusal::because(std::string(to_string(f)) + " a " + std::to_string(attrs.a) + ", b " +
+                                        std::to_string(attrs.b) + " do not scale the lookup table by fp16 multipliers within 1e-3");
+            }
         }
     }
     if (d == NpuDomain::Fp16 && f == ActivationFunction::LeakyReLu) {
@@ -130,6 +171,13 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
         t.lut = &L.curve->program;
         return t;
     }
+    if (L.f == ActivationFunction::Abs) {
+        t.bs_mul_en = true, t.bs_mul = fp32_to_fp16(-1.0f);
+        t.operand = DpuFlyingTask::Operand::PerPixel;
+        t.ew_addr = a.input, t.ew_plane = t.h * t.w;
+        t.ew_algo = 0;  // max
+        return t;
+    }
     if (L.f == ActivationFunction::Square) {
         t.operand = DpuFlyingTask::Operand::PerPixel;
         t.ew_addr = a.input, t.ew_plane = t.h * t.w;
@@ -145,16 +193,17 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     return t;
 }
 
-// A curve's second task: its entries to values in place (each element is read before it is written). For a SiLU
-// (y = x * sigmoid(x), a Mul with its Sigmoid gate folded in) it also multiplies by x, read per pixel (EW), so
-// that the sigmoid map is never stored: one task and two map transfers fewer than Sigmoid then Mul.
-DpuFlyingTask entry_scale_task(const ActivationLayer& L, const OpAddresses& a, bool times_input) {
+// A curve's second task: its entries to values in place (each element is read before it is written). For a
+// CurveUse::TimesInput curve (Gelu; a SiLU, y = x * sigmoid(x), a Mul with its Sigmoid gate folded in) it also
+// multiplies by x, read per pixel (EW), so that the curve's map is never stored: for SiLU one task and two map
+// transfers fewer than Sigmoid then Mul.
+DpuFlyingTask entry_scale_task(const ActivationLayer& L, const OpAddresses& a) {
     const uint32_t plane = L.g.h * L.g.w;
     DpuFlyingTask t = flying_copy_task(false, L.g.c, plane, plane);
     t.h = L.g.h, t.w = L.g.w;
     t.src = t.dst = a.output;
     t.bs_mul_en = true, t.bs_mul = L.out_mul;
-    if (times_input) {
+    if (L.use == CurveUse::TimesInput) {
         t.operand = DpuFlyingTask::Operand::PerPixel;
         t.ew_addr = a.input, t.ew_plane = plane;
         t.ew_mul = true;
@@ -162,23 +211,36 @@ DpuFlyingTask entry_scale_task(const ActivationLayer& L, const OpAddresses& a, b
     return t;
 }
 
+// A CurveUse::PlusRelu curve's third task: relu(x) (BS ReLU on the input) plus the remainder the second task left
+// in the output (EW add, per pixel), written over that remainder element by element.
+DpuFlyingTask plus_relu_task(const ActivationLayer& L, const OpAddresses& a) {
+    const uint32_t plane = L.g.h * L.g.w;
+    DpuFlyingTask t = flying_copy_task(false, L.g.c, plane, plane);
+    t.h = L.g.h, t.w = L.g.w;
+    t.src = a.input, t.dst = a.output;
+    t.bs_relu = true;
+    t.operand = DpuFlyingTask::Operand::PerPixel;
+    t.ew_addr = a.output, t.ew_plane = plane;
+    t.ew_algo = 2;  // add
+    return t;
+}
+
 class ActivationOp : public NpuOp {
 public:
     // silu: the op is the Mul of x and its folded Sigmoid gate (prepare_silu); x is both input and operand.
-    ActivationOp(TensorId in, TensorId out, const ActivationLayer& L, bool silu) : layer_(L), silu_(silu) {
+    ActivationOp(TensorId in, TensorId out, const ActivationLayer& L, bool silu) : layer_(L) {
         input = in, output = out;
         if (silu) operand = in;
     }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
         emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
-        if (layer_.curve == nullptr) return 1;
-        emit_dpu_flying_task(lanes[0], entry_scale_task(layer_, a, silu_));
-        return 2;
+        if (layer_.curve != nullptr) emit_dpu_flying_task(lanes[0], entry_scale_task(layer_, a));
+        if (layer_.use == CurveUse::PlusRelu) emit_dpu_flying_task(lanes[0], plus_relu_task(layer_, a));
+        return layer_.tasks();
     }
 
 private:
     ActivationLayer layer_;
-    bool silu_;
 };
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
@@ -200,6 +262,7 @@ Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::uniq
     FeatureGeometry gy;
     if (!feature_geometry(g.info(y), d, &gy, &why)) return Refusal::because(why);
     if (gy.c != L.g.c || gy.h != L.g.h || gy.w != L.g.w) return Refusal::because("SiLU output shape differs from its input");
+    L.use = CurveUse::TimesInput;  // the Sigmoid's second task multiplies by x
     *out = std::make_unique<ActivationOp>(x, y, L, true);
     return {};
 }

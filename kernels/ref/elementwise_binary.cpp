@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/ref/binary_function.h"
 #include "kernels/ref/broadcast.h"
 #include "kernels/ref/element_access.h"
 #include "kernels/ref/ref_common.h"
 #include "kernels/ref/ref_kernels.h"
 
 namespace npurun::kernels::ref {
-namespace {
 
-float apply(BinaryOp op, float a, float b) {
+float binary_value(BinaryOp op, float a, float b) {
     switch (op) {
         case BinaryOp::Add: return a + b;
         case BinaryOp::Sub: return a - b;
@@ -27,6 +27,8 @@ float apply(BinaryOp op, float a, float b) {
     return 0.0f;
 }
 
+namespace {
+
 void run(const KernelArgs& a) {
     const BinaryOp op = a.node.attr<ElementwiseBinaryAttrs>().op;
     const TensorInfo& ai = in_info(a, 0);
@@ -35,7 +37,7 @@ void run(const KernelArgs& a) {
     const Reader ar(ai, a.inputs[0]), br(bi, a.inputs[1]);
     const Writer y(yi, a.outputs[0]);
     for_each_broadcast(ai.shape, bi.shape, yi.shape,
-                       [&](size_t o, size_t ia, size_t ib) { y.set(o, apply(op, ar[ia], br[ib])); });
+                       [&](size_t o, size_t ia, size_t ib) { y.set(o, binary_value(op, ar[ia], br[ib])); });
 }
 
 }  // namespace

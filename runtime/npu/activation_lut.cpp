@@ -5,6 +5,7 @@
 
 #include "core/quantization.h"
 #include "kernels/ref/activation_function.h"
+#include "kernels/ref/binary_function.h"
 
 namespace npurun::npu {
 
@@ -82,14 +83,27 @@ LutCurve elu_remainder_curve(float alpha, bool entries) {
     return c;
 }
 
-DpuLutProgram int8_activation_table(const ActivationAttrs& f, const TensorInfo& x, const TensorInfo& y) {
+namespace {
+
+// One entry per input code in the NPU's signed domain: quantize(f(dequantize(q))) as the reference computes it.
+template <class F> DpuLutProgram int8_table(const TensorInfo& x, const TensorInfo& y, F f) {
     const int32_t x_shift = x.dtype == DataType::QAsymmU8 ? 128 : 0;  // signed domain: q - 128 for uint8
     const int32_t y_shift = y.dtype == DataType::QAsymmU8 ? 128 : 0;
     return symmetric_tables(0, [&](int32_t code_s) {  // one step per input code
         const int32_t q = std::clamp(code_s, -128, 127) + x_shift;  // codes the input cannot hold: never indexed
-        const float v = kernels::ref::activation_value(f.function, quant::dequantize(q, x.quant.scale(), x.quant.offset), f.a, f.b);
+        const float v = f(quant::dequantize(q, x.quant.scale(), x.quant.offset));
         return static_cast<int16_t>(quant::quantize(v, y.quant.scale(), y.quant.offset, y.dtype) - y_shift);
     });
+}
+
+}  // namespace
+
+DpuLutProgram int8_activation_table(const ActivationAttrs& f, const TensorInfo& x, const TensorInfo& y) {
+    return int8_table(x, y, [&](float v) { return kernels::ref::activation_value(f.function, v, f.a, f.b); });
+}
+
+DpuLutProgram int8_power_table(float exponent, const TensorInfo& x, const TensorInfo& y) {
+    return int8_table(x, y, [&](float v) { return kernels::ref::binary_value(BinaryOp::Power, v, exponent); });
 }
 
 }  // namespace npurun::npu

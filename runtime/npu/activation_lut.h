@@ -39,5 +39,7 @@ LutCurve elu_remainder_curve(float alpha, bool entries);
 // (kernels/ref/activation_function.h): bit-exact with the CPU by construction. No BS stage, identity output
 // converter. x and y are per-tensor 8-bit (QAsymmU8 / QAsymmS8 / QSymmS8).
 DpuLutProgram int8_activation_table(const ActivationAttrs& f, const TensorInfo& x, const TensorInfo& y);
+// The same for x^exponent (Pow by a constant, seed 003) with the reference's own pow (kernels/ref/binary_function.h).
+DpuLutProgram int8_power_table(float exponent, const TensorInfo& x, const TensorInfo& y);
 
 }  // namespace npurun::npu

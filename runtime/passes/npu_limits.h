@@ -72,4 +72,8 @@ constexpr uint32_t kExpandMaxDim = 8192;
 constexpr uint32_t kPadReflectMaxChannelHeight = 8192;
 constexpr uint32_t kPadReflectMaxWidth = 8176;
 
+// --- Pow: seed 003 (exponent Y of shape [1]) ---
+constexpr float kPowExponents[] = {0.0f, 1.0f, 2.0f, 3.0f, 0.5f, -0.5f};
+constexpr const char* kPowExponentsText = "0, 1, 2, 3, 0.5, -0.5";
+
 }  // namespace npurun::npu_limits

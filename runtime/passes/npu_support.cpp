@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "kernels/ref/element_access.h"
 #include "runtime/passes/npu_limits.h"
 
 namespace npurun {
@@ -271,10 +272,59 @@ std::string constant_operand_refusal(const Graph& g, const Node& n) {
     return {};
 }
 
+// seed 003 Pow: X int8/float16 per-layer, the exponent a constant of one element (Arm NN: an ElementwiseBinary
+// Power whose second input is a constant, broadcast) from the seed's list; the result has X's shape.
+}  // namespace
+
+bool pow_exponent(const Graph& g, const Node& n, float* exponent, std::string* why) {
+    if (n.inputs.size() != 2 || n.inputs[1] == kNoTensor || !g.tensor(n.inputs[1]).is_constant()) {
+        *why = "Pow exponent is not a constant (seed 003: an exponent of shape [1])";
+        return false;
+    }
+    const Tensor& t = g.tensor(n.inputs[1]);
+    if (t.info.shape.num_elements() != 1) {
+        *why = "Pow exponent has " + std::to_string(t.info.shape.num_elements()) + " elements (seed 003: shape [1])";
+        return false;
+    }
+    if (!is_float(t.info.dtype) && t.info.dtype != DataType::QAsymmU8 && t.info.dtype != DataType::QAsymmS8 &&
+        t.info.dtype != DataType::QSymmS8 && t.info.dtype != DataType::Signed32) {
+        *why = std::string("Pow exponent is ") + to_string(t.info.dtype);
+        return false;
+    }
+    // The value the CPU reference computes with (its Reader: dequantized, or the plain integer).
+    const float e = kernels::ref::Reader(t.info, t.data)[0];
+    for (float allowed : L::kPowExponents) {
+        if (e == allowed) {
+            *exponent = e;
+            return true;
+        }
+    }
+    std::ostringstream os;
+    os << "Pow exponent " << e << " is not one of " << L::kPowExponentsText << " (seed 003)";
+    *why = os.str();
+    return false;
+}
+
+namespace {
+
+NpuVerdict check_power(const Graph& g, const Node& n, NpuDomain d) {
+    float e = 0.0f;
+    std::string why;
+    if (!pow_exponent(g, n, &e, &why)) return NpuVerdict::no(why);
+    const TensorInfo &x = g.info(n.inputs[0]), &y = g.info(n.outputs[0]);
+    if (g.tensor(n.inputs[0]).is_constant()) return NpuVerdict::no("Pow base is a constant");
+    if (!(x.shape == y.shape)) return NpuVerdict::no("Pow base " + x.shape.str() + " broadcasts to " + y.shape.str());
+    if (x.quant.per_axis() || y.quant.per_axis()) return NpuVerdict::no("Pow with per-axis quantization (seed 003: per-layer)");
+    for (uint32_t i = 0; i < y.shape.rank; ++i)
+        if (y.shape[i] > L::kCubeMaxDim) return NpuVerdict::no("dimension " + std::to_string(y.shape[i]) + " above 8192");
+    return NpuVerdict::yes(d);
+}
+
 NpuVerdict check_elementwise(const Graph& g, const Node& n, NpuDomain d) {
     const auto op = n.attr<ElementwiseBinaryAttrs>().op;
     std::string why;
-    if (op == BinaryOp::SquaredDifference || op == BinaryOp::Power)
+    if (op == BinaryOp::Power) return check_power(g, n, d);
+    if (op == BinaryOp::SquaredDifference)
         return NpuVerdict::no(std::string(to_string(op)) + " has no NPU element-wise algorithm (runs on the CPU)");
     if (op == BinaryOp::Div && d != NpuDomain::Fp16) return NpuVerdict::no("Div runs on the NPU only in float16 (seed 003)");
     const Shape& a = g.info(n.inputs[0]).shape;
@@ -404,7 +454,9 @@ NpuVerdict check_npu_support(const Graph& g, const Node& n, const NpuPolicy& pol
         if (o.op == n.op) return in_domain(g, n, policy, o.check);
     switch (n.op) {
         case OpKind::ElementwiseBinary: {
-            const std::string constant = constant_operand_refusal(g, n);
+            // Pow's exponent is read at load (check_power), never by the NPU: any numeric type.
+            const bool power = n.attr<ElementwiseBinaryAttrs>().op == BinaryOp::Power;
+            const std::string constant = power ? std::string() : constant_operand_refusal(g, n);
             return constant.empty() ? in_domain(g, n, policy, check_elementwise) : NpuVerdict::no(constant);
         }
         case OpKind::Activation:

@@ -36,4 +36,9 @@ struct NpuVerdict {
 
 NpuVerdict check_npu_support(const Graph& graph, const Node& node, const NpuPolicy& policy);
 
+// An ElementwiseBinary Power's exponent when it is what seed 003's Pow allows (a constant of one element, one of
+// npu_limits::kPowExponents, read as the CPU reference reads it), or why not. Shared by the checker and the
+// backend's Pow lowering.
+bool pow_exponent(const Graph& graph, const Node& node, float* exponent, std::string* why);
+
 }  // namespace npurun

@@ -48,8 +48,9 @@ bool foldable_activation(const Node& n) {
 bool accepts_fused_activation(const Node& n) {
     if (n.op == OpKind::Convolution2d || n.op == OpKind::DepthwiseConvolution2d || n.op == OpKind::FullyConnected)
         return true;
-    // MulRelu (seed 003) and the DPU's element-wise stage followed by its activation stage.
-    return n.op == OpKind::ElementwiseBinary;
+    // MulRelu (seed 003) and the DPU's element-wise stage followed by its activation stage; not a Pow, which the
+    // NPU runs as an activation of its base (runtime/npu/ops/activation_op.cpp).
+    return n.op == OpKind::ElementwiseBinary && n.attr<ElementwiseBinaryAttrs>().op != BinaryOp::Power;
 }
 
 bool bookkeeping(OpKind op) { return op == OpKind::Input || op == OpKind::Output || op == OpKind::Constant; }

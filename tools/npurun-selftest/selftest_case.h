@@ -25,7 +25,7 @@ const char* to_string(Precision p);
 enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
-                       Add, Sub, Mul, Div, Max, Min };
+                       Pow, Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
 bool is_binary(LayerKind k);
@@ -58,6 +58,7 @@ struct LayerSpec {
     uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W)
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
+    float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
 
     LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
     LayerSpec& dilation(uint32_t d) { dil = d; return *this; }
@@ -100,6 +101,7 @@ LayerSpec eltwise(LayerKind k);
 LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right);
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
+LayerSpec pow_by(float exponent);  // ElementwiseBinary Power by a constant exponent of shape [1]
 LayerSpec gather(int32_t axis, std::vector<int32_t> indices);  // Gather by a constant index list  // Concat along channels: [previous output, output of `layer`]
 
 struct InputShape {

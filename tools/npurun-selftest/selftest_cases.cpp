@@ -54,6 +54,7 @@ const char* layer_name(LayerKind k) {
         case LayerKind::Reshape: return "Reshape";
         case LayerKind::Concat: return "Concat";
         case LayerKind::Gather: return "Gather";
+        case LayerKind::Pow: return "Pow";
         case LayerKind::Add: return "Add";
         case LayerKind::Sub: return "Sub";
         case LayerKind::Mul: return "Mul";
@@ -123,6 +124,12 @@ LayerSpec concat_with(int layer) {
     s.kind = LayerKind::Concat, s.operand = layer;
     return s;
 }
+LayerSpec pow_by(float exponent) {
+    LayerSpec s;
+    s.kind = LayerKind::Pow, s.exponent = exponent;
+    return s;
+}
+
 LayerSpec gather(int32_t axis, std::vector<int32_t> indices) {
     LayerSpec s;
     s.kind = LayerKind::Gather, s.axis = axis, s.indices = std::move(indices);
@@ -283,6 +290,10 @@ std::vector<Case> make_cases() {
         // each, between convolutions in one segment: LeakyReLu (BS PReLU multiplier), Square (Pow exponent 2).
         {"act-leakyrelu-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).leaky_relu(), conv(8, 1)}, "conv > LeakyReLu 0.1 > conv, one segment"},
         {"pow-square-f16", F16, hwc(8, 7, 24), {conv(24, 1).square(), dw(3).pad(1)}, "conv > Square (Pow 2) > depthwise"},
+        // Pow by a constant exponent (seed 003; ElementwiseBinary Power): an activation of its base on the NPU.
+        {"pow-cube-f16", F16, hwc(8, 7, 24), {conv(24, 1), pow_by(3.0f), dw(3).pad(1)}, "conv > Pow 3 (square, then times x) > depthwise"},
+        {"pow-cube-u8", U8, hwc(8, 7, 24), {conv(24, 1), pow_by(3.0f), conv(8, 1)}, "conv > Pow 3 (DPU LUT, one entry per code) > conv"},
+        {"pow-sqrt-s8", S8, hwc(6, 6, 32), {conv(32, 1).relu(), pow_by(0.5f), conv(16, 1)}, "conv > Pow 0.5 (DPU LUT, one entry per code) > conv"},
         // The curves through the DPU lookup table (activation_lut.h), two DPU tasks each, in the segment.
         {"act-sigmoid-f16", F16, hwc(9, 10, 16), {conv(16, 3).pad(1).sigmoid(), conv(8, 1)}, "conv > Sigmoid (DPU LUT) > conv, one segment"},
         {"act-tanh-f16", F16, hwc(8, 7, 24), {conv(24, 1).tanh(), dw(3).pad(1)}, "conv > TanH (DPU LUT) > depthwise"},

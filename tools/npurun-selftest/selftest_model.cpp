@@ -1,6 +1,7 @@
 #include "tools/npurun-selftest/selftest_model.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/error.h"
@@ -295,6 +296,32 @@ struct Builder {
         return y;
     }
 
+    // Pow by a constant exponent of shape [1], as a converter writes it: an ElementwiseBinary Power whose second
+    // input is a Constant layer (float; 8-bit models: the model's 8-bit type with scale 0.5, so that 0.5 and -0.5 are codes).
+    // The 8-bit output grid holds x^e over the input's range.
+    Value power(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat) bad(i, "Pow needs a [1,H,W,C] input");
+        Value e;
+        e.flat = true, e.c = 1;
+        const long code = std::lround(L.exponent * 2.0f) + 10;
+        mw::ConstDesc k = !q() ? mw::const_f32({1}, {L.exponent})
+                          : c.precision == Precision::U8 ? mw::const_u8({1}, {static_cast<uint8_t>(code)}, 0.5f, 10)
+                                                         : mw::const_i8({1}, {static_cast<int8_t>(code)}, 0.5f, 10);
+        e.port = mw::Port(w.add_constant(name + "_exponent", k));
+        Value y = x;
+        if (q()) {
+            const float lo = (static_cast<float>(type_min()) - static_cast<float>(x.zp)) * x.scale;
+            const float hi = (static_cast<float>(type_min() + 255) - static_cast<float>(x.zp)) * x.scale;
+            const float m = std::max(std::fabs(lo), std::fabs(hi));
+            const bool signed_result = L.exponent == 1.0f || L.exponent == 3.0f;
+            y.scale = std::pow(std::max(m, 1e-3f), std::max(L.exponent, 0.5f)) / (signed_result ? 127.0f : 255.0f);
+            y.zp = signed_result ? type_min() + 128 : type_min();
+        }
+        y.port = mw::Port(w.add_elementwise_binary(name, x.port, e.port, desc(y), fb::BinaryOperation::Power));
+        ++out.rounding_steps;
+        return add_activation(y, L.act, name);
+    }
+
     // Gather by a constant Signed32 index list along H (axis 1) or W (axis 2): a raw copy, same quantization.
     Value gather(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
         if (x.flat || L.indices.empty() || (L.axis != 1 && L.axis != 2)) bad(i, "Gather needs a [1,H,W,C] input, indices, axis 1 or 2");
@@ -397,6 +424,7 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::Reshape: x = B.reshape(i, L, x, name); break;
             case LayerKind::Concat: x = B.concat(i, L, x, outputs, name); break;
             case LayerKind::Gather: x = B.gather(i, L, x, name); break;
+            case LayerKind::Pow: x = B.power(i, L, x, name); break;
             default:
                 x = B.binary(i, L, x, outputs, name);
                 break;
@@ -408,6 +436,11 @@ BuiltCase build_case(const Case& c) {
         if (L.kind == LayerKind::Pad) op += L.pad_mode == PadMode::Reflect ? "(reflect)" : "(constant)";
         if (L.broadcast != Broadcast::None) op += std::string("(") + to_string(L.broadcast) + ")";
         if (L.const_operand) op += "(constant)";
+        if (L.kind == LayerKind::Pow) {
+            char e[16];
+            std::snprintf(e, sizeof e, "(%g)", static_cast<double>(L.exponent));
+            op += e;
+        }
         B.out.ops += (i ? " > " : "") + op + act_suffix(L.act);
     }
     B.w.add_output("output", x.port, 0);

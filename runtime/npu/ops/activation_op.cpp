@@ -29,6 +29,7 @@
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/ops/units.h"
 #include "runtime/passes/npu_limits.h"
+#include "runtime/passes/npu_support.h"
 
 #include <cmath>
 #include <cstring>
@@ -58,8 +59,9 @@ struct ActivationLayer {
     CurveUse use = CurveUse::Value;
     std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code (lowering only)
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
+    uint32_t pow = 0;  // fp16 Pow by a constant: 1 (a copy) or 3 (Square, then times x); by 2 it is f = Square
     FeatureGeometry g;
-    uint32_t tasks() const { return curve == nullptr ? 1 : use == CurveUse::PlusRelu ? 3 : 2; }
+    uint32_t tasks() const { return curve == nullptr ? (pow == 3 ? 2 : 1) : use == CurveUse::PlusRelu ? 3 : 2; }
 };
 
 constexpr const char* kNoFp16Lowering =
@@ -81,6 +83,18 @@ bool fp16_multiplier(float m, uint16_t* bits) {
 // Whether prepare_activation builds an int8 layer's table (lowering) or only checks the layer (placement's
 // check: the same refusals, no 1026 activation values computed).
 enum class Tables { CheckOnly, Build };
+
+// The one feature map an activation reads and writes, the same shape in and out.
+Refusal map_geometry(const Graph& g, TensorId x, TensorId y, NpuDomain d, FeatureGeometry* out) {
+    std::string why;
+    FeatureGeometry gi, go;
+    if (!feature_geometry(g.info(x), d, &gi, &why) || !feature_geometry(g.info(y), d, &go, &why)) return Refusal::because(why);
+    if (gi.c != go.c || gi.h != go.h || gi.w != go.w) return Refusal::because("input and output shapes differ");
+    if (gi.c > npu_limits::kCubeMaxDim || gi.h > npu_limits::kCubeMaxDim || gi.w > npu_limits::kCubeMaxDim)
+        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
+    *out = gi;
+    return {};
+}
 
 Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables tables, ActivationLayer* out) {
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return Refusal::because("not a one-input activation");
@@ -138,15 +152,33 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables
         out->alpha = attrs.a;
     }
     out->f = f;
+    return map_geometry(g, node.inputs[0], node.outputs[0], d, &out->g);
+}
+
+// Pow by a constant exponent (seed 003; Arm NN's ElementwiseBinary Power) as an activation of its base: int8 every
+// exponent the checker allows through the table, one entry per code; fp16 x^1 a copy, x^2 Square, x^3 Square then
+// an in-place multiply by x.
+Refusal prepare_power(const Graph& g, const Node& node, NpuDomain d, Tables tables, ActivationLayer* out) {
+    float e = 0.0f;
     std::string why;
-    FeatureGeometry gi, go;
-    if (!feature_geometry(g.info(node.inputs[0]), d, &gi, &why) || !feature_geometry(g.info(node.outputs[0]), d, &go, &why))
-        return Refusal::because(why);
-    if (gi.c != go.c || gi.h != go.h || gi.w != go.w) return Refusal::because("input and output shapes differ");
-    if (gi.c > npu_limits::kCubeMaxDim || gi.h > npu_limits::kCubeMaxDim || gi.w > npu_limits::kCubeMaxDim)
-        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
-    out->g = gi;
-    return {};
+    if (!pow_exponent(g, node, &e, &why)) return Refusal::because(why);
+    const TensorInfo &xi = g.info(node.inputs[0]), &yi = g.info(node.outputs[0]);
+    if (d != NpuDomain::Fp16) {
+        if (xi.quant.per_axis() || yi.quant.per_axis()) return Refusal::because("int8 Pow with per-axis quantization");
+        if (tables == Tables::Build) out->int8_table = std::make_shared<const DpuLutProgram>(int8_power_table(e, xi, yi));
+    } else if (e == 1.0f || e == 3.0f) {
+        out->f = ActivationFunction::Square;  // x^3's first task; unused for x^1
+        out->pow = static_cast<uint32_t>(e);
+    } else if (e == 2.0f) {
+        out->f = ActivationFunction::Square;
+    } else if (e == 0.0f) {
+        return Refusal::because("fp16 Pow exponent 0 has no NPU lowering (its result is the constant 1; int8 runs it through the lookup table)");
+    } else {
+        return Refusal::because("fp16 Pow exponent " + std::string(e > 0 ? "0.5" : "-0.5") +
+                                " has no NPU lowering: a square root neither saturates nor grows like x, so no bounded "
+                                "fp16 lookup table spans it (int8 runs it through one)");
+    }
+    return map_geometry(g, node.inputs[0], node.outputs[0], d, &out->g);
 }
 
 // The activation over the whole map as one task (HardSwish and Square read the input twice: MRDMA and ERDMA);
@@ -162,6 +194,7 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
         t.lut = L.int8_table.get();
         return t;
     }
+    if (L.pow == 1) return t;  // x^1: the map copied
     if (L.f == ActivationFunction::LeakyReLu) {
         t.bs_mul_en = true, t.bs_prelu = true, t.bs_mul = fp32_to_fp16(L.alpha);
         return t;
@@ -225,6 +258,18 @@ DpuFlyingTask plus_relu_task(const ActivationLayer& L, const OpAddresses& a) {
     return t;
 }
 
+// x^3's second task: the square the first left in the output times x (EW multiply, per pixel), in place.
+DpuFlyingTask times_input_task(const ActivationLayer& L, const OpAddresses& a) {
+    const uint32_t plane = L.g.h * L.g.w;
+    DpuFlyingTask t = flying_copy_task(false, L.g.c, plane, plane);
+    t.h = L.g.h, t.w = L.g.w;
+    t.src = t.dst = a.output;
+    t.operand = DpuFlyingTask::Operand::PerPixel;
+    t.ew_addr = a.input, t.ew_plane = plane;
+    t.ew_mul = true;
+    return t;
+}
+
 class ActivationOp : public NpuOp {
 public:
     // silu: the op is the Mul of x and its folded Sigmoid gate (prepare_silu); x is both input and operand.
@@ -235,7 +280,8 @@ public:
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
         emit_dpu_flying_task(lanes[0], activation_task(layer_, a));
         if (layer_.curve != nullptr) emit_dpu_flying_task(lanes[0], entry_scale_task(layer_, a));
-        if (layer_.use == CurveUse::PlusRelu) emit_dpu_flying_task(lanes[0], plus_relu_task(layer_, a));
+        if (layer_.curve != nullptr && layer_.use == CurveUse::PlusRelu) emit_dpu_flying_task(lanes[0], plus_relu_task(layer_, a));
+        if (layer_.pow == 3) emit_dpu_flying_task(lanes[0], times_input_task(layer_, a));
         return layer_.tasks();
     }
 
@@ -264,6 +310,19 @@ Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::uniq
     if (gy.c != L.g.c || gy.h != L.g.h || gy.w != L.g.w) return Refusal::because("SiLU output shape differs from its input");
     L.use = CurveUse::TimesInput;  // the Sigmoid's second task multiplies by x
     *out = std::make_unique<ActivationOp>(x, y, L, true);
+    return {};
+}
+
+Refusal check_power(const Graph& g, const Node& node, NpuDomain d) {
+    ActivationLayer L;
+    return prepare_power(g, node, d, Tables::CheckOnly, &L);
+}
+
+Refusal prepare_power_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
+    if (f.activation != nullptr) return Refusal::because("Pow with a fused activation after it");
+    ActivationLayer L;
+    if (Refusal r = prepare_power(g, *f.node, d, Tables::Build, &L); r.refused()) return r;
+    *out = std::make_unique<ActivationOp>(f.node->inputs[0], f.node->outputs[0], L, false);
     return {};
 }
 

@@ -1,4 +1,5 @@
-// The element-wise unit: Add/Sub/Mul/Max/Min (int8, fp16), Div (fp16), with a fused ReLU / ReLU-X and
+// The element-wise unit: Add/Sub/Mul/Max/Min (int8, fp16), Div (fp16), Pow by a constant (as an activation of its
+// base: activation_op.cpp), with a fused ReLU / ReLU-X and
 // broadcast or constant operands, as DPU flying tasks (eltwise_layer.h). Constants: a constant EW operand.
 #include <cstring>
 
@@ -29,13 +30,17 @@ private:
     EltwiseLayer layer_;
 };
 
+bool is_power(const Node& node) { return node.attr<ElementwiseBinaryAttrs>().op == BinaryOp::Power; }
+
 Refusal check(const Graph& g, const Node& node, NpuDomain d) {
+    if (is_power(node)) return check_power(g, node, d);  // activation_op.cpp
     EltwiseLayer L;
     return prepare_eltwise_layer(g, node, nullptr, d, EltwiseConstants::CheckOnly, &L);
 }
 
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     if (f.gate != nullptr) return prepare_silu(g, f, d, out);  // x * sigmoid(x): activation_op.cpp
+    if (is_power(*f.node)) return prepare_power_op(g, f, d, out);
     EltwiseLayer L;
     if (Refusal r = prepare_eltwise_layer(g, *f.node, f.activation, d, EltwiseConstants::Pack, &L); r.refused()) return r;
     *out = std::make_unique<EltwiseOp>(*f.node, f.activation, std::move(L));

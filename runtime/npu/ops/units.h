@@ -20,5 +20,9 @@ extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by
 // activation_op.cpp: a Mul with a Sigmoid gate fused into it (x * sigmoid(x), placement's fold_silu_gate), which
 // kElementwise's prepare hands over.
 Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out);
+// activation_op.cpp: an ElementwiseBinary Power by a constant exponent (seed 003 Pow), lowered as an activation of
+// its base, which kElementwise's check and prepare hand over.
+Refusal check_power(const Graph& g, const Node& node, NpuDomain d);
+Refusal prepare_power_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out);
 
 }  // namespace npurun::npu::ops

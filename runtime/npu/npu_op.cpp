@@ -10,7 +10,7 @@ const NpuOpUnit* const kUnits[] = {
     &ops::kConvolution, &ops::kDepthwise, &ops::kFullyConnected, &ops::kPooling,
     &ops::kElementwise, &ops::kPad,       &ops::kReshape,        &ops::kConcat,
     &ops::kActivation,
-    &ops::kGather,
+    &ops::kGather,       &ops::kExpand,
 };
 }  // namespace
 

@@ -427,6 +427,20 @@ NpuVerdict check_reshape(const Graph& g, const Node& n, NpuDomain d) {
     return NpuVerdict::no("Reshape " + i.str() + " -> " + o.str() + " moves data in the NC1HWC2 layout");
 }
 
+// seed 003 Expand, which an Arm NN graph holds as a Tile: only axes of size 1 may be repeated (a Tile of a longer
+// axis repeats data, which no RKNN2 operation does), into one of Expand's patterns and limits.
+NpuVerdict check_tile(const Graph& g, const Node& n, NpuDomain d) {
+    const Shape& i = g.info(n.inputs[0]).shape;
+    const Shape& o = g.info(n.outputs[0]).shape;
+    for (uint32_t a = 0; a < i.rank && a < o.rank; ++a)
+        if (i[a] != o[a] && i[a] != 1)
+            return NpuVerdict::no("Tile " + i.str() + " -> " + o.str() + " repeats axis " + std::to_string(a) + " of size " +
+                                  std::to_string(i[a]) + ": not an Expand (seed 003 has no Tile)");
+    std::string why;
+    if (!expand_pattern_ok(i, o, &why)) return NpuVerdict::no(why);
+    return NpuVerdict::yes(d);
+}
+
 NpuVerdict check_conv(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, false); }
 NpuVerdict check_depthwise(const Graph& g, const Node& n, NpuDomain d) { return check_conv_like(g, n, d, true); }
 
@@ -445,6 +459,7 @@ const DomainOp kDomainOps[] = {
     {OpKind::Reshape, check_reshape},
     // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
     {OpKind::Gather, nullptr},
+    {OpKind::Tile, check_tile},
 };
 
 }  // namespace

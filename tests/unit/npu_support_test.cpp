@@ -192,13 +192,32 @@ TEST(NpuSupport, PadModes) {
     EXPECT_NE(run(PaddingMode::Symmetric, {1, 8, 8, 4}).reason().find("symmetric"), std::string::npos);
 }
 
+TEST(NpuSupport, TileIsSeed003Expand) {
+    auto run = [](Shape in, Shape out) {
+        Builder b;
+        TileAttrs a;
+        for (uint32_t d = 0; d < in.rank; ++d) a.multiples.push_back(out[d] / in[d]);
+        const Node& n = b.node(OpKind::Tile, {b.value(in)}, {b.value(out)}, a);
+        return check_npu_support(b.g, n, {});
+    };
+    // NHWC shapes; seed 003 writes the patterns NCHW.
+    EXPECT_TRUE(run({1, 1, 6, 8}, {1, 5, 6, 8}).supported());  // [b,c,1,w]
+    EXPECT_TRUE(run({1, 5, 1, 8}, {1, 5, 6, 8}).supported());  // [b,c,h,1]
+    EXPECT_TRUE(run({1, 1, 1, 8}, {1, 5, 6, 8}).supported());  // [b,c,1,1]
+    EXPECT_TRUE(run({1, 1, 6, 1}, {1, 5, 6, 8}).supported());  // [b,1,1,w]: the seed allows it (the unit refuses)
+    EXPECT_NE(run({1, 5, 6, 1}, {1, 5, 6, 8}).reason().find("not one of the Expand patterns"), std::string::npos);
+    EXPECT_NE(run({1, 2, 6, 8}, {1, 6, 6, 8}).reason().find("repeats axis 1 of size 2"), std::string::npos);
+    EXPECT_NE(run({1, 1, 1, 8}, {1, 8193, 1, 8}).reason().find("above 8192"), std::string::npos);
+}
+
 TEST(NpuSupport, EveryOtherOpHasAReason) {
     for (int k = 0; k < int(OpKind::Count_); ++k) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected ||
             op == OpKind::ElementwiseBinary || op == OpKind::Pooling2d || op == OpKind::Pad || op == OpKind::Concat ||
             op == OpKind::Reshape || op == OpKind::Activation ||
-            op == OpKind::Gather)  // the unit (ops/gather_op.cpp) checks its constant indices
+            op == OpKind::Gather ||  // the unit (ops/gather_op.cpp) checks its constant indices
+            op == OpKind::Tile)      // an Expand when it repeats nothing: TileIsSeed003Expand
             continue;
         Builder b;
         const Node& n = b.node(op, {b.value({1, 4, 4, 4})}, {b.value({1, 4, 4, 4})}, std::monostate{});

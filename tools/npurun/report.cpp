@@ -297,8 +297,9 @@ void print_layer_support(std::FILE* out) {
     list("Activation functions", ActivationFunction::Gelu, "Gelu: Arm NN 23.11+");
     list("ScatterNd functions", ScatterNdFunction::Min, "ScatterNd with axisEnabled is refused (Arm NN's reference refuses it too)");
     std::fprintf(out,
-                 "Arm NN layer types after ElementwiseBinary: ReverseV2 (70), Tile (71), ScatterNd (72), CPU only; a type\n"
-                 "above 72 is refused by number. BroadcastTo is not in Arm NN's serializer schema (no file can hold it).\n");
+                 "Arm NN layer types after ElementwiseBinary: ReverseV2 (70), Tile (71), ScatterNd (72); a type above 72 is\n"
+                 "refused by number. A Tile of size-1 axes along H/W is seed 003's Expand and may go to the NPU; the rest\n"
+                 "runs on the CPU. BroadcastTo is not in Arm NN's serializer schema (no file can hold it).\n");
     print_mnn_op_support(out);
 }
 

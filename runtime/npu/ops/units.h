@@ -15,6 +15,7 @@ extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of 
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
 extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone activations, DPU flying tasks (lookup table)
 extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by constant indices, DPU flying copies
+extern const NpuOpUnit kExpand;            // expand_op.cpp: Tile of size-1 axes (seed 003 Expand) along H/W, DPU flying copies
 
 
 // activation_op.cpp: a Mul with a Sigmoid gate fused into it (x * sigmoid(x), placement's fold_silu_gate), which

@@ -24,7 +24,7 @@ const char* to_string(Precision p);
 // not fused: fp16 through the BS/EW stages or the DPU lookup table, 8-bit through the lookup table.
 enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs };
 
-enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather,
+enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather, Expand,
                        Pow, Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
@@ -55,7 +55,7 @@ struct LayerSpec {
     bool const_operand = false;             // binary ops: the second operand is a Constant layer
     PadMode pad_mode = PadMode::Constant;   // Pad: mode; amounts in pad_top/bottom/left/right
     bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
-    uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W)
+    uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W); Expand: the target H and W
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
     float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
@@ -102,6 +102,7 @@ LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
 LayerSpec pow_by(float exponent);  // ElementwiseBinary Power by a constant exponent of shape [1]
+LayerSpec expand_to(uint32_t h, uint32_t w);  // Expand (an Arm NN Tile of size-1 axes) to H x W
 LayerSpec gather(int32_t axis, std::vector<int32_t> indices);  // Gather by a constant index list  // Concat along channels: [previous output, output of `layer`]
 
 struct InputShape {

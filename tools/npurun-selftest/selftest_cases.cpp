@@ -54,6 +54,7 @@ const char* layer_name(LayerKind k) {
         case LayerKind::Reshape: return "Reshape";
         case LayerKind::Concat: return "Concat";
         case LayerKind::Gather: return "Gather";
+        case LayerKind::Expand: return "Expand";
         case LayerKind::Pow: return "Pow";
         case LayerKind::Add: return "Add";
         case LayerKind::Sub: return "Sub";
@@ -127,6 +128,12 @@ LayerSpec concat_with(int layer) {
 LayerSpec pow_by(float exponent) {
     LayerSpec s;
     s.kind = LayerKind::Pow, s.exponent = exponent;
+    return s;
+}
+
+LayerSpec expand_to(uint32_t h, uint32_t w) {
+    LayerSpec s;
+    s.kind = LayerKind::Expand, s.to_h = h, s.to_w = w;
     return s;
 }
 
@@ -239,6 +246,10 @@ std::vector<Case> make_cases() {
         // Gather by constant indices along H or W (DPU flying copies, one per run of consecutive indices).
         {"gather-u8-rows", U8, hwc(6, 7, 24), {gather(1, {5, 0, 1, 2, 2})}, "gather rows (axis H)"},
         {"gather-s8-cols", S8, hwc(5, 7, 40), {gather(2, {6, 1, 2, 0})}, "gather columns (axis W)"},
+        // Expand (seed 003; a Tile of size-1 axes): doubling copies along W in each row, then along H.
+        {"expand-u8-rows", U8, hwc(1, 7, 24), {expand_to(6, 7)}, "expand a row down ([b,c,1,w] -> [b,c,h,w])"},
+        {"expand-s8-cols", S8, hwc(5, 1, 40), {expand_to(5, 9)}, "expand a column across ([b,c,h,1] -> [b,c,h,w])"},
+        {"expand-f16-pixel-conv", F16, hwc(1, 1, 16), {expand_to(6, 6), conv(8, 3).pad(1)}, "expand a pixel > conv, one segment"},
         {"gather-f16-rows-conv", F16, hwc(8, 6, 16), {conv(16, 3).pad(1), gather(1, {7, 6, 0, 3}), conv(8, 1)}, "conv > gather rows > conv, one segment"},
 
         // Buffer views: Reshape (same C and H*W) and channel Concat written in place by its producers.

@@ -29,7 +29,7 @@ const char* usage() {
            "(every op the NPU backend lowers: Convolution2d, DepthwiseConvolution2d, FullyConnected, Pooling2d\n"
            "max/average/global, element-wise Add/Sub/Mul/Maximum/Minimum and fp16 Div with broadcast and\n"
            "constant operands, fused ReLu/ReLu6 (MulRelu), Pad constant/reflect and folded into a convolution,\n"
-           "Reshape and channel Concat as buffer views, Gather along H/W by constant indices, standalone fp16\n"
+           "Reshape and channel Concat as buffer views, Gather along H/W by constant indices, Expand, standalone fp16\n"
            "LeakyReLu, Square (Pow 2), Abs, and Sigmoid, TanH, Gelu, Elu, SoftReLu through the DPU lookup table, Pow\n"
            "by a constant exponent (fp16 1, 2, 3; 8-bit every exponent of seed 003 through the table),\n"
            "8-bit activations of every function through it; in uint8, int8 with per-tensor and per-channel weights,\n"

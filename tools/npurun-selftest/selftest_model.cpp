@@ -338,6 +338,21 @@ struct Builder {
         return y;
     }
 
+    // Expand to to_h x to_w as Arm NN holds it: a Tile whose repeated axes have size 1 (a raw copy).
+    Value expand(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat || L.to_h == 0 || L.to_w == 0 || (x.h != 1 && x.h != L.to_h) || (x.w != 1 && x.w != L.to_w))
+            bad(i, "Expand needs a [1,H,W,C] input whose H and W are 1 or the target's");
+        Value y = x;
+        y.h = L.to_h, y.w = L.to_w;
+        const std::vector<uint32_t> multiples = {1, L.to_h / x.h, L.to_w / x.w, 1};
+        y.port = mw::Port(w.add_layer(fb::Layer::TileLayer, fb::LayerType::Tile, name, {x.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          auto d = fb::CreateTileDescriptor(b, b.CreateVector(multiples));
+                                          return fb::CreateTileLayer(b, base, d).Union();
+                                      }));
+        return y;
+    }
+
     Value reshape(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
         if (x.flat || uint64_t{L.to_h} * L.to_w != uint64_t{x.h} * x.w || L.to_h == 0)
             bad(i, "Reshape must keep C and H*W of a [1,H,W,C] input");
@@ -424,6 +439,7 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::Reshape: x = B.reshape(i, L, x, name); break;
             case LayerKind::Concat: x = B.concat(i, L, x, outputs, name); break;
             case LayerKind::Gather: x = B.gather(i, L, x, name); break;
+            case LayerKind::Expand: x = B.expand(i, L, x, name); break;
             case LayerKind::Pow: x = B.power(i, L, x, name); break;
             default:
                 x = B.binary(i, L, x, outputs, name);

@@ -42,13 +42,7 @@ std::shared_ptr<const Model> expand_model(const ExpandSpec& s) {
 }
 
 NodePlacement expand_placement(const ExpandSpec& s) {
-    const auto m = expand_model(s);
-    const Graph& g = m->graph();
-    const Placement p = place(g, npu::npu_placement_options(s.dt == DataType::Float32));
-    for (uint32_t k = 0; k < g.nodes.size(); ++k)
-        if (g.nodes[k].op == OpKind::Tile) return p.nodes[k];
-    ADD_FAILURE() << "no Tile node";
-    return {};
+    return placement_of(*expand_model(s), OpKind::Tile, s.dt == DataType::Float32);
 }
 
 void expect_refused(const ExpandSpec& s, const std::string& reason_part) {
@@ -101,10 +95,6 @@ TEST(NpuExpand, RefusalsNameTheLimit) {
     expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, kC}, {1, 3, 1, 1}, 0.1f}, "Expand input and output quantization differ");
     expect_refused({DataType::QAsymmU8, Shape{1, 1, 1, kC}, {1, 9000, 1, 1}}, "above 8192");
     // Float32 without --fp16 stays on the CPU (support checker).
-    const auto m = expand_model({DataType::Float32, Shape{1, 1, 4, kC}, {1, 3, 1, 1}});
-    const Placement p = place(m->graph(), npu::npu_placement_options(false));
-    for (uint32_t k = 0; k < m->graph().nodes.size(); ++k)
-        if (m->graph().nodes[k].op == OpKind::Tile) {
-            EXPECT_NE(p.nodes[k].reason.find("use --fp16"), std::string::npos) << p.nodes[k].reason;
-        }
+    const NodePlacement f32 = placement_of(*expand_model({DataType::Float32, Shape{1, 1, 4, kC}, {1, 3, 1, 1}}), OpKind::Tile, false);
+    EXPECT_NE(f32.reason.find("use --fp16"), std::string::npos) << f32.reason;
 }

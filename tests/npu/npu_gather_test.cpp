@@ -47,13 +47,7 @@ std::shared_ptr<const Model> gather_model(const GatherSpec& s) {
 }
 
 NodePlacement gather_placement(const GatherSpec& s) {
-    const auto m = gather_model(s);
-    const Graph& g = m->graph();
-    const Placement p = place(g, npu::npu_placement_options(s.dt == DataType::Float32));
-    for (uint32_t k = 0; k < g.nodes.size(); ++k)
-        if (g.nodes[k].op == OpKind::Gather) return p.nodes[k];
-    ADD_FAILURE() << "no Gather node";
-    return {};
+    return placement_of(*gather_model(s), OpKind::Gather, s.dt == DataType::Float32);
 }
 
 void expect_refused(const GatherSpec& s, const std::string& reason_part) {
@@ -103,10 +97,6 @@ TEST(NpuGather, RefusalsNameTheLimit) {
     expect_refused({DataType::QAsymmU8, 1, {0, 1}, false, 0.1f}, "Gather input and output quantization differ");
     expect_refused({DataType::QAsymmU8, 1, {0, 1}, true}, "Signed32");
     // Float32 without --fp16 stays on the CPU (support checker).
-    const auto m = gather_model({DataType::Float32, 1, {0}});
-    const Placement p = place(m->graph(), npu::npu_placement_options(false));
-    for (uint32_t k = 0; k < m->graph().nodes.size(); ++k)
-        if (m->graph().nodes[k].op == OpKind::Gather) {
-            EXPECT_NE(p.nodes[k].reason.find("use --fp16"), std::string::npos) << p.nodes[k].reason;
-        }
+    const NodePlacement f32 = placement_of(*gather_model({DataType::Float32, 1, {0}}), OpKind::Gather, false);
+    EXPECT_NE(f32.reason.find("use --fp16"), std::string::npos) << f32.reason;
 }

@@ -15,6 +15,8 @@
 
 #include "include/npurun/npurun.hpp"
 #include "ir/graph.h"
+#include "runtime/npu/npu_backend.h"
+#include "runtime/passes/placement.h"
 #include "tests/common/graph_builders.h"
 
 namespace npurun::npu_test {
@@ -296,6 +298,17 @@ inline Compared compare_runs(const Session& cpu, const Session& sim) {
         if (p.device == "sim") r.npu_tasks.push_back(p.tasks);
     }
     return r;
+}
+
+// Where placement puts the first node of kind `op` of `model` (with --fp16 or without); a test failure when
+// the model has none.
+inline NodePlacement placement_of(const Model& model, OpKind op, bool fp16) {
+    const Graph& g = model.graph();
+    const Placement p = place(g, npu::npu_placement_options(fp16));
+    for (uint32_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].op == op) return p.nodes[k];
+    ADD_FAILURE() << "no " << to_string(op) << " node";
+    return {};
 }
 
 // Runs `model` on the CPU and on the simulated NPU with the same input; compares output 0.

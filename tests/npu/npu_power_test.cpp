@@ -55,13 +55,7 @@ std::shared_ptr<const Model> pow_model(const PowSpec& s) {
 }
 
 NodePlacement placed(const PowSpec& s) {
-    const auto m = pow_model(s);
-    const Graph& g = m->graph();
-    const Placement p = place(g, npu::npu_placement_options(s.dt == DataType::Float32));
-    for (uint32_t i = 0; i < g.nodes.size(); ++i)
-        if (g.nodes[i].name == "pow") return p.nodes[i];
-    ADD_FAILURE() << "no pow node";
-    return {};
+    return placement_of(*pow_model(s), OpKind::ElementwiseBinary, s.dt == DataType::Float32);  // the model's one node
 }
 
 void expect_refused(const PowSpec& s, const std::string& reason_part) {

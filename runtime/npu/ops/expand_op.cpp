@@ -41,9 +41,10 @@ struct ExpandLayer {
         for (uint64_t have = from; have < n; have *= 2) ++k;
         return k;
     }
+    // emit_expand_tasks' three steps (W expanded means w == 1).
     uint64_t task_count() const {
-        const uint64_t place = w == wo ? 1 : h;
-        return place + uint64_t{h} * doublings(1, wo / w) + doublings(h, ho);
+        const uint64_t place_and_w = w == wo ? 1 : h * (1 + doublings(1, wo));
+        return place_and_w + doublings(h, ho);
     }
 };
 

@@ -64,8 +64,7 @@ Placement act_placement(const ActSpec& s, NodePlacement* act) {
 }
 
 void expect_refused(const ActSpec& s, const std::string& reason_part) {
-    NodePlacement n;
-    act_placement(s, &n);
+    const NodePlacement n = placement_of(*act_model(s), OpKind::Activation, s.dt == DataType::Float32);
     EXPECT_EQ(n.device, Placed::Cpu);
     EXPECT_NE(n.reason.find(reason_part), std::string::npos) << n.reason;
 }
@@ -302,12 +301,7 @@ std::shared_ptr<const Model> silu_model(SiluShape shape, DataType dt = DataType:
 }
 
 Placed sigmoid_placement(const std::shared_ptr<const Model>& m, bool fp16) {
-    const Graph& g = m->graph();
-    const Placement p = place(g, npu::npu_placement_options(fp16));
-    for (uint32_t k = 0; k < g.nodes.size(); ++k)
-        if (g.nodes[k].name == "sigmoid") return p.nodes[k].device;
-    ADD_FAILURE() << "no sigmoid";
-    return Placed::Cpu;
+    return placement_of(*m, OpKind::Activation, fp16).device;  // silu_model's one Activation is the sigmoid
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ std::shared_ptr<const Model> reshape_model(DataType dt, Shape target, bool conv_
     return std::make_shared<const Model>(std::move(g), "reshape");
 }
 
-const NodePlacement& placement_of(const std::shared_ptr<const Model>& m, OpKind op, bool fp16, Placement* keep) {
+const NodePlacement& kept_placement_of(const std::shared_ptr<const Model>& m, OpKind op, bool fp16, Placement* keep) {
     *keep = place(m->graph(), npu::npu_placement_options(fp16));
     for (size_t i = 0; i < m->graph().nodes.size(); ++i)
         if (m->graph().nodes[i].op == op) return keep->nodes[i];
@@ -116,7 +116,7 @@ TEST(NpuConcat, Fp16ChannelConcatIsWrittenInPlaceAndMatchesCpu) {
 
 TEST(NpuConcat, UnalignedOffsetStaysOnTheCpuWithTheReason) {
     Placement keep;
-    const NodePlacement& np = placement_of(concat_model(DataType::QAsymmU8, 8, 16), OpKind::Concat, false, &keep);
+    const NodePlacement& np = kept_placement_of(concat_model(DataType::QAsymmU8, 8, 16), OpKind::Concat, false, &keep);
     EXPECT_EQ(np.device, Placed::Cpu);
     EXPECT_NE(np.reason.find("not a multiple of the 16-channel"), std::string::npos) << np.reason;
     // And the whole model still gives the CPU's result.
@@ -126,7 +126,7 @@ TEST(NpuConcat, UnalignedOffsetStaysOnTheCpuWithTheReason) {
 TEST(NpuConcat, Fp16ConvolutionWritingPastItsInputIsRefused) {
     // offset 8 is fp16-aligned, but conv A writes 16 channels (a whole 16-channel group) over conv B's first 8.
     Placement keep;
-    const NodePlacement& np = placement_of(concat_model(DataType::Float32, 8, 16), OpKind::Concat, true, &keep);
+    const NodePlacement& np = kept_placement_of(concat_model(DataType::Float32, 8, 16), OpKind::Concat, true, &keep);
     EXPECT_EQ(np.device, Placed::Cpu);
     EXPECT_NE(np.reason.find("is written in 16 channels"), std::string::npos) << np.reason;
     const Compared r = compare_cpu_sim(concat_model(DataType::Float32, 8, 16), true);
@@ -160,7 +160,8 @@ TEST(NpuReshape, ReshapeAtTheSegmentEdgeUnpacksTheView) {
 
 TEST(NpuReshape, ChannelChangingReshapeStaysOnTheCpuWithTheReason) {
     Placement keep;
-    const NodePlacement& np = placement_of(reshape_model(DataType::QAsymmU8, Shape{1, 8, 1, 64}), OpKind::Reshape, false, &keep);
+    const NodePlacement& np =
+        kept_placement_of(reshape_model(DataType::QAsymmU8, Shape{1, 8, 1, 64}), OpKind::Reshape, false, &keep);
     EXPECT_EQ(np.device, Placed::Cpu);
     EXPECT_NE(np.reason.find("moves data"), std::string::npos) << np.reason;
 }
@@ -180,7 +181,7 @@ TEST(NpuViews, AViewAloneStaysOnTheCpu) {
     io(g, x, r);
     auto m = std::make_shared<const Model>(std::move(g), "reshape-alone");
     Placement keep;
-    const NodePlacement& np = placement_of(m, OpKind::Reshape, false, &keep);
+    const NodePlacement& np = kept_placement_of(m, OpKind::Reshape, false, &keep);
     EXPECT_EQ(np.device, Placed::Cpu);
     EXPECT_EQ(np.segment, -1);
     EXPECT_TRUE(keep.segments.empty());

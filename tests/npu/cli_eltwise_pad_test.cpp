@@ -22,7 +22,7 @@ namespace {
 using Result = npurun::testing::CommandResult;
 using npurun::testing::read_file;
 
-Result run(const std::string& args) { return npurun::testing::run_npurun(args); }
+Result run_cli(const std::string& args) { return npurun::testing::run_npurun(args); }
 
 void write_bytes(const std::string& p, size_t n, unsigned seed) {
     std::string s(n, '\0');
@@ -71,7 +71,7 @@ protected:
 }  // namespace
 
 TEST_F(NpuCliEltwisePad, ExplainShowsMulReluAndPadOnTheNpuAndWhyNotTheAdd) {
-    const Result r = run("--explain --device sim " + dir_ + "/m.armnn");
+    const Result r = run_cli("--explain --device sim " + dir_ + "/m.armnn");
     ASSERT_EQ(r.status, 0) << r.out;
     std::printf("%s", r.out.c_str());
     auto line = [&](const std::string& name) {
@@ -87,9 +87,9 @@ TEST_F(NpuCliEltwisePad, ExplainShowsMulReluAndPadOnTheNpuAndWhyNotTheAdd) {
 }
 
 TEST_F(NpuCliEltwisePad, SimMatchesTheCpuWithinOne) {
-    const Result cpu = run("--device cpu " + inputs() + " -o " + dir_ + "/cpu.bin");
+    const Result cpu = run_cli("--device cpu " + inputs() + " -o " + dir_ + "/cpu.bin");
     ASSERT_EQ(cpu.status, 0) << cpu.out;
-    const Result sim = run("--device sim --profile " + inputs() + " -o " + dir_ + "/sim.bin");
+    const Result sim = run_cli("--device sim --profile " + inputs() + " -o " + dir_ + "/sim.bin");
     ASSERT_EQ(sim.status, 0) << sim.out;
     std::printf("%s", sim.out.c_str());
     const std::string a = read_file(dir_ + "/cpu.bin"), b = read_file(dir_ + "/sim.bin");
@@ -103,7 +103,7 @@ TEST_F(NpuCliEltwisePad, SimMatchesTheCpuWithinOne) {
 }
 
 TEST_F(NpuCliEltwisePad, DumpRegcmdListsTheDpuFlyingTasks) {
-    const Result r = run("--device sim --dump-regcmd " + dir_ + "/dump " + inputs());
+    const Result r = run_cli("--device sim --dump-regcmd " + dir_ + "/dump " + inputs());
     ASSERT_EQ(r.status, 0) << r.out;
     const std::string txt = read_file(dir_ + "/dump/seg0.txt");
     std::printf("%s", txt.c_str());

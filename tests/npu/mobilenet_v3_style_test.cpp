@@ -28,7 +28,7 @@ using namespace npurun;
 
 namespace {
 
-std::string model_path() {
+std::string v3_style_model_path() {
     if (const char* keep = std::getenv("NPURUN_V3_MODEL")) return keep;
     return "/tmp/npurun-v3-style-" + std::to_string(::getpid()) + ".armnn";
 }
@@ -36,7 +36,7 @@ std::string model_path() {
 }  // namespace
 
 TEST(MobilenetV3Style, Fp16OnTheSimulatorMatchesTheCpu) {
-    const std::string path = model_path();
+    const std::string path = v3_style_model_path();
     mw::write_file(path, mw::ssd_mobilenet_v3_style(96));
     auto model = Model::load(path);
     if (!std::getenv("NPURUN_V3_MODEL")) ::unlink(path.c_str());

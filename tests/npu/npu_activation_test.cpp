@@ -20,7 +20,7 @@ using namespace npurun::npu_test;
 
 namespace {
 
-constexpr uint32_t kH = 5, kW = 7, kC = 24;  // 24 channels: 3 fp16 channel planes
+constexpr uint32_t kActH = 5, kActW = 7, kActC = 24;  // 24 channels: 3 fp16 channel planes
 
 struct ActSpec {
     ActivationFunction f = ActivationFunction::LeakyReLu;
@@ -33,12 +33,12 @@ struct ActSpec {
 std::shared_ptr<const Model> act_model(const ActSpec& s) {
     Graph g;
     const bool q = s.dt != DataType::Float32;
-    TensorId x = value(g, "x", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    TensorId x = value(g, "x", Shape{1, kActH, kActW, kActC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
     TensorId in = x;
     ConvSpec cs;
-    cs.dt = s.dt, cs.h = kH, cs.w = kW, cs.c = kC, cs.k = kC, cs.kh = cs.kw = 1, cs.pad = 0;
+    cs.dt = s.dt, cs.h = kActH, cs.w = kActW, cs.c = kActC, cs.k = kActC, cs.kh = cs.kw = 1, cs.pad = 0;
     if (s.conv_around) in = add_conv(g, cs, x, "conv0");
-    TensorId y = value(g, "y", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    TensorId y = value(g, "y", Shape{1, kActH, kActW, kActC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
     ActivationAttrs a;
     a.function = s.f;
     a.a = s.a;
@@ -124,7 +124,7 @@ template <class Fill> ActRun run_on(const ActSpec& s, Fill fill) {
     return {compare_runs(cpu, sim), std::memcmp(cpu.output(0).data, sim.output(0).data, cpu.output(0).info.num_bytes()) == 0};
 }
 
-// A float input sweeping [-lim, lim] in kH*kW*kC steps (channel-fastest, so every channel plane sees the whole
+// A float input sweeping [-lim, lim] in kActH*kActW*kActC steps (channel-fastest, so every channel plane sees the whole
 // range), with 0, the tables' ends and +-65504 in it.
 Compared sweep(const ActSpec& s, float lim) {
     return run_on(s, [lim](TensorBinding& in) {
@@ -269,10 +269,10 @@ enum class SiluShape { Gate, GateFirst, OtherFactor, SigmoidAlsoOutput, CpuBetwe
 std::shared_ptr<const Model> silu_model(SiluShape shape, DataType dt = DataType::Float32) {
     Graph g;
     const bool q = dt != DataType::Float32;
-    const Shape sh{1, kH, kW, kC};
+    const Shape sh{1, kActH, kActW, kActC};
     TensorId in = value(g, "in", sh, dt, q ? 0.05f : 0.0f, q ? 118 : 0);
     ConvSpec cs;
-    cs.dt = dt, cs.h = kH, cs.w = kW, cs.c = kC, cs.k = kC, cs.kh = cs.kw = 1, cs.pad = 0;
+    cs.dt = dt, cs.h = kActH, cs.w = kActW, cs.c = kActC, cs.k = kActC, cs.kh = cs.kw = 1, cs.pad = 0;
     const TensorId x = add_conv(g, cs, in, "conv0");
     cs.seed = 3;
     const TensorId z = shape == SiluShape::OtherFactor ? add_conv(g, cs, in, "conv1") : x;

@@ -17,7 +17,7 @@ using namespace npurun::npu_test;
 
 namespace {
 
-constexpr uint32_t kC = 40;  // 3 int8 / 5 fp16 channel planes, the last partial
+constexpr uint32_t kExpandC = 40;  // 3 int8 / 5 fp16 channel planes, the last partial
 
 struct ExpandSpec {
     DataType dt = DataType::QAsymmU8;
@@ -69,32 +69,35 @@ void expect_lowered(const ExpandSpec& s, uint32_t tasks, const char* what) {
 
 TEST(NpuExpand, RowRepeatedDownIsOneCopyAndRowDoublings) {
     // [b,c,1,w] -> [b,c,h,w]: the row, then rows 1, 2, 4 (h 7: copies of 1, 2, 3 rows).
-    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 6, kC}, {1, 7, 1, 1}}, 1 + 3, "rows");
+    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 6, kExpandC}, {1, 7, 1, 1}}, 1 + 3, "rows");
 }
 
 TEST(NpuExpand, ColumnRepeatedAcrossIsDoubledInsideEachRow) {
     // [b,c,h,1] -> [b,c,h,w]: each of the 5 pixels into its row, then 3 doublings per row (w 5: 1, 2, 2).
-    expect_lowered({DataType::QAsymmU8, Shape{1, 5, 1, kC}, {1, 1, 5, 1}}, 5 + 5 * 3, "columns");
+    expect_lowered({DataType::QAsymmU8, Shape{1, 5, 1, kExpandC}, {1, 1, 5, 1}}, 5 + 5 * 3, "columns");
 }
 
 TEST(NpuExpand, PixelRepeatedOverTheMap) {
     // [b,c,1,1] -> [b,c,h,w]: one pixel, 4 doublings along W (w 9), 2 along H (h 3).
-    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 1, kC}, {1, 3, 9, 1}}, 1 + 4 + 2, "pixel");
+    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 1, kExpandC}, {1, 3, 9, 1}}, 1 + 4 + 2, "pixel");
     // A power-of-two target: exact doublings.
-    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 1, kC}, {1, 8, 8, 1}}, 1 + 3 + 3, "pixel 8x8");
+    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 1, kExpandC}, {1, 8, 8, 1}}, 1 + 3 + 3, "pixel 8x8");
 }
 
 TEST(NpuExpand, RefusalsNameTheLimit) {
-    EXPECT_EQ(expand_placement({DataType::QAsymmU8, Shape{1, 1, 4, kC}, {1, 3, 1, 1}}).device, Placed::Npu);
+    EXPECT_EQ(expand_placement({DataType::QAsymmU8, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}}).device, Placed::Npu);
     // Seed 003 allows [b,1,1,w] -> [b,c,h,w]; the lowering cannot repeat inside an atom.
     expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, 1}, {1, 3, 1, 8}}, "NPU lowering: Expand across channels");
     // Not a seed 003 pattern: the channels alone.
     expect_refused({DataType::QAsymmU8, Shape{1, 3, 4, 1}, {1, 1, 1, 8}}, "is not one of the Expand patterns of seed 003");
     // A Tile that repeats data is not an Expand.
-    expect_refused({DataType::QAsymmU8, Shape{1, 2, 4, kC}, {1, 3, 1, 1}}, "repeats axis 1 of size 2: not an Expand");
-    expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, kC}, {1, 3, 1, 1}, 0.1f}, "Expand input and output quantization differ");
-    expect_refused({DataType::QAsymmU8, Shape{1, 1, 1, kC}, {1, 9000, 1, 1}}, "above 8192");
+    expect_refused({DataType::QAsymmU8, Shape{1, 2, 4, kExpandC}, {1, 3, 1, 1}},
+                   "repeats axis 1 of size 2: not an Expand");
+    expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}, 0.1f},
+                   "Expand input and output quantization differ");
+    expect_refused({DataType::QAsymmU8, Shape{1, 1, 1, kExpandC}, {1, 9000, 1, 1}}, "above 8192");
     // Float32 without --fp16 stays on the CPU (support checker).
-    const NodePlacement f32 = placement_of(*expand_model({DataType::Float32, Shape{1, 1, 4, kC}, {1, 3, 1, 1}}), OpKind::Tile, false);
+    const NodePlacement f32 =
+        placement_of(*expand_model({DataType::Float32, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}}), OpKind::Tile, false);
     EXPECT_NE(f32.reason.find("use --fp16"), std::string::npos) << f32.reason;
 }

@@ -17,7 +17,8 @@ using namespace npurun::npu_test;
 
 namespace {
 
-constexpr uint32_t kH = 5, kW = 6, kC = 40;  // 40 channels: 3 int8 / 5 fp16 channel planes, the last partial
+constexpr uint32_t kGatherH = 5, kGatherW = 6,
+                   kGatherC = 40;  // 40 channels: 3 int8 / 5 fp16 channel planes, the last partial
 
 struct GatherSpec {
     DataType dt = DataType::QAsymmU8;
@@ -30,11 +31,11 @@ struct GatherSpec {
 std::shared_ptr<const Model> gather_model(const GatherSpec& s) {
     Graph g;
     const bool q = s.dt != DataType::Float32;
-    TensorId x = value(g, "x", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
+    TensorId x = value(g, "x", Shape{1, kGatherH, kGatherW, kGatherC}, s.dt, q ? 0.05f : 0.0f, q ? 118 : 0);
     const auto n = static_cast<uint32_t>(s.indices.size());
     TensorId i = s.runtime_indices ? value(g, "i", Shape{n}, DataType::Signed32)
                                    : constant(g, "i", Shape{n}, DataType::Signed32, s.indices.data(), n * 4);
-    Shape os{1, kH, kW, kC};
+    Shape os{1, kGatherH, kGatherW, kGatherC};
     const int32_t axis = s.axis < 0 ? s.axis + 4 : s.axis;
     os[static_cast<uint32_t>(axis)] = n;
     TensorId y = value(g, "y", os, s.dt, q ? s.out_scale : 0.0f, q ? 118 : 0);
@@ -76,7 +77,7 @@ TEST(NpuGather, ColumnsOneTaskPerRowAndRun) {
         // Runs {5}, {2,3}, {0}, {0}, {3}, {1} along axis -2 (W): 5 rows x 6 runs.
         const Compared r = compare_cpu_sim(gather_model({dt, -2, {5, 2, 3, 0, 0, 3, 1}}), fp16);
         ASSERT_EQ(r.npu_layers.size(), 1u) << to_string(dt);
-        EXPECT_EQ(r.npu_tasks[0], kH * 6u);
+        EXPECT_EQ(r.npu_tasks[0], kGatherH * 6u);
         EXPECT_LE(r.max_diff, fp16 ? 2e-3 : 0.0) << to_string(dt);
         std::printf("[ gather columns %s ] %zu outputs, max |npu-cpu| = %.5f\n", to_string(dt), r.elements, r.max_diff);
     }

@@ -18,7 +18,7 @@ using namespace npurun::npu_test;
 
 namespace {
 
-constexpr uint32_t kH = 5, kW = 7, kC = 24;
+constexpr uint32_t kPowH = 5, kPowW = 7, kPowC = 24;
 
 struct PowSpec {
     float exponent = 2.0f;
@@ -30,10 +30,12 @@ struct PowSpec {
 std::shared_ptr<const Model> pow_model(const PowSpec& s) {
     Graph g;
     const bool q = s.dt != DataType::Float32;
-    TensorId x = value(g, "x", Shape{1, kH, kW, kC}, s.dt, q ? 0.05f : 0.0f, q ? (s.dt == DataType::QAsymmU8 ? 128 : 0) : 0);
+    TensorId x = value(g, "x", Shape{1, kPowH, kPowW, kPowC}, s.dt, q ? 0.05f : 0.0f,
+                       q ? (s.dt == DataType::QAsymmU8 ? 128 : 0) : 0);
     // The output grid holds the range of x^e for |x| <= 6.4 (e <= 3: 262; roots: 2.5).
     const float out_scale = s.exponent >= 1.0f ? std::pow(6.4f, s.exponent) / 120.0f : 0.02f;
-    TensorId y = value(g, "y", Shape{1, kH, kW, kC}, s.dt, q ? out_scale : 0.0f, q ? (s.dt == DataType::QAsymmU8 ? 128 : 0) : 0);
+    TensorId y = value(g, "y", Shape{1, kPowH, kPowW, kPowC}, s.dt, q ? out_scale : 0.0f,
+                       q ? (s.dt == DataType::QAsymmU8 ? 128 : 0) : 0);
     const size_t n = s.exponent_shape.num_elements();
     TensorId k;
     if (s.exponent_dt == DataType::Float32) {
@@ -138,7 +140,8 @@ TEST(NpuPow, Fp16OneTwoAndThree) {
 TEST(NpuPow, RefusalsNameTheirLimit) {
     expect_refused(PowSpec{4.0f, DataType::QAsymmU8}, "Pow exponent 4 is not one of 0, 1, 2, 3, 0.5, -0.5 (seed 003)");
     expect_refused(PowSpec{2.5f}, "Pow exponent 2.5 is not one of");
-    expect_refused(PowSpec{2.0f, DataType::Float32, DataType::Float32, Shape{1, 1, 1, kC}}, "Pow exponent has 24 elements");
+    expect_refused(PowSpec{2.0f, DataType::Float32, DataType::Float32, Shape{1, 1, 1, kPowC}},
+                   "Pow exponent has 24 elements");
     expect_refused(PowSpec{0.0f}, "fp16 Pow exponent 0 has no NPU lowering");
     expect_refused(PowSpec{0.5f}, "fp16 Pow exponent 0.5 has no NPU lowering: a square root");
     expect_refused(PowSpec{-0.5f}, "fp16 Pow exponent -0.5 has no NPU lowering");

@@ -44,7 +44,7 @@ ConvLayer layer(NpuDomain d, uint32_t c, uint32_t h, uint32_t w, uint32_t k, uin
     return L;
 }
 
-ConvTiling plan(const ConvLayer& L, TilingRequest req = {}) {
+ConvTiling tiling_plan(const ConvLayer& L, TilingRequest req = {}) {
     ConvTiling t;
     std::string why;
     EXPECT_TRUE(npurun::npu::plan_conv_tiling(L, &t, &why, req)) << why;
@@ -126,7 +126,7 @@ TEST(ConvTilingPlan, InvariantsOverManyShapes) {
                                                      " kh" + std::to_string(kh) + " s" + std::to_string(stride) +
                                                      (dw ? " dw" : "") + (d == NpuDomain::Int8 ? " int8" : " fp16") +
                                                      " lanes" + std::to_string(lanes) + " kmax" + std::to_string(kmax));
-                                        check_plan(L, plan(L, r));
+                                        check_plan(L, tiling_plan(L, r));
                                         ++plans;
                                     }
     std::printf("%zu plans checked\n", plans);
@@ -134,7 +134,7 @@ TEST(ConvTilingPlan, InvariantsOverManyShapes) {
 
 TEST(ConvTilingPlan, UntiledLayerKeepsTheVendorBankSplit) {
     // 384x10x10 fp16: 3 data banks, the other 9 for weights, one task (as every untiled vendor capture).
-    const ConvTiling t = plan(layer(NpuDomain::Fp16, 384, 10, 10, 64, 3));
+    const ConvTiling t = tiling_plan(layer(NpuDomain::Fp16, 384, 10, 10, 64, 3));
     EXPECT_EQ(t.data_banks, 3u);
     EXPECT_EQ(t.weight_banks, 9u);
     EXPECT_EQ(t.tasks, 1u);
@@ -154,7 +154,7 @@ TEST(ConvTilingPlan, DepthwiseChannelSlicesAsTheVendorCutsThem) {
     for (const Case& c : cases) {
         SCOPED_TRACE(std::to_string(c.c) + "x" + std::to_string(c.hw));
         const ConvLayer L = layer(NpuDomain::Fp16, c.c, c.hw, c.hw, 0, 3, 1, true);
-        const ConvTiling t = plan(L);
+        const ConvTiling t = tiling_plan(L);
         check_plan(L, t);
         std::vector<uint32_t> got;
         for (const ConvTile& x : npurun::npu::conv_tiles(L, t)) got.push_back(x.ca);
@@ -164,7 +164,7 @@ TEST(ConvTilingPlan, DepthwiseChannelSlicesAsTheVendorCutsThem) {
     // int8 groups are 64 channels (64 bytes): 40x30 planes of 1200 bytes, 256 of them take 10 banks (320
     // would take 12, none left for weights), so 512 channels go as two slices of 256.
     const ConvLayer L = layer(NpuDomain::Int8, 512, 30, 40, 0, 3, 1, true);
-    const ConvTiling t = plan(L);
+    const ConvTiling t = tiling_plan(L);
     check_plan(L, t);
     EXPECT_EQ(t.channels_per_task, 256u);
     EXPECT_EQ(t.tasks, 2u);
@@ -174,7 +174,7 @@ TEST(ConvTilingPlan, WeightsLargerThanTheirBanksAreStreamedNotKTiled) {
     // 3x3x512->512 int8 on 14x14: 100352 input bytes (4 banks), 2.36 MB of weights through 8 banks in one
     // task. The vendor does the same (1x1 1024->1024 fp16 on 7x7: 2 MiB of weights, CBUF 4/8, one task):
     // only one kernel has to fit, and K tiles would not fetch fewer bytes.
-    const ConvTiling t = plan(layer(NpuDomain::Int8, 512, 14, 14, 512, 3));
+    const ConvTiling t = tiling_plan(layer(NpuDomain::Int8, 512, 14, 14, 512, 3));
     EXPECT_EQ(t.data_banks, 4u);
     EXPECT_EQ(t.weight_banks, 8u);
     EXPECT_EQ(t.tasks, 1u);
@@ -185,7 +185,7 @@ TEST(ConvTilingPlan, MoreThan8192OutputChannelsAreKTiled) {
     // A FullyConnected 256 -> 9000 (1x1 over one pixel): the DPU cube channel field holds 8192 channels,
     // so two K tiles; the second finds the one-pixel input resident (DATA_REUSE).
     const ConvLayer L = layer(NpuDomain::Int8, 256, 1, 1, 9000, 1);
-    const ConvTiling t = plan(L);
+    const ConvTiling t = tiling_plan(L);
     EXPECT_EQ(t.kernels_per_task, 8192u);
     EXPECT_EQ(t.tasks, 2u);
     check_plan(L, t);
@@ -213,7 +213,7 @@ TEST(ConvTilingPlan, RowsAndKTilesPickTheCheaperOrder) {
     const ConvLayer L = layer(NpuDomain::Int8, 512, 32, 32, 256, 1);
     TilingRequest r;
     r.max_kernels_per_task = 64;
-    const ConvTiling t = plan(L, r);
+    const ConvTiling t = tiling_plan(L, r);
     EXPECT_EQ(t.kernels_per_task, 64u);
     EXPECT_LT(t.rows_per_task, L.ho);
     EXPECT_TRUE(t.rows_outer);
@@ -225,7 +225,7 @@ TEST(ConvTilingPlan, RowsAndKTilesPickTheCheaperOrder) {
     // 128 that fit 9 weight banks: K outer, each K tile's weights resident for its row tiles.
     const ConvLayer L2 = layer(NpuDomain::Int8, 256, 64, 32, 512, 3);
     r.max_kernels_per_task = 128;
-    const ConvTiling t2 = plan(L2, r);
+    const ConvTiling t2 = tiling_plan(L2, r);
     EXPECT_FALSE(t2.rows_outer);
     EXPECT_TRUE(t2.weight_reuse);
     check_plan(L2, t2);
@@ -236,7 +236,7 @@ TEST(ConvTilingPlan, LanesSplitKForManyKernelsAndRowsForFew) {
     const ConvLayer L = layer(NpuDomain::Fp16, 1024, 7, 7, 1024, 1);
     TilingRequest r;
     r.lanes = 3;
-    const ConvTiling t = plan(L, r);
+    const ConvTiling t = tiling_plan(L, r);
     EXPECT_EQ(t.split, LaneSplit::Kernels);
     EXPECT_EQ(t.lanes, 3u);
     EXPECT_EQ(npurun::npu::lane_range(L, t, 0), std::make_pair(0u, 352u));
@@ -245,21 +245,21 @@ TEST(ConvTilingPlan, LanesSplitKForManyKernelsAndRowsForFew) {
     check_plan(L, t);
     // 1280x10x10 -> 24 kernels over 3 cores: by rows (the vendor: 4 + 3 + 3 rows).
     const ConvLayer L2 = layer(NpuDomain::Fp16, 1280, 10, 10, 24, 1);
-    const ConvTiling t2 = plan(L2, r);
+    const ConvTiling t2 = tiling_plan(L2, r);
     EXPECT_EQ(t2.split, LaneSplit::Rows);
     EXPECT_EQ(npurun::npu::lane_range(L2, t2, 0), std::make_pair(0u, 4u));
     EXPECT_EQ(npurun::npu::lane_range(L2, t2, 2), std::make_pair(7u, 3u));
     check_plan(L2, t2);
     // int8 lanes by K take whole 32-kernel groups: 1001 = 32 groups -> 352 + 352 + 297.
     const ConvLayer L4 = layer(NpuDomain::Int8, 64, 1, 1, 1001, 1);
-    const ConvTiling t4 = plan(L4, r);
+    const ConvTiling t4 = tiling_plan(L4, r);
     EXPECT_EQ(npurun::npu::lane_range(L4, t4, 0), std::make_pair(0u, 352u));
     EXPECT_EQ(npurun::npu::lane_range(L4, t4, 2), std::make_pair(704u, 297u));
     check_plan(L4, t4);
     // One output row cannot be shared: one lane.
     const ConvLayer L3 = layer(NpuDomain::Int8, 64, 1, 1, 32, 1);
     r.lanes = 3;
-    EXPECT_EQ(plan(L3, r).lanes, 1u);
+    EXPECT_EQ(tiling_plan(L3, r).lanes, 1u);
 }
 
 TEST(ConvTilingPlan, LayersNoTilingFitsAreRefusedWithAReason) {

@@ -25,7 +25,7 @@ using regcmd::RegcmdWriter;
 
 namespace {
 
-constexpr uint32_t kRegcmd = 0x10000000, kIn = 0x20000000, kOut = 0x40000000;
+constexpr uint32_t kLutRegcmd = 0x10000000, kLutIn = 0x20000000, kLutOut = 0x40000000;
 constexpr uint32_t kN = regcmd::kDpuLutEntries;  // 513
 constexpr uint32_t kC = 8, kH = 1, kW = 4;        // one fp16 atom plane: 32 values
 
@@ -73,7 +73,7 @@ void write_lut_task(RegcmdWriter& w, const Tables& tb, const LutSetup& s) {
     w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
     w.write({DPU_FEATURE_MODE_CFG::BURST_LEN(15), DPU_FEATURE_MODE_CFG::OUTPUT_MODE(2), DPU_FEATURE_MODE_CFG::FLYING_MODE(1)});
     w.write({DPU_DATA_FORMAT::OUT_PRECISION(p), DPU_DATA_FORMAT::IN_PRECISION(p), DPU_DATA_FORMAT::PROC_PRECISION(p)});
-    w.write({DPU_DST_BASE_ADDR::DST_BASE_ADDR(kOut)});
+    w.write({DPU_DST_BASE_ADDR::DST_BASE_ADDR(kLutOut)});
     w.write({DPU_DST_SURF_STRIDE::DST_SURF_STRIDE(kW * kH)});
     w.write({DPU_DATA_CUBE_WIDTH::WIDTH(kW - 1)});
     w.write({DPU_DATA_CUBE_HEIGHT::HEIGHT(kH - 1)});
@@ -101,7 +101,7 @@ void write_lut_task(RegcmdWriter& w, const Tables& tb, const LutSetup& s) {
     w.write({DPU_RDMA_DATA_CUBE_WIDTH::WIDTH(kW - 1)});
     w.write({DPU_RDMA_DATA_CUBE_HEIGHT::HEIGHT(kH - 1)});
     w.write({DPU_RDMA_DATA_CUBE_CHANNEL::CHANNEL(kC - 1)});
-    w.write({DPU_RDMA_SRC_BASE_ADDR::SRC_BASE_ADDR(kIn)});
+    w.write({DPU_RDMA_SRC_BASE_ADDR::SRC_BASE_ADDR(kLutIn)});
     w.write({DPU_RDMA_ERDMA_CFG::ERDMA_DISABLE(1)});
     w.write({DPU_RDMA_FEATURE_MODE_CFG::IN_PRECISION(p), DPU_RDMA_FEATURE_MODE_CFG::BURST_LEN(15),
              DPU_RDMA_FEATURE_MODE_CFG::PROC_PRECISION(p), DPU_RDMA_FEATURE_MODE_CFG::MRDMA_FP16TOFP32_EN(p == 2 ? 1u : 0u),
@@ -135,12 +135,12 @@ Ran run(NpuSimulator& sim, const std::vector<LutSetup>& tasks, const Tables& tb)
     TestMemory mem;
     std::vector<int64_t> bits;
     for (float x : kInputs) bits.push_back(fp32_to_fp16(x));
-    mem.add_copy(kIn, pack_feature(bits, kC, kH, kW, 2));
-    auto& out = mem.add(kOut, size_t{kH} * kW * 16);
+    mem.add_copy(kLutIn, pack_feature(bits, kC, kH, kW, 2));
+    auto& out = mem.add(kLutOut, size_t{kH} * kW * 16);
     RegcmdWriter w;
     for (const LutSetup& s : tasks) write_lut_task(w, tb, s);
     Ran r;
-    r.results = run_all(sim, mem, w.finish(kRegcmd));
+    r.results = run_all(sim, mem, w.finish(kLutRegcmd));
     for (int64_t v : unpack_feature(out.data(), kC, kH, kW, 2, size_t{kH} * kW * 16, false))
         r.out.push_back(fp16_to_fp32(static_cast<uint16_t>(v)));
     return r;
@@ -248,12 +248,12 @@ TEST(SimLut, Int8IndexesOneEntryPerCodeAndTheConverterSaturates) {
     std::vector<int64_t> codes;
     for (uint32_t i = 0; i < kC * kH * kW; ++i) codes.push_back(static_cast<int64_t>(i * 8) - 128);  // -128..120
     codes[3] = 0, codes[4] = 127, codes[5] = -1;
-    mem.add_copy(kIn, pack_feature(codes, kC, kH, kW, 1));
-    auto& out = mem.add(kOut, size_t{kH} * kW * 16);
+    mem.add_copy(kLutIn, pack_feature(codes, kC, kH, kW, 1));
+    auto& out = mem.add(kLutOut, size_t{kH} * kW * 16);
     RegcmdWriter w;
     write_lut_task(w, tb, s);
     NpuSimulator sim;
-    ASSERT_EQ(run_all(sim, mem, w.finish(kRegcmd))[0].error, "");
+    ASSERT_EQ(run_all(sim, mem, w.finish(kLutRegcmd))[0].error, "");
     const auto got = unpack_feature(out.data(), kC, kH, kW, 1, size_t{kH} * kW * 16);
     for (size_t i = 0; i < codes.size(); ++i) {
         const int64_t q = codes[i];

@@ -8,7 +8,7 @@ using namespace npurun;
 
 namespace {
 
-struct Builder {
+struct GraphBuilder {
     Graph g;
     std::vector<std::unique_ptr<std::vector<uint8_t>>> data;
 
@@ -37,7 +37,7 @@ struct Builder {
 
 NpuVerdict conv(uint32_t k, uint32_t stride, uint32_t pad, DataType t = DataType::QAsymmS8, uint32_t dilation = 1,
                 NpuPolicy policy = {}) {
-    Builder b;
+    GraphBuilder b;
     Convolution2dAttrs a;
     a.layout = DataLayout::NHWC;
     a.stride_x = a.stride_y = stride;
@@ -54,7 +54,7 @@ NpuVerdict conv(uint32_t k, uint32_t stride, uint32_t pad, DataType t = DataType
 NpuVerdict pool(PoolingAlgorithm alg, uint32_t k, uint32_t stride, uint32_t pad,
                 OutputShapeRounding r = OutputShapeRounding::Floor, PaddingMethod m = PaddingMethod::IgnoreValue,
                 uint32_t plane = 32) {
-    Builder b;
+    GraphBuilder b;
     Pooling2dAttrs a;
     a.algorithm = alg;
     a.pool_width = a.pool_height = k;
@@ -131,7 +131,7 @@ TEST(NpuSupport, GlobalPoolingPlaneLimit) {
 
 TEST(NpuSupport, ElementwiseBroadcastPatterns) {
     auto run = [](BinaryOp op, Shape a, Shape bshape, DataType t = DataType::QAsymmS8) {
-        Builder b;
+        GraphBuilder b;
         const Node& n = b.node(OpKind::ElementwiseBinary, {b.value(a, t), b.value(bshape, t)}, {b.value({1, 8, 8, 16}, t)},
                                ElementwiseBinaryAttrs{op});
         return check_npu_support(b.g, n, {});
@@ -150,7 +150,7 @@ TEST(NpuSupport, ElementwiseBroadcastPatterns) {
 }
 
 TEST(NpuSupport, DepthwiseMultiplierMustBeOne) {
-    Builder b;
+    GraphBuilder b;
     DepthwiseConvolution2dAttrs a;
     a.layout = DataLayout::NHWC;
     const Node& n = b.node(OpKind::DepthwiseConvolution2d,
@@ -162,7 +162,7 @@ TEST(NpuSupport, DepthwiseMultiplierMustBeOne) {
 }
 
 TEST(NpuSupport, PerAxisActivationsAndBatchRefused) {
-    Builder b;
+    GraphBuilder b;
     Convolution2dAttrs a;
     a.layout = DataLayout::NHWC;
     const Node& n = b.node(OpKind::Convolution2d, {b.value({2, 8, 8, 4}), b.constant({4, 1, 1, 4}, DataType::QSymmS8)},
@@ -170,7 +170,7 @@ TEST(NpuSupport, PerAxisActivationsAndBatchRefused) {
     auto v = check_npu_support(b.g, n, {});
     EXPECT_NE(v.reason().find("batch 2"), std::string::npos) << v.reason();
 
-    Builder c;
+    GraphBuilder c;
     TensorId x = c.value({1, 8, 8, 4});
     c.g.tensors[x].info.quant.scales = {0.1f, 0.2f, 0.3f, 0.4f};
     const Node& m = c.node(OpKind::Convolution2d, {x, c.constant({4, 1, 1, 4}, DataType::QSymmS8)}, {c.value({1, 8, 8, 4})}, a);
@@ -179,7 +179,7 @@ TEST(NpuSupport, PerAxisActivationsAndBatchRefused) {
 
 TEST(NpuSupport, PadModes) {
     auto run = [](PaddingMode mode, Shape s) {
-        Builder b;
+        GraphBuilder b;
         PadAttrs a;
         a.mode = mode;
         a.pads = {{0, 0}, {1, 1}, {1, 1}, {0, 0}};
@@ -194,7 +194,7 @@ TEST(NpuSupport, PadModes) {
 
 TEST(NpuSupport, TileIsSeed003Expand) {
     auto run = [](Shape in, Shape out) {
-        Builder b;
+        GraphBuilder b;
         TileAttrs a;
         for (uint32_t d = 0; d < in.rank; ++d) a.multiples.push_back(out[d] / in[d]);
         const Node& n = b.node(OpKind::Tile, {b.value(in)}, {b.value(out)}, a);
@@ -219,7 +219,7 @@ TEST(NpuSupport, EveryOtherOpHasAReason) {
             op == OpKind::Gather ||  // the unit (ops/gather_op.cpp) checks its constant indices
             op == OpKind::Tile)      // an Expand when it repeats nothing: TileIsSeed003Expand
             continue;
-        Builder b;
+        GraphBuilder b;
         const Node& n = b.node(op, {b.value({1, 4, 4, 4})}, {b.value({1, 4, 4, 4})}, std::monostate{});
         auto v = check_npu_support(b.g, n, {});
         EXPECT_FALSE(v.supported()) << to_string(op);

@@ -10,11 +10,11 @@
 namespace npudrv::test {
 namespace {
 
-constexpr unsigned kEntries = 20;  // 16 body + 4 PC tail entries
+constexpr unsigned kRknpuEntries = 20;  // 16 body + 4 PC tail entries
 
 class DriverRknpu : public OneDriverTest {
 protected:
-    DriverRknpu() : OneDriverTest(DriverKind::Rknpu, kEntries, std::chrono::milliseconds(50)) {}
+    DriverRknpu() : OneDriverTest(DriverKind::Rknpu, kRknpuEntries, std::chrono::milliseconds(50)) {}
 };
 
 TEST_F(DriverRknpu, InfoFromVersionAndActions) {
@@ -101,7 +101,7 @@ TEST_F(DriverRknpu, ExportImportSharesTheObject) {
 
 TEST_F(DriverRknpu, JobRunsAndReportsStats) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 3, kEntries);
+    Buffer regcmd = make_regcmd(dev, 3, kRknpuEntries);
     Buffer in = dev.create_buffer(4096, kBufferCacheable);
     Buffer out = dev.create_buffer(4096, kBufferCacheable);
     JobSpec spec = one_lane(regcmd, out, 3);
@@ -115,8 +115,8 @@ TEST_F(DriverRknpu, JobRunsAndReportsStats) {
     const auto& rec = env.hw->records();
     ASSERT_EQ(rec.size(), 3u);
     for (unsigned i = 0; i < 3; ++i) {
-        EXPECT_EQ(rec[i].task.regcmd_addr, regcmd.dma_addr() + stream_offset(i, kEntries));
-        EXPECT_EQ(rec[i].task.regcfg_amount, kEntries);  // kernel gets kEntries-4, the PC fetches the tail too
+        EXPECT_EQ(rec[i].task.regcmd_addr, regcmd.dma_addr() + stream_offset(i, kRknpuEntries));
+        EXPECT_EQ(rec[i].task.regcfg_amount, kRknpuEntries);  // the kernel gets 4 fewer; the PC fetches the tail
         EXPECT_EQ(rec[i].task.enable_mask, 0xdu);
         EXPECT_TRUE(rec[i].regcmd_readable);
     }
@@ -134,7 +134,7 @@ TEST_F(DriverRknpu, MultiCoreLanes) {
     spec.core_mask = 7;
     spec.lanes.resize(3);
     for (unsigned i = 0; i < 6; ++i)
-        spec.lanes[i % 3].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0x18, 0x300});
+        spec.lanes[i % 3].tasks.push_back({&b.regcmd, stream_offset(i, kRknpuEntries), kRknpuEntries, 0x18, 0x300});
     spec.outputs = {&b.out};
     Job job = dev.create_job(spec);
     job.run();
@@ -188,7 +188,7 @@ TEST_F(DriverRknpu, AddressesAbove4GiBAreRefused) {
     c.iova_top = uint64_t{1} << 36;  // a kernel handing out 40-bit IOVAs
     const std::string high = env.add(c);
     Device dev = env.open(high);
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
+    Buffer regcmd = make_regcmd(dev, 1, kRknpuEntries);
     ASSERT_GE(regcmd.dma_addr(), uint64_t{1} << 32);
     Buffer out = dev.create_buffer(4096, 0);
     expect_error([&] { dev.create_job(one_lane(regcmd, out)); }, "above the 4 GiB limit");
@@ -226,7 +226,7 @@ TEST_F(DriverRknpu, DeviceRemovedMidJob) {
 
 TEST_F(DriverRknpu, FenceMode) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 1, kEntries);
+    Buffer regcmd = make_regcmd(dev, 1, kRknpuEntries);
     Buffer out = dev.create_buffer(4096, kBufferCacheable);
     JobSpec spec = one_lane(regcmd, out);
     spec.use_fence = true;

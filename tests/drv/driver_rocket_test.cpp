@@ -8,11 +8,11 @@
 namespace npudrv::test {
 namespace {
 
-constexpr unsigned kEntries = 20;  // including the 4 PC tail entries, as rocket counts them
+constexpr unsigned kRocketEntries = 20;  // including the 4 PC tail entries, as rocket counts them
 
 class DriverRocket : public OneDriverTest {
 protected:
-    DriverRocket() : OneDriverTest(DriverKind::Rocket, kEntries, std::chrono::milliseconds(100)) {}
+    DriverRocket() : OneDriverTest(DriverKind::Rocket, kRocketEntries, std::chrono::milliseconds(100)) {}
 };
 
 TEST_F(DriverRocket, Info) {
@@ -61,7 +61,7 @@ TEST_F(DriverRocket, OutOfMemory) {
 
 TEST_F(DriverRocket, JobRuns) {
     Device dev = env.open();
-    Buffer regcmd = make_regcmd(dev, 2, kEntries);
+    Buffer regcmd = make_regcmd(dev, 2, kRocketEntries);
     Buffer in = dev.create_buffer(4096, 0);
     Buffer out = dev.create_buffer(4096, 0);
     JobSpec spec = one_lane(regcmd, out, 2);
@@ -72,8 +72,8 @@ TEST_F(DriverRocket, JobRuns) {
     job.wait();
     const auto& rec = env.hw->records();
     ASSERT_EQ(rec.size(), 2u);
-    EXPECT_EQ(rec[1].task.regcmd_addr, regcmd.dma_addr() + stream_offset(1, kEntries));
-    EXPECT_EQ(rec[1].task.regcfg_amount, kEntries);
+    EXPECT_EQ(rec[1].task.regcmd_addr, regcmd.dma_addr() + stream_offset(1, kRocketEntries));
+    EXPECT_EQ(rec[1].task.regcfg_amount, kRocketEntries);
     EXPECT_TRUE(rec[0].regcmd_readable);
     EXPECT_EQ(env.kernel->stats().dropped_jobs, 0u);
     // FINI on the input, the regcmd buffer and the output; PREP on the output.
@@ -87,7 +87,7 @@ TEST_F(DriverRocket, LanesBecomeJobs) {
     JobSpec spec;
     spec.lanes.resize(3);
     for (unsigned i = 0; i < 3; ++i)
-        spec.lanes[i].tasks.push_back({&b.regcmd, stream_offset(i, kEntries), kEntries, 0xd, 0x300});
+        spec.lanes[i].tasks.push_back({&b.regcmd, stream_offset(i, kRocketEntries), kRocketEntries, 0xd, 0x300});
     spec.outputs = {&b.out};
     dev.create_job(spec).run();
     ASSERT_EQ(env.hw->records().size(), 3u);

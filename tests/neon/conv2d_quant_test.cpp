@@ -6,7 +6,7 @@
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::conv2d_quant {
 namespace {
 
 namespace nn = kernels::neon;
@@ -97,4 +97,4 @@ TEST(NeonQuantConv, RefusesSixteenBitInput) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::conv2d_quant

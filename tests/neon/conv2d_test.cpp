@@ -4,7 +4,7 @@
 
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::conv2d {
 namespace {
 
 struct ConvCase {
@@ -107,4 +107,4 @@ TEST(NeonConv2dF32, RefusesWhatItDoesNotCover) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::conv2d

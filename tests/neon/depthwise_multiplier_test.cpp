@@ -7,7 +7,7 @@
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::depthwise_multiplier {
 namespace {
 
 namespace nn = kernels::neon;
@@ -76,4 +76,4 @@ TEST(NeonDepthwiseMultiplier, RefusesChannelsThatAreNotAMultiple) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::depthwise_multiplier

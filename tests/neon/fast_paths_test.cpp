@@ -4,7 +4,7 @@
 #include "tests/neon/harness.h"
 #include "tests/neon/kernel_paths.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::fast_paths {
 namespace {
 
 TEST(NeonFastPaths, QuantizedActivationLookupAnyLength) {
@@ -41,4 +41,4 @@ TEST(NeonFastPaths, QuantizedSoftmaxBitExact) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::fast_paths

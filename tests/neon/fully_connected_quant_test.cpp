@@ -7,7 +7,7 @@
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::fully_connected_quant {
 namespace {
 
 namespace nn = kernels::neon;
@@ -98,4 +98,4 @@ TEST(NeonQuantFullyConnected, RefusesWhatTheIntegerPathCannotDoExactly) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::fully_connected_quant

@@ -14,7 +14,7 @@
 #include "kernels/neon/thread_pool.h"
 #include "runtime/exec/kernel_node_view.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::i8mm {
 namespace {
 
 namespace nn = kernels::neon;
@@ -142,4 +142,4 @@ TEST(I8mmSwitch, ForcingOnIsHonouredOnlyWhereAvailable) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::i8mm

@@ -7,7 +7,7 @@
 
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::nchw {
 namespace {
 
 namespace nn = kernels::neon;
@@ -110,4 +110,4 @@ TEST(NeonNchw, PoolingFloat32MatchesReferenceExactly) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::nchw

@@ -8,7 +8,7 @@
 #include "kernels/neon/thread_pool.h"
 #include "kernels/neon/vector_math.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::ops {
 namespace {
 
 namespace nn = kernels::neon;
@@ -231,9 +231,9 @@ TEST(NeonKernels, RefuseUncoveredCases) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::ops
 
-namespace npurun::neontest {
+namespace npurun::neontest::ops {
 namespace {
 
 TEST(NeonActivationQuantized, LookupTableBitExactForEveryCode) {
@@ -257,4 +257,4 @@ TEST(NeonActivationQuantized, LookupTableBitExactForEveryCode) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::ops

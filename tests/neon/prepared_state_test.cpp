@@ -7,7 +7,7 @@
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/thread_pool.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::prepared_state {
 namespace {
 
 namespace nn = kernels::neon;
@@ -149,4 +149,4 @@ INSTANTIATE_TEST_SUITE_P(Paths, PreparedState, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "dotprod" : "widening"; });
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::prepared_state

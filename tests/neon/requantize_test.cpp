@@ -13,7 +13,7 @@
 #include "kernels/neon/requantize.h"
 #include "core/quantization.h"
 
-namespace npurun::neontest {
+namespace npurun::neontest::requantize {
 namespace {
 
 namespace nn = kernels::neon;
@@ -147,4 +147,4 @@ TEST(NeonRequantize, NonFiniteMultipliers) {
 }
 
 }  // namespace
-}  // namespace npurun::neontest
+}  // namespace npurun::neontest::requantize

@@ -17,7 +17,7 @@ namespace {
 using armnn::DataType;
 using armnn::TensorShape;
 
-TensorShape shape_of(const std::vector<unsigned>& dims) {
+TensorShape logic_shape_of(const std::vector<unsigned>& dims) {
     return TensorShape(static_cast<unsigned>(dims.size()), dims.data());
 }
 
@@ -59,12 +59,13 @@ void add_arg_min_max(std::vector<CaseSpec>& out) {
                     ValueRange range;
                     if (p.ties) range = v.type == DataType::Signed32 ? ValueRange{-2, 2} : ValueRange{-0.1f, 0.1f};
                     // Float ties: the generator's floats never repeat, so only the integer types tie here.
-                    auto& in = net.input(ranged_info(v, shape_of(p.in), -3, 3), is_float(v) ? ValueRange{} : range);
+                    auto& in =
+                        net.input(ranged_info(v, logic_shape_of(p.in), -3, 3), is_float(v) ? ValueRange{} : range);
                     armnn::ArgMinMaxDescriptor d;
                     d.m_Function = f;
                     d.m_Axis = p.axis;
                     net.output(net.wire(net.net().AddArgMinMaxLayer(d, "arg_min_max"), {&in},
-                                        armnn::TensorInfo(shape_of(od), DataType::Signed32)));
+                                        armnn::TensorInfo(logic_shape_of(od), DataType::Signed32)));
                 })));
             }
 }
@@ -100,7 +101,7 @@ const ComparisonShapes kComparisonShapes[] = {
 TensorShape broadcast(const std::vector<unsigned>& a, const std::vector<unsigned>& b) {
     std::vector<unsigned> d(a.size());
     for (size_t i = 0; i < a.size(); ++i) d[i] = std::max(a[i], b[i]);
-    return shape_of(d);
+    return logic_shape_of(d);
 }
 
 // Comparison inputs. Ties matter (Equal, GreaterOrEqual, LessOrEqual differ from their strict forms
@@ -118,19 +119,19 @@ CaseSpec comparison_case(const TypeVariant& v, const ComparisonOp& op, const Com
         armnn::IOutputSlot* a;
         armnn::IOutputSlot* b;
         if (is_float(v)) {
-            a = &net.input(v.info(shape_of(s.a), 0, 0), {-3, 3});
-            b = &net.input(v.info(shape_of(s.b), 0, 0), {-3, 3});
+            a = &net.input(v.info(logic_shape_of(s.a), 0, 0), {-3, 3});
+            b = &net.input(v.info(logic_shape_of(s.b), 0, 0), {-3, 3});
             if (!raw) {
-                a = &net.wire(net.net().AddFloorLayer("floor_a"), {a}, v.info(shape_of(s.a), 0, 0));
-                b = &net.wire(net.net().AddFloorLayer("floor_b"), {b}, v.info(shape_of(s.b), 0, 0));
+                a = &net.wire(net.net().AddFloorLayer("floor_a"), {a}, v.info(logic_shape_of(s.a), 0, 0));
+                b = &net.wire(net.net().AddFloorLayer("floor_b"), {b}, v.info(logic_shape_of(s.b), 0, 0));
             }
         } else {
             // Signed32 values are their own codes; Boolean inputs take the whole {0, 1} range.
             const ValueRange r = v.type == DataType::Signed32 ? ValueRange{-3, 3}
                                  : v.type == DataType::Boolean ? ValueRange{}
                                                                : narrow;
-            a = &net.input(ranged_info(v, shape_of(s.a), -2, 2), r);
-            b = &net.input(ranged_info(v, shape_of(s.b), -4, 4), r);
+            a = &net.input(ranged_info(v, logic_shape_of(s.a), -2, 2), r);
+            b = &net.input(ranged_info(v, logic_shape_of(s.b), -4, 4), r);
         }
         auto* layer = net.net().AddComparisonLayer(armnn::ComparisonDescriptor(op.op), "comparison");
         net.output(net.wire(layer, {a, b}, armnn::TensorInfo(broadcast(s.a, s.b), DataType::Boolean)));
@@ -174,7 +175,7 @@ void add_fill(std::vector<CaseSpec>& out) {
                 auto& dims = net.input(dims_info, {d, d});
                 const std::vector<unsigned> od(p.rank, p.dim);
                 auto* layer = net.net().AddFillLayer(armnn::FillDescriptor(p.value), "fill");
-                net.output(net.wire(layer, {&dims}, ranged_info(v, shape_of(od), -8, 8)));
+                net.output(net.wire(layer, {&dims}, ranged_info(v, logic_shape_of(od), -8, 8)));
             });
             // The 20.08 serializer writes the fill value (checked with flatc --json), but the 20.08
             // deserializer's ParseFill builds FillDescriptor(1.0f) whatever the file says (fixed upstream:
@@ -196,7 +197,7 @@ void add_rank(std::vector<CaseSpec>& out) {
             const std::vector<unsigned> in = shapes[i];
             const std::string name = std::string("rank_") + v.tag + "_rank" + std::to_string(in.size()) + "_" + std::to_string(i);
             out.push_back(exact(make_case(name, "Rank", v, [v, in](Net& net) {
-                auto& x = net.input(ranged_info(v, shape_of(in), -3, 3));
+                auto& x = net.input(ranged_info(v, logic_shape_of(in), -3, 3));
                 // Arm NN infers a scalar (Dimensionality::Scalar), which the file stores as dimensionality 2.
                 const TensorShape scalar(armnn::Dimensionality::Scalar);
                 net.output(net.wire(net.net().AddRankLayer("rank"), {&x}, armnn::TensorInfo(scalar, DataType::Signed32)));

@@ -11,7 +11,7 @@ namespace {
 
 using armnn::TensorShape;
 
-const TypeVariant kAllTypes[] = {kF32, kF16, kU8, kS8, kS16};
+const TypeVariant kPreluTypes[] = {kF32, kF16, kU8, kS8, kS16};
 
 void add_prelu(std::vector<CaseSpec>& out) {
     struct P {
@@ -49,7 +49,7 @@ void add_prelu(std::vector<CaseSpec>& out) {
             net.output(net.wire(layer, {&in, alpha}, ranged_info(v, p.out, -4.5f, 4.5f)));
         }));
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kPreluTypes)
         for (const P& p : params) {
             add(v, p, p.tag, p.alpha_const);
             if (v.type == armnn::DataType::QAsymmS8 && p.s8_input_tag) add(v, p, p.s8_input_tag, false);
@@ -71,7 +71,7 @@ void add_log_softmax(std::vector<CaseSpec>& out) {
         {"3x4x2_last_positive", TensorShape({3, 4, 2}), 2, 1.5f},
         {"1x9_wide_inputs", TensorShape({1, 9}), -1, 1.0f},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kPreluTypes)
         for (const P& p : params)
             out.push_back(make_case(std::string("log_softmax_") + v.tag + "_" + p.tag, "LogSoftmax", v, [v, p](Net& net) {
                 armnn::LogSoftmaxDescriptor d;

@@ -11,9 +11,9 @@ namespace {
 using armnn::TensorShape;
 
 // Quantized data movement keeps the input's quantization (Arm NN requires it for most of these).
-constexpr float kLo = -3, kHi = 3;
+constexpr float kShapeLo = -3, kShapeHi = 3;
 
-const TypeVariant kAllTypes[] = {kF32, kF16, kU8, kS8, kS16};
+const TypeVariant kShapeTypes[] = {kF32, kF16, kU8, kS8, kS16};
 
 void add_reshape(std::vector<CaseSpec>& out) {
     struct P {
@@ -25,13 +25,14 @@ void add_reshape(std::vector<CaseSpec>& out) {
         {"1x2x3x4_to_24", TensorShape({1, 2, 3, 4}), TensorShape({24})},
         {"2x3x5_to_5x1x6", TensorShape({2, 3, 5}), TensorShape({5, 1, 6})},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const P& p : params)
             out.push_back(make_case(std::string("reshape_") + v.tag + "_" + p.tag, "Reshape", v, [v, p](Net& net) {
-                auto& in = net.input(ranged_info(v, p.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, p.in, kShapeLo, kShapeHi));
                 armnn::ReshapeDescriptor d;
                 d.m_TargetShape = p.to;
-                net.output(net.wire(net.net().AddReshapeLayer(d, "reshape"), {&in}, ranged_info(v, p.to, kLo, kHi)));
+                net.output(
+                    net.wire(net.net().AddReshapeLayer(d, "reshape"), {&in}, ranged_info(v, p.to, kShapeLo, kShapeHi)));
             }));
 }
 
@@ -50,24 +51,28 @@ const PermParams kPerms[] = {
 };
 
 void add_permute_transpose(std::vector<CaseSpec>& out) {
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const PermParams& p : kPerms) {
             const armnn::PermutationVector pv(p.perm.data(), static_cast<unsigned>(p.perm.size()));
             // Permute: source dimension i goes to destination dimension perm[i].
             out.push_back(make_case(std::string("permute_") + v.tag + "_" + p.tag, "Permute", v, [v, p, pv](Net& net) {
                 std::vector<unsigned> od(p.perm.size());
                 for (unsigned i = 0; i < od.size(); ++i) od[p.perm[i]] = p.in[i];
-                auto& in = net.input(ranged_info(v, p.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, p.in, kShapeLo, kShapeHi));
                 auto* layer = net.net().AddPermuteLayer(armnn::PermuteDescriptor(pv), "permute");
-                net.output(net.wire(layer, {&in}, ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kLo, kHi)));
+                net.output(net.wire(
+                    layer, {&in},
+                    ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kShapeLo, kShapeHi)));
             }));
             // Transpose: destination dimension i comes from source dimension perm[i].
             out.push_back(make_case(std::string("transpose_") + v.tag + "_" + p.tag, "Transpose", v, [v, p, pv](Net& net) {
                 std::vector<unsigned> od(p.perm.size());
                 for (unsigned i = 0; i < od.size(); ++i) od[i] = p.in[p.perm[i]];
-                auto& in = net.input(ranged_info(v, p.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, p.in, kShapeLo, kShapeHi));
                 auto* layer = net.net().AddTransposeLayer(armnn::TransposeDescriptor(pv), "transpose");
-                net.output(net.wire(layer, {&in}, ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kLo, kHi)));
+                net.output(net.wire(
+                    layer, {&in},
+                    ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kShapeLo, kShapeHi)));
             }));
         }
 }
@@ -85,7 +90,7 @@ void add_concat_splitter(std::vector<CaseSpec>& out) {
         {"axis3_3in_channels", {TensorShape({1, 4, 3, 2}), TensorShape({1, 4, 3, 3}), TensorShape({1, 4, 3, 1})}, 3},
         {"axis1_2d", {TensorShape({3, 4}), TensorShape({3, 7})}, 1},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const P& p : params)
             out.push_back(make_case(std::string("concat_") + v.tag + "_" + p.tag, "Concat", v, [v, p](Net& net) {
                 const armnn::OriginsDescriptor d =
@@ -93,10 +98,11 @@ void add_concat_splitter(std::vector<CaseSpec>& out) {
                 auto* layer = net.net().AddConcatLayer(d, "concat");
                 TensorShape os = p.inputs[0];
                 for (size_t i = 0; i < p.inputs.size(); ++i) {
-                    net.input(ranged_info(v, p.inputs[i], kLo, kHi)).Connect(layer->GetInputSlot(static_cast<unsigned>(i)));
+                    net.input(ranged_info(v, p.inputs[i], kShapeLo, kShapeHi))
+                        .Connect(layer->GetInputSlot(static_cast<unsigned>(i)));
                     if (i) os[p.axis] += p.inputs[i][p.axis];
                 }
-                layer->GetOutputSlot(0).SetTensorInfo(ranged_info(v, os, kLo, kHi));
+                layer->GetOutputSlot(0).SetTensorInfo(ranged_info(v, os, kShapeLo, kShapeHi));
                 net.output(layer->GetOutputSlot(0));
             }));
 
@@ -124,7 +130,7 @@ void add_concat_splitter(std::vector<CaseSpec>& out) {
         {"axis0_2views", TensorShape({3, 4, 2}), 0, {1, 2}},
         {"axis2_odd", TensorShape({1, 2, 7, 3}), 2, {3, 4}},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const S& s : splits)
             out.push_back(make_case(std::string("splitter_") + v.tag + "_" + s.tag, "Splitter", v, [v, s](Net& net) {
                 const unsigned rank = s.in.GetNumDimensions();
@@ -141,11 +147,11 @@ void add_concat_splitter(std::vector<CaseSpec>& out) {
                     origin += s.sizes[view];
                     views.push_back(vs);
                 }
-                auto& in = net.input(ranged_info(v, s.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, s.in, kShapeLo, kShapeHi));
                 auto* layer = net.net().AddSplitterLayer(d, "splitter");
                 in.Connect(layer->GetInputSlot(0));
                 for (unsigned view = 0; view < views.size(); ++view) {
-                    layer->GetOutputSlot(view).SetTensorInfo(ranged_info(v, views[view], kLo, kHi));
+                    layer->GetOutputSlot(view).SetTensorInfo(ranged_info(v, views[view], kShapeLo, kShapeHi));
                     net.output(layer->GetOutputSlot(view));
                 }
             }));
@@ -164,16 +170,16 @@ void add_pad(std::vector<CaseSpec>& out) {
         {"2d", TensorShape({3, 5}), {{1, 2}, {0, 1}}, 0},
         {"3d_value_neg", TensorShape({2, 3, 2}), {{1, 0}, {0, 0}, {2, 2}}, -1},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const P& p : params)
             out.push_back(make_case(std::string("pad_") + v.tag + "_" + p.tag, "Pad", v, [v, p](Net& net) {
                 TensorShape os = p.in;
                 for (unsigned i = 0; i < os.GetNumDimensions(); ++i) os[i] += p.pads[i].first + p.pads[i].second;
-                auto& in = net.input(ranged_info(v, p.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, p.in, kShapeLo, kShapeHi));
                 float value = p.value;
                 if (v.type == armnn::DataType::QAsymmU8 && value < 0) value = 7;  // uint8 has no negatives
                 auto* layer = net.net().AddPadLayer(armnn::PadDescriptor(p.pads, value), "pad");
-                net.output(net.wire(layer, {&in}, ranged_info(v, os, kLo, kHi)));
+                net.output(net.wire(layer, {&in}, ranged_info(v, os, kShapeLo, kShapeHi)));
             }));
 }
 
@@ -191,7 +197,7 @@ void add_mean(std::vector<CaseSpec>& out) {
         {"all_drop", TensorShape({2, 3, 4}), {}, false},
         {"axes03_drop", TensorShape({2, 3, 4, 5}), {0, 3}, false},
     };
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (const P& p : params)
             out.push_back(make_case(std::string("mean_") + v.tag + "_" + p.tag, "Mean", v, [v, p](Net& net) {
                 const unsigned rank = p.in.GetNumDimensions();
@@ -203,9 +209,11 @@ void add_mean(std::vector<CaseSpec>& out) {
                     else if (p.keep) od.push_back(1);
                 }
                 if (od.empty()) od.push_back(1);  // a full reduction without keepDims gives [1]
-                auto& in = net.input(ranged_info(v, p.in, kLo, kHi));
+                auto& in = net.input(ranged_info(v, p.in, kShapeLo, kShapeHi));
                 auto* layer = net.net().AddMeanLayer(armnn::MeanDescriptor(p.axes, p.keep), "mean");
-                net.output(net.wire(layer, {&in}, ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kLo, kHi)));
+                net.output(net.wire(
+                    layer, {&in},
+                    ranged_info(v, TensorShape(static_cast<unsigned>(od.size()), od.data()), kShapeLo, kShapeHi)));
             }));
 }
 
@@ -220,7 +228,7 @@ void add_resize(std::vector<CaseSpec>& out) {
         bool align, half;
     };
     const Mode modes[] = {{"plain", false, false}, {"aligncorners", true, false}, {"halfpixel", false, true}};
-    for (const TypeVariant& v : kAllTypes)
+    for (const TypeVariant& v : kShapeTypes)
         for (armnn::ResizeMethod method : {armnn::ResizeMethod::Bilinear, armnn::ResizeMethod::NearestNeighbor})
             for (const Mode& m : modes)
                 for (unsigned si = 0; si < 3; ++si) {
@@ -237,9 +245,9 @@ void add_resize(std::vector<CaseSpec>& out) {
                         auto shape = [&](unsigned h, unsigned w) {
                             return layout == armnn::DataLayout::NHWC ? TensorShape({n, h, w, c}) : TensorShape({n, c, h, w});
                         };
-                        auto& in = net.input(ranged_info(v, shape(s.h, s.w), kLo, kHi));
+                        auto& in = net.input(ranged_info(v, shape(s.h, s.w), kShapeLo, kShapeHi));
                         auto* layer = net.net().AddResizeLayer(d, "resize");
-                        net.output(net.wire(layer, {&in}, ranged_info(v, shape(s.oh, s.ow), kLo, kHi)));
+                        net.output(net.wire(layer, {&in}, ranged_info(v, shape(s.oh, s.ow), kShapeLo, kShapeHi)));
                     }));
                 }
 }

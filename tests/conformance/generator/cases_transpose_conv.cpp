@@ -28,7 +28,7 @@ std::vector<QuantScheme> schemes() {
     return v;
 }
 
-struct P {
+struct TransposeConvCase {
     const char* tag;
     unsigned n, h, w, c, o;
     unsigned kh, kw, sy, sx;
@@ -37,7 +37,7 @@ struct P {
     bool bias;
 };
 
-const P kParams[] = {
+const TransposeConvCase kTransposeConvCases[] = {
     {"k3s1p1_nhwc", 1, 4, 5, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, DataLayout::NHWC, true},
     {"k3s2_nopad_nhwc_nobias", 1, 3, 4, 2, 3, 3, 3, 2, 2, 0, 0, 0, 0, DataLayout::NHWC, false},
     {"k4s2p1_nchw", 1, 3, 3, 4, 2, 4, 4, 2, 2, 1, 1, 1, 1, DataLayout::NCHW, true},
@@ -53,8 +53,8 @@ const P kParams[] = {
 
 void add_transpose_conv(std::vector<CaseSpec>& out) {
     add_scheme_cases(
-        out, schemes(), kParams, "transpose_conv2d_", "TransposeConvolution2d",
-        [](Net& net, const QuantScheme& q, const P& p) {
+        out, schemes(), kTransposeConvCases, "transpose_conv2d_", "TransposeConvolution2d",
+        [](Net& net, const QuantScheme& q, const TransposeConvCase& p) {
             const unsigned oh = (p.h - 1) * p.sy + p.kh - (p.pt + p.pb);
             const unsigned ow = (p.w - 1) * p.sx + p.kw - (p.pl + p.pr);
             const WeightInfos wi = weight_infos(q, conv_weight_shape(p.layout, p.o, p.kh, p.kw, p.c), p.o, 0);

@@ -8,7 +8,11 @@
 #   build-dist-yocto: what meta-npurun's default PACKAGECONFIG gives (prefix /usr, both library kinds,
 #     simulator on, tests off).
 # The native and aarch64 test builds run the same check as the meson test `install-staging`.
-# Usage: tools/ci/check-install-variants.sh   (from anywhere; builds under the source root)
+# .ci/run builds the Buildroot-like variant only: what the Yocto-like one adds over the native test build
+# (prefix /usr, both library kinds, simulator on) is already installed and checked there by install-staging,
+# and tests=false is the Buildroot variant's; leaving it out saves a whole release build in CI.
+# Usage: tools/ci/check-install-variants.sh [buildroot|yocto|all]   (default all; from anywhere; builds under
+#   the source root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,8 +28,14 @@ variant() {
     python3 tests/install/check-install.py --build-dir "$dir" --source-dir . --consumer tests/install/consumer.cpp --consumer tests/install/consumer.c
 }
 
-variant build-dist-buildroot --prefix=/usr --libdir=lib --default-library=shared --buildtype=release \
+which=${1:-all}
+case $which in
+    buildroot|yocto|all) ;;
+    *) echo "check-install-variants.sh: unknown variant '$which' (expected buildroot, yocto or all)" >&2; exit 2 ;;
+esac
+
+[[ $which == yocto ]] || variant build-dist-buildroot --prefix=/usr --libdir=lib --default-library=shared --buildtype=release \
     -Db_pie=false -Dtests=false -Dinstall_tests=false -Dsimulator=false -Dstatic_stdlibcpp=true \
     -Dconformance=disabled -Dwerror=false
-variant build-dist-yocto --prefix=/usr --libdir=lib --buildtype=release -Dtests=false -Dsimulator=true \
+[[ $which == buildroot ]] || variant build-dist-yocto --prefix=/usr --libdir=lib --buildtype=release -Dtests=false -Dsimulator=true \
     -Dconformance=disabled -Dwerror=false

@@ -1,5 +1,5 @@
-// main() of the per-directory test executables (tests/meson.build: test_group). Several test sources are
-// linked (and compiled as one unity translation unit) into one binary, which saves most of the test
+// main() of the per-directory test executables (tests/meson.build, "Test groups"). Several test sources
+// are linked (and compiled as a few unity translation units) into one binary, which saves most of the test
 // suite's compile and link time; each meson test() still runs one source's tests, under its own name,
 // environment and timeout, by passing --source=FILE: only tests whose TEST() line is in a file named FILE
 // run. Without --source the binary runs everything, like any gtest binary (--gtest_filter works as usual).

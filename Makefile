@@ -3,8 +3,8 @@
 BUILD      ?= build
 # make asan and make fuzz share one tree: clang, the whole project instrumented with ASan and UBSan, the
 # layer libraries also with libFuzzer's coverage (-fsanitize=fuzzer-no-link). make asan runs the test
-# suite in it; make fuzz links the fuzz targets against the libraries already built there. One sanitizer build instead of two (a gcc
-# ASan tree and a clang fuzz tree) saves a whole compile of the libraries in CI.
+# suite in it; make fuzz links the fuzz targets against the libraries already built there. One sanitizer
+# build instead of two (a gcc ASan tree and a clang fuzz tree) saves a whole compile of the libraries in CI.
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD   ?= $(ASAN_BUILD)
 FUZZ_SECONDS ?= 60

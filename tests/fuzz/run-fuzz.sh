@@ -42,7 +42,6 @@ prefixed_captures() {
 run_target() {
   local t=$1
   local exe=$build/$t name corpus seeds findings extra log before rc execs found
-  exe=$build/$t
   name=${t##*/fuzz-}
   corpus=$work/corpus-$name
   seeds=$work/seeds-$name

@@ -57,6 +57,10 @@ struct SessionOptions {
     unsigned threads = 1;  // must be >= 1; the reference kernels run on the calling thread
     bool profile = false;  // collect per-layer timings
     bool fp16 = false;     // allow Float32 layers on the NPU in fp16 (lossy)
+    // CPU layers: run Float32 convolutions and fully connected layers with fp16 arithmetic (lossy; twice the
+    // multiply-adds per instruction). Needs an aarch64 CPU with FEAT_FP16 (RK3588's cores have it); the session
+    // is refused with Error(Unsupported) elsewhere. Semantics: kernels/ref/fp16_arithmetic.h.
+    bool cpu_fp16 = false;
     unsigned npu_cores = 0;  // NPU cores a large convolution may be split over: 0 = auto, 1..3
     // Upper bound on the memory the session may allocate for the model (activation arena, NPU buffers,
     // kernels' prepared state), checked before allocating: a model needing more is refused with

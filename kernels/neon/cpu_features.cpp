@@ -35,6 +35,15 @@ bool detect_i8mm() {
 #endif
 }
 
+bool detect_fp16_arithmetic() {
+#if defined(__aarch64__) && defined(__linux__)
+    constexpr unsigned long kHwcapAsimdHp = 1ul << 10;  // HWCAP_ASIMDHP, bit 10 of AT_HWCAP (asm/hwcap.h)
+    return (getauxval(AT_HWCAP) & kHwcapAsimdHp) != 0;
+#else
+    return false;  // SIMDe has no fp16 arithmetic; the engine is compiled for aarch64 only
+#endif
+}
+
 // One optional instruction path: whether this CPU can run it (fixed) and whether the kernels take it (forced by
 // tests and benchmarks; forcing on is honoured only when available).
 class PathSwitch {
@@ -70,6 +79,11 @@ PathSwitch& i8mm() {
 bool dotprod_available() { return dotprod().available(); }
 bool use_dotprod() { return dotprod().on(); }
 bool set_dotprod(bool enabled) { return dotprod().set(enabled); }
+
+bool fp16_arithmetic_available() {
+    static const bool available = detect_fp16_arithmetic();
+    return available;
+}
 
 bool i8mm_available() { return i8mm().available(); }
 bool use_i8mm() { return i8mm().on(); }

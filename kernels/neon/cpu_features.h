@@ -32,4 +32,9 @@ bool set_i8mm(bool enabled);
 // product (the i8mm kernel also uses SDOT/UDOT, for the per-pixel code sums).
 bool i8mm_available();
 
+// The ARMv8.2 half-precision arithmetic (FEAT_FP16: FMLA and friends on 8 fp16 lanes), which the optional
+// fp16-arithmetic path (conv2d_f16.h) needs: RK3588's A76 and A55 have it. Reported by the kernel as
+// HWCAP_ASIMDHP. SIMDe has no fp16 arithmetic, so it is available on aarch64 builds only.
+bool fp16_arithmetic_available();
+
 }  // namespace npurun::kernels::neon

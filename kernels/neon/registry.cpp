@@ -19,4 +19,12 @@ const Kernel* neon_kernel(OpKind op) {
     }
 }
 
+const Kernel* neon_fp16_arithmetic_kernel(OpKind op) {
+    switch (op) {
+        case OpKind::Convolution2d: return &neon::kConvolution2dFp16;
+        case OpKind::FullyConnected: return &neon::kFullyConnectedFp16;
+        default: return nullptr;
+    }
+}
+
 }  // namespace npurun::kernels

@@ -18,7 +18,7 @@ struct SessionFactory {
     static std::unique_ptr<Session> create(std::shared_ptr<const Model> model, const SessionOptions& options,
                                            const exec::KernelSelector& select);
     // The CPU kernel selector the public Session constructor uses.
-    static exec::KernelSelector cpu_kernels();
+    static exec::KernelSelector cpu_kernels(bool fp16_arithmetic = false);
     // The session's NPU backend (placement, compiled segments), nullptr for a CPU session.
     static const npu::NpuBackend* npu_backend(const Session& s);
 };

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include <gtest/gtest.h>
 
@@ -405,6 +408,43 @@ TEST_F(Cli, MnistGoldenOutputIsExact) {
     r = run({m + "mnist_uint8.armnn", path("mnist.bin"), "-o", path("mnist.out")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(read_file(path("mnist.out")), want.substr(wo));
+}
+
+// ---- --cpu-fp16 on a real float model (TFLite's hello_world: FullyConnected layers) ----
+
+// Whether this machine has FEAT_FP16 (HWCAP_ASIMDHP), decided here independently of npurun's own detection.
+bool cpu_has_fp16_arithmetic() {
+#if defined(__aarch64__) && defined(__linux__)
+    return (getauxval(AT_HWCAP) & (1ul << 10)) != 0;
+#else
+    return false;
+#endif
+}
+
+TEST_F(Cli, CpuFp16RunsWhereTheCpuHasItAndIsRefusedElsewhere) {
+    const char* shared = std::getenv("NPURUN_SHARED");
+    const std::string model = std::string(shared ? shared : "") + "/models/armnn/hello_world_float.armnn";
+    if (!shared || !path_exists(model)) GTEST_SKIP() << "../shared/models/armnn/hello_world_float.armnn not present";
+    write_file(path("x.bin"), floats({1.25f}));
+    Result r = run({"--device", "cpu", model, path("x.bin"), "-o", path("f32.bin")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (!cpu_has_fp16_arithmetic()) {
+        const auto before = list_dir(dir_);
+        expect_error(run({"--device", "cpu", "--cpu-fp16", model, path("x.bin"), "-o", path("f16.bin")}), 2,
+                     {"FEAT_FP16"});
+        expect_no_new_files(before);
+        return;
+    }
+    r = run({"--device", "cpu", "--cpu-fp16", model, path("x.bin"), "-o", path("f16.bin")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<float> f32 = as_floats(read_file(path("f32.bin"))), f16 = as_floats(read_file(path("f16.bin")));
+    ASSERT_EQ(f16.size(), f32.size());
+    for (size_t i = 0; i < f32.size(); ++i)
+        EXPECT_NEAR(f16[i], f32[i], 0.02) << i;  // sin(1.25) ~ 0.95; fp16 keeps ~3 digits
+    // The same bits for any thread count.
+    r = run({"--device", "cpu", "--cpu-fp16", "--threads", "3", model, path("x.bin"), "-o", path("f16t3.bin")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(path("f16t3.bin")), read_file(path("f16.bin")));
 }
 
 }  // namespace

@@ -116,6 +116,14 @@ if [[ -x $cross/tools/npurun/npurun && -f $quant_model ]] && command -v qemu-aar
             "$mnv2_old" "$data/mnv2_input.bin" @N@ CpuAcc
         python3 -c "print('ratio npurun NEON / Arm NN CpuAcc, MobileNetV2 int8 = %.3f' % (${per[npurun NEON (MobileNetV2 int8)]}/${per[Arm NN 20.08 CpuAcc (MobileNetV2 int8)]}))"
     fi
+    # The optional fp16-arithmetic path (--cpu-fp16: FMLA on 8 half lanes for Float32 convolutions and fully
+    # connected layers) against the Float32 NEON kernels, on the float MobileNet.
+    echo "== qemu-aarch64: executed instructions per inference, mobilenet_v1_0.25_128_float, 1 thread =="
+    per_inference "npurun NEON fp32 (float MobileNet)" "$sysroot" "$cross/tools/npurun/npurun" "$float_model" \
+        "$data/mnv1_float_input.bin" --device cpu --threads 1 --iterations @N@
+    per_inference "npurun NEON --cpu-fp16 (float MobileNet)" "$sysroot" "$cross/tools/npurun/npurun" "$float_model" \
+        "$data/mnv1_float_input.bin" --device cpu --cpu-fp16 --threads 1 --iterations @N@
+    python3 -c "print('ratio npurun --cpu-fp16 / npurun fp32, float MobileNet = %.3f' % (${per[npurun NEON --cpu-fp16 (float MobileNet)]}/${per[npurun NEON fp32 (float MobileNet)]}))"
 else
     echo "(skipped qemu instruction counts: needs the cross build's npurun, the model and qemu-aarch64)"
 fi

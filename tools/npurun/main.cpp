@@ -170,6 +170,7 @@ int run_command(const Options& o) {
     so.threads = o.threads;
     so.profile = o.profile || !o.trace.empty();
     so.fp16 = o.fp16;
+    so.cpu_fp16 = o.cpu_fp16;
     so.npu_cores = o.npu_cores;
     so.max_memory_bytes = o.max_memory;
     Session session(model, so);
@@ -243,6 +244,7 @@ int run_command(const Options& o) {
         SessionOptions cpu = so;
         cpu.device = DeviceKind::Cpu;
         cpu.profile = false;
+        cpu.cpu_fp16 = false;  // the reference is the Float32 CPU path, so --cpu-fp16 --compare cpu shows its error
         Session reference(model, cpu);
         for (size_t i = 0; i < input_data.size(); ++i)
             std::memcpy(reference.input(i).data, input_data[i].data(), input_data[i].size());

@@ -73,9 +73,11 @@ std::vector<float> parse_floats(const std::string& flag, const std::string& valu
 
 // The flags that take no value and only switch an option on.
 const tools::SwitchFlag<Options> kSwitchFlags[] = {
-    {"--npy", &Options::npy},         {"--profile", &Options::profile}, {"--explain", &Options::explain},
-    {"--fp16", &Options::fp16},       {"--info", &Options::info},       {"-h", &Options::help},
-    {"--help", &Options::help},       {"--version", &Options::version}, {"--list-layers", &Options::list_layers},
+    {"--npy", &Options::npy},           {"--profile", &Options::profile},
+    {"--explain", &Options::explain},   {"--fp16", &Options::fp16},
+    {"--info", &Options::info},         {"-h", &Options::help},
+    {"--cpu-fp16", &Options::cpu_fp16}, {"--help", &Options::help},
+    {"--version", &Options::version},   {"--list-layers", &Options::list_layers},
 };
 
 // A flag whose value is one of two words: the matching value, or "FLAG expects A or B, got 'V'".
@@ -110,6 +112,8 @@ const char* usage() {
            "      --explain      print where each layer runs (for --device npu/sim/auto: the NPU\n"
            "                     placement) and why a layer is not on the NPU, then exit\n"
            "      --fp16         let Float32 layers run on the NPU as float16 (lossy)\n"
+           "      --cpu-fp16     run Float32 convolutions and fully connected layers on the CPU with\n"
+           "                     float16 arithmetic (lossy, about twice as fast; aarch64 CPUs with FEAT_FP16)\n"
            "      --input-shape NAME=1x3x224x224\n"
            "                     shape of an input the model leaves open (MNN -1/0 dimensions; repeatable)\n"
            "      --npu-cores N  NPU cores each convolution is split over (a job per split layer):\n"
@@ -125,7 +129,8 @@ const char* usage() {
            "                     the top-5 of score outputs are printed with their names\n"
            "      --trace FILE.json  write a Chrome/Perfetto trace (traceEvents) of one inference: CPU layers,\n"
            "                     NPU segments with their conversions, tasks, submit and wait\n"
-           "      --compare cpu  also run on the CPU and print the largest difference per output\n"
+           "      --compare cpu  also run on the CPU (Float32 kernels, even with --cpu-fp16) and print the\n"
+           "                     largest difference per output\n"
            "\n"
            "image inputs:\n"
            "      --channel-order rgb|bgr  channel order the model expects (default rgb)\n"

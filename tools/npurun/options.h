@@ -26,6 +26,7 @@ struct Options {
     bool explain = false;      // print the placement table (device per layer, why not NPU) and exit
     std::vector<std::pair<std::string, std::vector<uint32_t>>> input_shapes;  // --input-shape NAME=1x3x224x224
     bool fp16 = false;         // Float32 layers may run on the NPU as float16 (lossy)
+    bool cpu_fp16 = false;     // CPU convolutions / fully connected layers in fp16 arithmetic (lossy)
     unsigned npu_cores = 0;    // --npu-cores: 0 = auto, 1..3
     uint64_t max_memory = 0;   // --max-memory: bytes the session may allocate for the model; 0 = default
     std::string dump_regcmd;   // directory to write each NPU segment's regcmd buffer into

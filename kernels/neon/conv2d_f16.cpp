@@ -150,7 +150,60 @@ NPURUN_FP16 void run_items(const Ctx& c, size_t tiles, size_t begin, size_t end)
     }
 }
 
+// One output pixel of a depthwise layer, channels [ch, ch + 8): `lanes` of them exist (8, or the tail).
+NPURUN_FP16 void depthwise_pixel(const ConvGeometry& g, const __fp16* xn, const __fp16* w, const float* bias,
+                                 ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t ch, ptrdiff_t c8, ptrdiff_t lanes, float* out) {
+    const ptrdiff_t c = g.oc;
+    float16x8_t acc = vdupq_n_f16(0);
+    for (ptrdiff_t ky = 0; ky < g.kh; ++ky) {
+        const ptrdiff_t iy = g.in_y(oy, ky);
+        if (iy < 0 || iy >= g.ih) continue;
+        for (ptrdiff_t kx = 0; kx < g.kw; ++kx) {
+            const ptrdiff_t ix = g.in_x(ox, kx);
+            if (ix < 0 || ix >= g.iw) continue;
+            const __fp16* xp = xn + (iy * g.iw + ix) * c + ch;
+            float16x8_t xv;
+            if (lanes == 8) {
+                xv = vld1q_f16(xp);
+            } else {
+                __fp16 tmp[8] = {};
+                for (ptrdiff_t l = 0; l < lanes; ++l) tmp[l] = xp[l];
+                xv = vld1q_f16(tmp);
+            }
+            acc = vfmaq_f16(acc, xv, vld1q_f16(w + (ky * g.kw + kx) * c8 + ch));
+        }
+    }
+    float v[8];
+    vst1q_f32(v, vcvt_f32_f16(vget_low_f16(acc)));
+    vst1q_f32(v + 4, vcvt_f32_f16(vget_high_f16(acc)));
+    if (bias)
+        for (ptrdiff_t l = 0; l < lanes; ++l) out[ch + l] = v[l] + bias[ch + l];
+    else
+        for (ptrdiff_t l = 0; l < lanes; ++l) out[ch + l] = v[l];
+}
+
+NPURUN_FP16 void depthwise_rows(const ConvGeometry& g, const __fp16* x, const __fp16* w, const float* bias, float* y,
+                                size_t begin, size_t end) {
+    const ptrdiff_t c = g.oc, c8 = (c + 7) & ~ptrdiff_t(7);
+    for (size_t r = begin; r < end; ++r) {
+        const ptrdiff_t n = ptrdiff_t(r) / g.oh, oy = ptrdiff_t(r) % g.oh;
+        const __fp16* xn = x + n * g.ih * g.iw * c;
+        for (ptrdiff_t ox = 0; ox < g.ow; ++ox) {
+            float* out = y + (ptrdiff_t(r) * g.ow + ox) * c;
+            for (ptrdiff_t ch = 0; ch < c; ch += 8)
+                depthwise_pixel(g, xn, w, bias, oy, ox, ch, c8, c - ch < 8 ? c - ch : 8, out);
+        }
+    }
+}
+
 }  // namespace
+
+void depthwise_f16(const ConvGeometry& g, const uint16_t* x16, const uint16_t* w16, const float* bias, float* y) {
+    const __fp16* x = reinterpret_cast<const __fp16*>(x16);
+    const __fp16* w = reinterpret_cast<const __fp16*>(w16);
+    parallel_for(size_t(g.n * g.oh), work_grain(size_t(g.ow * g.oc * g.kh * g.kw)),
+                 [&](size_t b, size_t e) { depthwise_rows(g, x, w, bias, y, b, e); });
+}
 
 void conv2d_f16(const ConvGeometry& g, const uint16_t* x16, const uint16_t* zero_row, const uint16_t* packed,
                 const float* bias, float* y) {
@@ -167,6 +220,8 @@ void conv2d_f16(const ConvGeometry& g, const uint16_t* x16, const uint16_t* zero
 }
 
 #else
+
+void depthwise_f16(const ConvGeometry&, const uint16_t*, const uint16_t*, const float*, float*) { __builtin_trap(); }
 
 void conv2d_f16(const ConvGeometry&, const uint16_t*, const uint16_t*, const uint16_t*, const float*, float*) {
     // Not reachable: the fp16 kernels refuse every node when fp16_arithmetic_available() is false.

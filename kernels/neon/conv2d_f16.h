@@ -35,4 +35,9 @@ void convert_f32_to_f16(const float* x, size_t count, uint16_t* dst);
 void conv2d_f16(const ConvGeometry& g, const uint16_t* x16, const uint16_t* zero_row, const uint16_t* packed,
                 const float* bias, float* y);
 
+// Depthwise, multiplier 1: y [n,oh,ow,c] (fp32) = depthwise(x16 [n,ih,iw,c] fp16, w16 [kh*kw][c8] fp16, c8 = c
+// rounded up to 8, channels past c zero) + bias. Vectorized over 8 channels; each lane sums its taps inside the
+// input in (ky, kx) order (the reference's). Requires fp16_arithmetic_available().
+void depthwise_f16(const ConvGeometry& g, const uint16_t* x16, const uint16_t* w16, const float* bias, float* y);
+
 }  // namespace npurun::kernels::neon

@@ -1,10 +1,11 @@
-// The kernels of the optional fp16-arithmetic CPU path (SessionOptions::cpu_fp16): Float32 NHWC Convolution2d and
-// FullyConnected layers with constant weights, computed by conv2d_f16.h. A layer they refuse (other layouts,
+// The kernels of the optional fp16-arithmetic CPU path (SessionOptions::cpu_fp16): Float32 NHWC Convolution2d, DepthwiseConvolution2d
+// (multiplier 1) and FullyConnected layers with constant weights, computed by conv2d_f16.h. A layer they refuse (other layouts,
 // run-time weights, a CPU without FEAT_FP16) runs on the Float32 kernel instead; check says why.
 // Prepared once: the geometry, a row of fp16 zeros for padding taps, the weights packed in fp16. Per run: the
 // input rounded to fp16 into scratch, then the engine.
 #include <limits>
 
+#include "core/fp16.h"
 #include "kernels/neon/conv2d_f16.h"
 #include "kernels/neon/cpu_features.h"
 #include "kernels/neon/kernel_list.h"
@@ -86,6 +87,49 @@ void conv_prepare(const PrepareArgs& p) {
 }
 void conv_run(const KernelArgs& a) { run_engine(a, conv_bias(a.node)); }
 
+// ---- DepthwiseConvolution2d (NHWC, multiplier 1, weights [1,KH,KW,C]) ----
+
+bool dw_bias(const KernelNode& n) { return n.attr<DepthwiseConvolution2dAttrs>().bias_enabled && has_input(n, 2); }
+ConvGeometry dw_geo(const KernelNode& n) {
+    return conv_geometry(n.attr<DepthwiseConvolution2dAttrs>(), in_info(n, 0).shape, in_info(n, 1).shape,
+                         out_info(n).shape);
+}
+size_t dw_c8(const ConvGeometry& g) { return (size_t(g.oc) + 7) & ~size_t(7); }
+
+std::string dw_check(const KernelNode& n) {
+    const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
+    if (a.layout != DataLayout::NHWC) return refuse16("NCHW layout (the fp16 path covers NHWC)");
+    if (std::string why = check_window_operands(a, n); !why.empty()) return why;
+    const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
+    if (w.shape[0] != 1 || y.shape[3] != x.shape[3] || w.shape[3] != x.shape[3] || y.shape[0] != x.shape[0])
+        return refuse16("depth multiplier other than 1, or weights [1,H,W,C] not matching the input");
+    if (std::string why = check_window_dims(a, x, w, y); !why.empty()) return why;
+    return check_common(n, dw_bias(n), x.shape[3]);
+}
+// State: [F16State][weights [kh*kw][c8] fp16].
+size_t dw_state_bytes(const KernelNode& n) {
+    const ConvGeometry g = dw_geo(n);
+    return kHeader + round64(size_t(g.kh * g.kw) * dw_c8(g) * 2);
+}
+void dw_prepare(const PrepareArgs& p) {
+    F16State* s = static_cast<F16State*>(p.state);
+    s->g = dw_geo(p.node);
+    s->weights_offset = kHeader;
+    const size_t taps = size_t(s->g.kh * s->g.kw), c = size_t(s->g.oc), c8 = dw_c8(s->g);
+    const float* w = static_cast<const float*>(p.node.constant(1));
+    uint16_t* dst = at<uint16_t>(p.state, kHeader);
+    for (size_t t = 0; t < taps; ++t)
+        for (size_t ch = 0; ch < c8; ++ch) dst[t * c8 + ch] = ch < c ? fp32_to_fp16(w[t * c + ch]) : 0;
+}
+void dw_run(const KernelArgs& a) {
+    F16State* s = static_cast<F16State*>(a.state);
+    const ConvGeometry& g = s->g;
+    uint16_t* x16 = static_cast<uint16_t*>(a.scratch);
+    convert_f32_to_f16(in_ptr<float>(a, 0), size_t(g.n * g.ih * g.iw * g.ic), x16);
+    depthwise_f16(g, x16, at<uint16_t>(a.state, s->weights_offset), dw_bias(a.node) ? in_ptr<float>(a, 2) : nullptr,
+                  out_ptr<float>(a));
+}
+
 // ---- FullyConnected (input flattened to [batch, in]; weights [out, in] or [in, out]): a 1x1 convolution over
 // batch items ----
 
@@ -135,5 +179,6 @@ void fc_run(const KernelArgs& a) { run_engine(a, fc_bias(a.node)); }
 
 const Kernel kConvolution2dFp16{conv_check, conv_scratch, conv_run, conv_state_bytes, conv_prepare};
 const Kernel kFullyConnectedFp16{fc_check, fc_scratch, fc_run, fc_state_bytes, fc_prepare};
+const Kernel kDepthwiseConvolution2dFp16{dw_check, conv_scratch, dw_run, dw_state_bytes, dw_prepare};
 
 }  // namespace npurun::kernels::neon

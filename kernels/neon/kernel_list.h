@@ -9,6 +9,7 @@ extern const Kernel kActivation;
 extern const Kernel kConvolution2d;
 extern const Kernel kConvolution2dFp16;  // the fp16-arithmetic path (fp16_arithmetic_kernels.cpp)
 extern const Kernel kDepthwiseConvolution2d;
+extern const Kernel kDepthwiseConvolution2dFp16;
 extern const Kernel kDequantize;
 extern const Kernel kElementwiseBinary;
 extern const Kernel kFullyConnected;

@@ -23,6 +23,7 @@ const Kernel* neon_fp16_arithmetic_kernel(OpKind op) {
     switch (op) {
         case OpKind::Convolution2d: return &neon::kConvolution2dFp16;
         case OpKind::FullyConnected: return &neon::kFullyConnectedFp16;
+        case OpKind::DepthwiseConvolution2d: return &neon::kDepthwiseConvolution2dFp16;
         default: return nullptr;
     }
 }

@@ -11,7 +11,7 @@ namespace npurun::kernels {
 const Kernel* neon_kernel(OpKind op);
 
 // The kernel of the optional fp16-arithmetic path (SessionOptions::cpu_fp16) for `op`, or nullptr when the path
-// does not cover the op (it covers Convolution2d and FullyConnected). Its check refuses nodes it cannot run in
+// does not cover the op (it covers Convolution2d, DepthwiseConvolution2d and FullyConnected). Its check refuses nodes it cannot run in
 // fp16 (then the executor takes neon_kernel). Semantics: kernels/ref/fp16_arithmetic.h.
 const Kernel* neon_fp16_arithmetic_kernel(OpKind op);
 

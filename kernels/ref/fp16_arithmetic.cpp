@@ -116,6 +116,39 @@ void run_conv(const KernelArgs& args) {
                 }
 }
 
+std::string check_depthwise(const KernelNode& n) {
+    const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
+    if (a.layout != DataLayout::NHWC) return "fp16 arithmetic covers NHWC depthwise convolutions only";
+    if (n.in(0).shape[3] != n.out().shape[3]) return "fp16 arithmetic covers depth multiplier 1 only";
+    return check_float_weighted(n, 2, a.bias_enabled);
+}
+
+// Depthwise, multiplier 1: output channel c sums input channel c's taps in (ky, kx) order.
+void run_depthwise(const KernelArgs& args) {
+    const KernelNode& n = args.node;
+    const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
+    const Shape &x = n.in(0).shape, &w = n.in(1).shape, &y = n.out().shape;  // NHWC, weights [1,KH,KW,C]
+    const void* bias = a.bias_enabled && n.has_input(2) ? args.inputs[2] : nullptr;
+    const size_t ih = x[1], iw = x[2], c = x[3], oh = y[1], ow = y[2], kh = w[1], kw = w[2];
+    for (size_t b = 0; b < y[0]; ++b)
+        for (size_t oy = 0; oy < oh; ++oy)
+            for (size_t ox = 0; ox < ow; ++ox)
+                for (size_t ch = 0; ch < c; ++ch) {
+                    uint16_t acc = 0;
+                    for (size_t ky = 0; ky < kh; ++ky) {
+                        const int64_t iy = int64_t(oy * a.stride_y + ky * a.dilation_y) - a.pad_top;
+                        if (iy < 0 || iy >= int64_t(ih)) continue;
+                        for (size_t kx = 0; kx < kw; ++kx) {
+                            const int64_t ix = int64_t(ox * a.stride_x + kx * a.dilation_x) - a.pad_left;
+                            if (ix < 0 || ix >= int64_t(iw)) continue;
+                            acc = fp16_fma(half_at(args.inputs[0], ((b * ih + size_t(iy)) * iw + size_t(ix)) * c + ch),
+                                           half_at(args.inputs[1], (ky * kw + kx) * c + ch), acc);
+                        }
+                    }
+                    store(args.outputs[0], ((b * oh + oy) * ow + ox) * c + ch, acc, bias, ch);
+                }
+}
+
 std::string check_fc(const KernelNode& n) {
     const auto& a = n.attr<FullyConnectedAttrs>();
     if (n.in(1).shape.rank != 2) return "weights not 2-D";
@@ -142,6 +175,7 @@ void run_fc(const KernelArgs& args) {
 
 const Kernel kConvolution2dFp16{check_conv, nullptr, run_conv};
 const Kernel kFullyConnectedFp16{check_fc, nullptr, run_fc};
+const Kernel kDepthwiseFp16{check_depthwise, nullptr, run_depthwise};
 
 }  // namespace
 }  // namespace ref
@@ -150,6 +184,7 @@ const Kernel* ref_fp16_arithmetic_kernel(OpKind op) {
     switch (op) {
         case OpKind::Convolution2d: return &ref::kConvolution2dFp16;
         case OpKind::FullyConnected: return &ref::kFullyConnectedFp16;
+        case OpKind::DepthwiseConvolution2d: return &ref::kDepthwiseFp16;
         default: return nullptr;
     }
 }

@@ -3,8 +3,9 @@
 //   units of 2^-48) on edge and random operands: runs everywhere.
 // - The reference kernels against the Float32 reference within fp16's error: it computes the convolution.
 // - The NEON engine (kernels/neon/conv2d_f16.cpp) bit-exact with the reference for 1..4 threads, on shapes that
-//   hit its edges (pixel blocks of 4 and 1, channel tiles of 16 with short tails, input channels not a multiple
-//   of 8, padding, stride, dilation, FullyConnected of both weight layouts). The engine exists on aarch64 builds
+//   hit its edges (pixel blocks of 8, 4 and 1, channel tiles of 16 with short tails, input channels not a multiple
+//   of 8, padding, stride, dilation, FullyConnected of both weight layouts, depthwise
+//   channel blocks of 8 with tails). The engine exists on aarch64 builds
 //   on a CPU with FEAT_FP16 only (qemu-aarch64 -cpu max has it): elsewhere these skip with a message.
 #include "tests/neon/harness.h"
 
@@ -112,6 +113,30 @@ OneNode make_conv(const ConvCase& c, uint32_t seed) {
     return OneNode(OpKind::Convolution2d, a, ins, {tinfo(DataType::Float32, {c.n, oh, ow, c.oc})});
 }
 
+// Depthwise (multiplier 1): channel counts around the 8-lane blocks, strides, padding, dilation.
+const ConvCase kDw[] = {
+    // n  h   w  ic  oc  k  s  d pad bias
+    {1, 9, 9, 16, 16, 3, 3, 1, 1, true},    // two whole channel blocks
+    {1, 8, 7, 13, 13, 3, 3, 2, 1, false},   // 8 + 5 channels, stride 2
+    {2, 6, 6, 3, 3, 3, 3, 1, 0, true},      // a tail block only, batch 2, valid
+    {1, 12, 12, 21, 21, 3, 3, 1, 2, true},  // dilation 2, 16 + 5
+    {1, 3, 3, 8, 8, 5, 5, 1, 3, true},      // padding beyond the input
+    {1, 40, 40, 64, 64, 3, 3, 1, 1, true},  // splits over 4 threads by the default policy too
+};
+
+OneNode make_dw(const ConvCase& c, uint32_t seed) {
+    std::mt19937 rng(seed);
+    const uint32_t eff = (c.k - 1) * c.d + 1, oh = (c.h + 2 * c.pad - eff) / c.s + 1,
+                   ow = (c.w + 2 * c.pad - eff) / c.s + 1;
+    DepthwiseConvolution2dAttrs a = window_attrs<DepthwiseConvolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC);
+    a.dilation_x = a.dilation_y = c.d;
+    std::vector<Operand> ins{
+        {tinfo(DataType::Float32, {c.n, c.h, c.w, c.ic}), to_bytes(random_floats(rng, size_t(c.n) * c.h * c.w * c.ic))},
+        {tinfo(DataType::Float32, {1, c.k, c.k, c.ic}), to_bytes(random_floats(rng, size_t(c.k) * c.k * c.ic)), true}};
+    if (c.bias) ins.push_back({tinfo(DataType::Float32, {c.ic}), to_bytes(random_floats(rng, c.ic)), true});
+    return OneNode(OpKind::DepthwiseConvolution2d, a, ins, {tinfo(DataType::Float32, {c.n, oh, ow, c.ic})});
+}
+
 struct FcCase {
     uint32_t batch, in, out;
     bool transpose, bias;
@@ -157,6 +182,9 @@ TEST(Fp16Reference, CloseToFloat32) {
     }
     for (size_t i = 0; i < std::size(kFc); ++i)
         expect_close_to_f32(make_fc(kFc[i], 200 + uint32_t(i)), kFc[i].in, "fc case " + std::to_string(i));
+    for (size_t i = 0; i < std::size(kDw); ++i)
+        expect_close_to_f32(make_dw(kDw[i], 300 + uint32_t(i)), size_t(kDw[i].k) * kDw[i].k,
+                            "depthwise case " + std::to_string(i));
 }
 
 void expect_exact(const OneNode& node, const std::string& what) {
@@ -181,6 +209,8 @@ TEST(Fp16Neon, BitExactWithReference) {
         expect_exact(make_conv(kConv[i], 100 + uint32_t(i)), "conv case " + std::to_string(i));
     for (size_t i = 0; i < std::size(kFc); ++i)
         expect_exact(make_fc(kFc[i], 200 + uint32_t(i)), "fc case " + std::to_string(i));
+    for (size_t i = 0; i < std::size(kDw); ++i)
+        expect_exact(make_dw(kDw[i], 300 + uint32_t(i)), "depthwise case " + std::to_string(i));
 }
 
 TEST(Fp16Neon, RefusesWhatItCannotRun) {

@@ -150,48 +150,65 @@ NPURUN_FP16 void run_items(const Ctx& c, size_t tiles, size_t begin, size_t end)
     }
 }
 
-// One output pixel of a depthwise layer, channels [ch, ch + 8): `lanes` of them exist (8, or the tail).
-NPURUN_FP16 void depthwise_pixel(const ConvGeometry& g, const __fp16* xn, const __fp16* w, const float* bias,
-                                 ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t ch, ptrdiff_t c8, ptrdiff_t lanes, float* out) {
+// The taps of output (oy, ox) that fall inside the input: [ky0, ky1) x [kx0, kx1) (padding taps add nothing).
+struct TapRange {
+    ptrdiff_t ky0, ky1, kx0, kx1;
+};
+inline TapRange inside_taps(const ConvGeometry& g, ptrdiff_t oy, ptrdiff_t ox) {
+    TapRange t{0, g.kh, 0, g.kw};
+    while (t.ky0 < t.ky1 && (g.in_y(oy, t.ky0) < 0 || g.in_y(oy, t.ky0) >= g.ih)) ++t.ky0;
+    while (t.ky1 > t.ky0 && (g.in_y(oy, t.ky1 - 1) < 0 || g.in_y(oy, t.ky1 - 1) >= g.ih)) --t.ky1;
+    while (t.kx0 < t.kx1 && (g.in_x(ox, t.kx0) < 0 || g.in_x(ox, t.kx0) >= g.iw)) ++t.kx0;
+    while (t.kx1 > t.kx0 && (g.in_x(ox, t.kx1 - 1) < 0 || g.in_x(ox, t.kx1 - 1) >= g.iw)) --t.kx1;
+    return t;
+}
+
+// Channels [ch, ch + 8) of one depthwise output pixel; `lanes` of them exist (8, or the tail).
+template <bool FULL> NPURUN_FP16 void depthwise_block(const ConvGeometry& g, const __fp16* xn, const __fp16* w,
+                                                      const float* bias, ptrdiff_t oy, ptrdiff_t ox, const TapRange& t,
+                                                      ptrdiff_t ch, ptrdiff_t c8, ptrdiff_t lanes, float* out) {
     const ptrdiff_t c = g.oc;
     float16x8_t acc = vdupq_n_f16(0);
-    for (ptrdiff_t ky = 0; ky < g.kh; ++ky) {
-        const ptrdiff_t iy = g.in_y(oy, ky);
-        if (iy < 0 || iy >= g.ih) continue;
-        for (ptrdiff_t kx = 0; kx < g.kw; ++kx) {
-            const ptrdiff_t ix = g.in_x(ox, kx);
-            if (ix < 0 || ix >= g.iw) continue;
-            const __fp16* xp = xn + (iy * g.iw + ix) * c + ch;
+    for (ptrdiff_t ky = t.ky0; ky < t.ky1; ++ky) {
+        const __fp16* xrow = xn + g.in_y(oy, ky) * g.iw * c + ch;
+        const __fp16* wrow = w + ky * g.kw * c8 + ch;
+        for (ptrdiff_t kx = t.kx0; kx < t.kx1; ++kx) {
+            const __fp16* xp = xrow + g.in_x(ox, kx) * c;
             float16x8_t xv;
-            if (lanes == 8) {
+            if constexpr (FULL) {
                 xv = vld1q_f16(xp);
             } else {
                 __fp16 tmp[8] = {};
                 for (ptrdiff_t l = 0; l < lanes; ++l) tmp[l] = xp[l];
                 xv = vld1q_f16(tmp);
             }
-            acc = vfmaq_f16(acc, xv, vld1q_f16(w + (ky * g.kw + kx) * c8 + ch));
+            acc = vfmaq_f16(acc, xv, vld1q_f16(wrow + kx * c8));
         }
     }
     float v[8];
     vst1q_f32(v, vcvt_f32_f16(vget_low_f16(acc)));
     vst1q_f32(v + 4, vcvt_f32_f16(vget_high_f16(acc)));
-    if (bias)
+    if (FULL && bias) {
+        vst1q_f32(out + ch, vaddq_f32(vld1q_f32(v), vld1q_f32(bias + ch)));
+        vst1q_f32(out + ch + 4, vaddq_f32(vld1q_f32(v + 4), vld1q_f32(bias + ch + 4)));
+    } else if (bias) {
         for (ptrdiff_t l = 0; l < lanes; ++l) out[ch + l] = v[l] + bias[ch + l];
-    else
+    } else {
         for (ptrdiff_t l = 0; l < lanes; ++l) out[ch + l] = v[l];
+    }
 }
 
 NPURUN_FP16 void depthwise_rows(const ConvGeometry& g, const __fp16* x, const __fp16* w, const float* bias, float* y,
                                 size_t begin, size_t end) {
-    const ptrdiff_t c = g.oc, c8 = (c + 7) & ~ptrdiff_t(7);
+    const ptrdiff_t c = g.oc, c8 = (c + 7) & ~ptrdiff_t(7), full = c & ~ptrdiff_t(7);
     for (size_t r = begin; r < end; ++r) {
         const ptrdiff_t n = ptrdiff_t(r) / g.oh, oy = ptrdiff_t(r) % g.oh;
         const __fp16* xn = x + n * g.ih * g.iw * c;
         for (ptrdiff_t ox = 0; ox < g.ow; ++ox) {
             float* out = y + (ptrdiff_t(r) * g.ow + ox) * c;
-            for (ptrdiff_t ch = 0; ch < c; ch += 8)
-                depthwise_pixel(g, xn, w, bias, oy, ox, ch, c8, c - ch < 8 ? c - ch : 8, out);
+            const TapRange t = inside_taps(g, oy, ox);
+            for (ptrdiff_t ch = 0; ch < full; ch += 8) depthwise_block<true>(g, xn, w, bias, oy, ox, t, ch, c8, 8, out);
+            if (full < c) depthwise_block<false>(g, xn, w, bias, oy, ox, t, full, c8, c - full, out);
         }
     }
 }

@@ -5,9 +5,11 @@
 // input rounded to fp16 into scratch, then the engine.
 #include <limits>
 
+#include "core/align.h"
 #include "core/fp16.h"
 #include "kernels/neon/conv2d_f16.h"
 #include "kernels/neon/cpu_features.h"
+#include "kernels/neon/fully_connected.h"
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
 
@@ -15,13 +17,12 @@ namespace npurun::kernels::neon {
 namespace {
 
 inline std::string refuse16(const std::string& why) { return "NEON fp16: " + why; }
-constexpr size_t round64(size_t n) { return (n + 63) & ~size_t(63); }
 
 struct F16State {
     ConvGeometry g;
     size_t zeros_offset, weights_offset;
 };
-constexpr size_t kHeader = round64(sizeof(F16State));
+constexpr size_t kHeader = align_up(sizeof(F16State), 64);
 
 std::string check_common(const KernelNode& n, bool bias, size_t oc) {
     if (!fp16_arithmetic_available()) return refuse16("this CPU has no fp16 arithmetic (FEAT_FP16)");
@@ -34,27 +35,36 @@ std::string check_common(const KernelNode& n, bool bias, size_t oc) {
     return {};
 }
 
+// Scratch, every fp16 kernel: the input rounded to fp16.
+size_t input_f16_scratch(const KernelNode& n) { return align_up(in_info(n, 0).shape.num_elements() * 2, 64); }
+
 // State: [F16State][ic fp16 zeros][packed weights], each part 64-byte aligned.
 size_t state_for(const ConvGeometry& g) {
-    return kHeader + round64(size_t(g.ic) * 2) +
-           round64(conv2d_f16_packed_bytes(size_t(g.oc), size_t(g.kh * g.kw * g.ic)));
+    return kHeader + align_up(size_t(g.ic) * 2, 64) +
+           align_up(conv2d_f16_packed_bytes(size_t(g.oc), size_t(g.kh * g.kw * g.ic)), 64);
 }
 
 F16State* init_state(void* state, const ConvGeometry& g) {
     F16State* s = static_cast<F16State*>(state);
     s->g = g;
     s->zeros_offset = kHeader;  // state memory arrives zeroed: the zero row needs no writing
-    s->weights_offset = kHeader + round64(size_t(g.ic) * 2);
+    s->weights_offset = kHeader + align_up(size_t(g.ic) * 2, 64);
     return s;
 }
 
 template <class T> T* at(void* state, size_t off) { return reinterpret_cast<T*>(static_cast<uint8_t*>(state) + off); }
 
+// The run's input rounded to fp16, in scratch (input_f16_scratch).
+const uint16_t* input_as_f16(const KernelArgs& a, const ConvGeometry& g) {
+    uint16_t* x16 = static_cast<uint16_t*>(a.scratch);
+    convert_f32_to_f16(in_ptr<float>(a, 0), size_t(g.n * g.ih * g.iw * g.ic), x16);
+    return x16;
+}
+
 void run_engine(const KernelArgs& a, bool bias) {
     F16State* s = static_cast<F16State*>(a.state);
     const ConvGeometry& g = s->g;
-    uint16_t* x16 = static_cast<uint16_t*>(a.scratch);
-    convert_f32_to_f16(in_ptr<float>(a, 0), size_t(g.n * g.ih * g.iw * g.ic), x16);
+    const uint16_t* x16 = input_as_f16(a, g);
     conv2d_f16(g, x16, at<uint16_t>(a.state, s->zeros_offset), at<uint16_t>(a.state, s->weights_offset),
                bias ? in_ptr<float>(a, 2) : nullptr, out_ptr<float>(a));
 }
@@ -77,7 +87,6 @@ std::string conv_check(const KernelNode& n) {
     return check_common(n, conv_bias(n), w.shape[0]);
 }
 size_t conv_state_bytes(const KernelNode& n) { return state_for(conv_geo(n)); }
-size_t conv_scratch(const KernelNode& n) { return round64(in_info(n, 0).shape.num_elements() * 2); }
 void conv_prepare(const PrepareArgs& p) {
     const ConvGeometry g = conv_geo(p.node);
     F16State* s = init_state(p.state, g);
@@ -94,7 +103,7 @@ ConvGeometry dw_geo(const KernelNode& n) {
     return conv_geometry(n.attr<DepthwiseConvolution2dAttrs>(), in_info(n, 0).shape, in_info(n, 1).shape,
                          out_info(n).shape);
 }
-size_t dw_c8(const ConvGeometry& g) { return (size_t(g.oc) + 7) & ~size_t(7); }
+size_t dw_c8(const ConvGeometry& g) { return align_up(size_t(g.oc), 8); }
 
 std::string dw_check(const KernelNode& n) {
     const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
@@ -109,7 +118,7 @@ std::string dw_check(const KernelNode& n) {
 // State: [F16State][weights [kh*kw][c8] fp16].
 size_t dw_state_bytes(const KernelNode& n) {
     const ConvGeometry g = dw_geo(n);
-    return kHeader + round64(size_t(g.kh * g.kw) * dw_c8(g) * 2);
+    return kHeader + align_up(size_t(g.kh * g.kw) * dw_c8(g) * 2, 64);
 }
 void dw_prepare(const PrepareArgs& p) {
     F16State* s = static_cast<F16State*>(p.state);
@@ -123,34 +132,13 @@ void dw_prepare(const PrepareArgs& p) {
 }
 void dw_run(const KernelArgs& a) {
     F16State* s = static_cast<F16State*>(a.state);
-    const ConvGeometry& g = s->g;
-    uint16_t* x16 = static_cast<uint16_t*>(a.scratch);
-    convert_f32_to_f16(in_ptr<float>(a, 0), size_t(g.n * g.ih * g.iw * g.ic), x16);
-    depthwise_f16(g, x16, at<uint16_t>(a.state, s->weights_offset), dw_bias(a.node) ? in_ptr<float>(a, 2) : nullptr,
-                  out_ptr<float>(a));
+    depthwise_f16(s->g, input_as_f16(a, s->g), at<uint16_t>(a.state, s->weights_offset),
+                  dw_bias(a.node) ? in_ptr<float>(a, 2) : nullptr, out_ptr<float>(a));
 }
 
 // ---- FullyConnected (input flattened to [batch, in]; weights [out, in] or [in, out]): a 1x1 convolution over
 // batch items ----
 
-struct FcDims {
-    size_t batch, in, out;
-};
-FcDims fc_dims(const KernelNode& n) {
-    const auto& a = n.attr<FullyConnectedAttrs>();
-    const Shape& w = in_info(n, 1).shape;
-    const size_t in = a.transpose_weights ? w[1] : w[0], out = a.transpose_weights ? w[0] : w[1];
-    return {in ? in_info(n, 0).shape.num_elements() / in : 0, in, out};
-}
-ConvGeometry fc_geo(const FcDims& d) {
-    ConvGeometry g{};
-    g.n = ptrdiff_t(d.batch);
-    g.ih = g.iw = g.oh = g.ow = 1;
-    g.ic = ptrdiff_t(d.in);
-    g.oc = ptrdiff_t(d.out);
-    g.kh = g.kw = g.sy = g.sx = g.dy = g.dx = 1;
-    return g;
-}
 bool fc_bias(const KernelNode& n) { return n.attr<FullyConnectedAttrs>().bias_enabled && has_input(n, 2); }
 
 std::string fc_check(const KernelNode& n) {
@@ -164,11 +152,10 @@ std::string fc_check(const KernelNode& n) {
     if (d.batch > max_dim || d.in > max_dim || d.out > max_dim) return refuse16("dimension too large");
     return check_common(n, fc_bias(n), d.out);
 }
-size_t fc_state_bytes(const KernelNode& n) { return state_for(fc_geo(fc_dims(n))); }
-size_t fc_scratch(const KernelNode& n) { return round64(in_info(n, 0).shape.num_elements() * 2); }
+size_t fc_state_bytes(const KernelNode& n) { return state_for(fc_geometry(fc_dims(n))); }
 void fc_prepare(const PrepareArgs& p) {
     const FcDims d = fc_dims(p.node);
-    F16State* s = init_state(p.state, fc_geo(d));
+    F16State* s = init_state(p.state, fc_geometry(d));
     const bool t = p.node.attr<FullyConnectedAttrs>().transpose_weights;  // [out, in] when set
     conv2d_f16_pack(static_cast<const float*>(p.node.constant(1)), d.out, d.in, t ? d.in : 1, t ? 1 : d.out,
                     at<uint16_t>(p.state, s->weights_offset));
@@ -177,8 +164,8 @@ void fc_run(const KernelArgs& a) { run_engine(a, fc_bias(a.node)); }
 
 }  // namespace
 
-const Kernel kConvolution2dFp16{conv_check, conv_scratch, conv_run, conv_state_bytes, conv_prepare};
-const Kernel kFullyConnectedFp16{fc_check, fc_scratch, fc_run, fc_state_bytes, fc_prepare};
-const Kernel kDepthwiseConvolution2dFp16{dw_check, conv_scratch, dw_run, dw_state_bytes, dw_prepare};
+const Kernel kConvolution2dFp16{conv_check, input_f16_scratch, conv_run, conv_state_bytes, conv_prepare};
+const Kernel kFullyConnectedFp16{fc_check, input_f16_scratch, fc_run, fc_state_bytes, fc_prepare};
+const Kernel kDepthwiseConvolution2dFp16{dw_check, input_f16_scratch, dw_run, dw_state_bytes, dw_prepare};
 
 }  // namespace npurun::kernels::neon

@@ -23,27 +23,6 @@
 namespace npurun::kernels::neon {
 namespace {
 
-struct Dims {
-    size_t batch, in, out;
-};
-
-Dims dims(const KernelNode& n) {
-    const auto& a = n.attr<FullyConnectedAttrs>();
-    const Shape& w = in_info(n, 1).shape;
-    const size_t in = a.transpose_weights ? w[1] : w[0], out = a.transpose_weights ? w[0] : w[1];
-    return {in ? in_info(n, 0).shape.num_elements() / in : 0, in, out};
-}
-
-ConvGeometry geometry(const Dims& d) {
-    ConvGeometry g{};
-    g.n = ptrdiff_t(d.batch);
-    g.ih = g.iw = g.oh = g.ow = 1;
-    g.ic = ptrdiff_t(d.in);
-    g.oc = ptrdiff_t(d.out);
-    g.kh = g.kw = g.sy = g.sx = g.dy = g.dx = 1;
-    return g;
-}
-
 constexpr size_t align64(size_t n) { return (n + 63) & ~size_t(63); }
 
 std::string check(const KernelNode& n) {
@@ -51,7 +30,7 @@ std::string check(const KernelNode& n) {
     if (n.num_inputs() < 2 || n.num_outputs() != 1) return refuse("unexpected operand count");
     const TensorInfo &x = in_info(n, 0), &w = in_info(n, 1), &y = out_info(n);
     if (w.shape.rank != 2) return refuse("weights not 2-D");
-    const Dims d = dims(n);
+    const FcDims d = fc_dims(n);
     if (d.in == 0 || d.batch * d.in != x.shape.num_elements() || y.shape.num_elements() != d.batch * d.out)
         return refuse("input/output sizes do not match the weights");
     const bool bias = a.bias_enabled && has_input(n, 2);
@@ -76,7 +55,7 @@ bool quantized(const KernelNode& n) { return in_info(n, 0).dtype != DataType::Fl
 bool needs_transpose(const KernelNode& n) { return !n.attr<FullyConnectedAttrs>().transpose_weights; }
 bool weights_constant(const KernelNode& n) { return n.is_constant(1); }
 
-void transpose(const uint8_t* w, const Dims& d, uint8_t* t) {  // [in, out] -> [out, in]
+void transpose(const uint8_t* w, const FcDims& d, uint8_t* t) {  // [in, out] -> [out, in]
     for (size_t k = 0; k < d.in; ++k)
         for (size_t o = 0; o < d.out; ++o) t[o * d.in + k] = w[k * d.out + o];
 }
@@ -88,12 +67,12 @@ struct StateLayout {
     size_t tables, weights, gemm, total;
 };
 
-bool packs_gemm(const KernelNode& n, const Dims& d) {
-    return weights_constant(n) && d.batch >= 2 && conv1x1_quant_fits(geometry(d), quant_params(n, has_bias(n)));
+bool packs_gemm(const KernelNode& n, const FcDims& d) {
+    return weights_constant(n) && d.batch >= 2 && conv1x1_quant_fits(fc_geometry(d), quant_params(n, has_bias(n)));
 }
 
 StateLayout state_layout(const KernelNode& n) {
-    const Dims d = dims(n);
+    const FcDims d = fc_dims(n);
     StateLayout l{};
     l.tables = conv_state_header_bytes();
     l.total = l.tables + quant_tables_bytes(d.out, d.in, true);
@@ -103,7 +82,7 @@ StateLayout state_layout(const KernelNode& n) {
     }
     if (packs_gemm(n, d)) {
         l.gemm = l.total;
-        l.total += align64(conv1x1_packed_bytes(geometry(d)));
+        l.total += align64(conv1x1_packed_bytes(fc_geometry(d)));
     }
     return l;
 }
@@ -112,10 +91,10 @@ size_t state_bytes(const KernelNode& n) { return quantized(n) ? state_layout(n).
 
 void prepare(const PrepareArgs& a) {
     const KernelNode& n = a.node;
-    const Dims d = dims(n);
+    const FcDims d = fc_dims(n);
     const StateLayout l = state_layout(n);
     ConvState* s = new_conv_state(a.state);
-    s->g = geometry(d);
+    s->g = fc_geometry(d);
     s->quantized = true;
     s->oc = d.out;
     s->ic = d.in;
@@ -146,7 +125,7 @@ void prepare(const PrepareArgs& a) {
 // Scratch: run-time [in, out] weights transposed per run (constant ones were transposed by prepare).
 size_t scratch_bytes(const KernelNode& n) {
     if (!quantized(n) || !needs_transpose(n) || weights_constant(n)) return 0;
-    const Dims d = dims(n);
+    const FcDims d = fc_dims(n);
     return d.in * d.out;
 }
 
@@ -160,7 +139,7 @@ void run(const KernelArgs& a) {
         if (!s->weights_ready) {
             if (needs_transpose(n)) {
                 uint8_t* packed = static_cast<uint8_t*>(a.scratch);
-                transpose(w, Dims{size_t(s->g.n), s->ic, s->oc}, packed);
+                transpose(w, FcDims{size_t(s->g.n), s->ic, s->oc}, packed);
                 w = packed;
             }
             if (conv2d_quant_uses_dotprod(s->q)) fill_sum_w(s->q, w, s->oc, s->ic, t.sum_w);
@@ -172,7 +151,7 @@ void run(const KernelArgs& a) {
             conv2d_quant(s->g, s->q, t, in_ptr<uint8_t>(a, 0), w, out_ptr<uint8_t>(a));
         return;
     }
-    const Dims d = dims(n);
+    const FcDims d = fc_dims(n);
     fully_connected_f32(in_ptr<float>(a, 0), in_ptr<float>(a, 1), bias ? in_ptr<float>(a, 2) : nullptr, out_ptr<float>(a),
                         d.batch, d.in, d.out, n.attr<FullyConnectedAttrs>().transpose_weights);
 }

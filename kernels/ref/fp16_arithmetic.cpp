@@ -89,10 +89,12 @@ inline void store(void* p, size_t i, uint16_t acc, const void* bias, size_t o) {
     std::memcpy(static_cast<uint8_t*>(p) + i * sizeof(float), &v, sizeof v);
 }
 
-void run_conv(const KernelArgs& args) {
+// The window walk both convolutions share (NHWC): for every output element (b, oy, ox, o) the accumulator starts
+// at +0, takes acc = tap(acc, xi, o, ky, kx) for each tap inside the input in (ky, kx) order (xi: the flat index of
+// that input pixel's first channel), and is stored with the bias of o. Padding taps add nothing.
+template <class Attrs, class Tap> void run_window(const KernelArgs& args, const Attrs& a, Tap&& tap) {
     const KernelNode& n = args.node;
-    const auto& a = n.attr<Convolution2dAttrs>();
-    const Shape &x = n.in(0).shape, &w = n.in(1).shape, &y = n.out().shape;  // NHWC, weights [O,KH,KW,I]
+    const Shape &x = n.in(0).shape, &w = n.in(1).shape, &y = n.out().shape;
     const void* bias = a.bias_enabled && n.has_input(2) ? args.inputs[2] : nullptr;
     const size_t ih = x[1], iw = x[2], ic = x[3], oh = y[1], ow = y[2], oc = y[3], kh = w[1], kw = w[2];
     for (size_t b = 0; b < y[0]; ++b)
@@ -106,14 +108,24 @@ void run_conv(const KernelArgs& args) {
                         for (size_t kx = 0; kx < kw; ++kx) {
                             const int64_t ix = int64_t(ox * a.stride_x + kx * a.dilation_x) - a.pad_left;
                             if (ix < 0 || ix >= int64_t(iw)) continue;
-                            const size_t xi = ((b * ih + size_t(iy)) * iw + size_t(ix)) * ic;
-                            const size_t wi = ((o * kh + ky) * kw + kx) * ic;
-                            for (size_t c = 0; c < ic; ++c)
-                                acc = fp16_fma(half_at(args.inputs[0], xi + c), half_at(args.inputs[1], wi + c), acc);
+                            acc = tap(acc, ((b * ih + size_t(iy)) * iw + size_t(ix)) * ic, o, ky, kx);
                         }
                     }
                     store(args.outputs[0], ((b * oh + oy) * ow + ox) * oc + o, acc, bias, o);
                 }
+}
+
+// Convolution (weights [O,KH,KW,I]): a tap sums its input channels in order.
+void run_conv(const KernelArgs& args) {
+    const Shape& w = args.node.in(1).shape;
+    const size_t kh = w[1], kw = w[2], ic = w[3];
+    run_window(args, args.node.attr<Convolution2dAttrs>(),
+               [&](uint16_t acc, size_t xi, size_t o, size_t ky, size_t kx) {
+                   const size_t wi = ((o * kh + ky) * kw + kx) * ic;
+                   for (size_t c = 0; c < ic; ++c)
+                       acc = fp16_fma(half_at(args.inputs[0], xi + c), half_at(args.inputs[1], wi + c), acc);
+                   return acc;
+               });
 }
 
 std::string check_depthwise(const KernelNode& n) {
@@ -123,30 +135,15 @@ std::string check_depthwise(const KernelNode& n) {
     return check_float_weighted(n, 2, a.bias_enabled);
 }
 
-// Depthwise, multiplier 1: output channel c sums input channel c's taps in (ky, kx) order.
+// Depthwise, multiplier 1 (weights [1,KH,KW,C]): output channel o takes input channel o of each tap.
 void run_depthwise(const KernelArgs& args) {
-    const KernelNode& n = args.node;
-    const auto& a = n.attr<DepthwiseConvolution2dAttrs>();
-    const Shape &x = n.in(0).shape, &w = n.in(1).shape, &y = n.out().shape;  // NHWC, weights [1,KH,KW,C]
-    const void* bias = a.bias_enabled && n.has_input(2) ? args.inputs[2] : nullptr;
-    const size_t ih = x[1], iw = x[2], c = x[3], oh = y[1], ow = y[2], kh = w[1], kw = w[2];
-    for (size_t b = 0; b < y[0]; ++b)
-        for (size_t oy = 0; oy < oh; ++oy)
-            for (size_t ox = 0; ox < ow; ++ox)
-                for (size_t ch = 0; ch < c; ++ch) {
-                    uint16_t acc = 0;
-                    for (size_t ky = 0; ky < kh; ++ky) {
-                        const int64_t iy = int64_t(oy * a.stride_y + ky * a.dilation_y) - a.pad_top;
-                        if (iy < 0 || iy >= int64_t(ih)) continue;
-                        for (size_t kx = 0; kx < kw; ++kx) {
-                            const int64_t ix = int64_t(ox * a.stride_x + kx * a.dilation_x) - a.pad_left;
-                            if (ix < 0 || ix >= int64_t(iw)) continue;
-                            acc = fp16_fma(half_at(args.inputs[0], ((b * ih + size_t(iy)) * iw + size_t(ix)) * c + ch),
-                                           half_at(args.inputs[1], (ky * kw + kx) * c + ch), acc);
-                        }
-                    }
-                    store(args.outputs[0], ((b * oh + oy) * ow + ox) * c + ch, acc, bias, ch);
-                }
+    const Shape& w = args.node.in(1).shape;
+    const size_t kw = w[2], c = w[3];
+    run_window(args, args.node.attr<DepthwiseConvolution2dAttrs>(),
+               [&](uint16_t acc, size_t xi, size_t o, size_t ky, size_t kx) {
+                   return fp16_fma(half_at(args.inputs[0], xi + o), half_at(args.inputs[1], (ky * kw + kx) * c + o),
+                                   acc);
+               });
 }
 
 std::string check_fc(const KernelNode& n) {

@@ -25,15 +25,14 @@ exec::KernelSelector SessionFactory::cpu_kernels(bool fp16_arithmetic) {
     // fp16_arithmetic (SessionOptions::cpu_fp16): the fp16-arithmetic kernel first where it covers the node; under
     // NPURUN_KERNELS=ref its reference kernel (kernels/ref/fp16_arithmetic.h), so both modes keep one semantics.
     return [ref_only, fp16_arithmetic](const Node& node, const Graph& graph) -> const kernels::Kernel* {
+        const exec::KernelNodeView view(node, graph);
+        auto accepts = [&view](const kernels::Kernel* k) { return k != nullptr && k->check(view).empty(); };
         if (fp16_arithmetic) {
             const kernels::Kernel* k =
                 ref_only ? kernels::ref_fp16_arithmetic_kernel(node.op) : kernels::neon_fp16_arithmetic_kernel(node.op);
-            if (k != nullptr && k->check(exec::KernelNodeView(node, graph)).empty()) return k;
+            if (accepts(k)) return k;
         }
-        if (!ref_only) {
-            const kernels::Kernel* k = kernels::neon_kernel(node.op);
-            if (k != nullptr && k->check(exec::KernelNodeView(node, graph)).empty()) return k;
-        }
+        if (!ref_only && accepts(kernels::neon_kernel(node.op))) return kernels::neon_kernel(node.op);
         return kernels::ref_kernel(node.op);
     };
 }

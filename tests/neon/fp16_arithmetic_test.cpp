@@ -99,18 +99,24 @@ const ConvCase kConv[] = {
     {1, 20, 20, 64, 48, 3, 3, 1, 1, true},  // large enough to split over 4 threads by the default policy too
 };
 
-OneNode make_conv(const ConvCase& c, uint32_t seed) {
+// A Convolution2d (weights [oc,k,k,ic]) or, with Attrs = DepthwiseConvolution2dAttrs, a depthwise layer (weights
+// [1,k,k,ic], oc = ic) of case c, on random data.
+template <class Attrs> OneNode make_window(OpKind op, const ConvCase& c, uint32_t seed) {
     std::mt19937 rng(seed);
-    const uint32_t eff = (c.k - 1) * c.d + 1, oh = (c.h + 2 * c.pad - eff) / c.s + 1,
-                   ow = (c.w + 2 * c.pad - eff) / c.s + 1;
-    Convolution2dAttrs a = window_attrs<Convolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC);
+    const bool depthwise = op == OpKind::DepthwiseConvolution2d;
+    const uint32_t oc = depthwise ? c.ic : c.oc, eff = (c.k - 1) * c.d + 1;
+    const uint32_t oh = (c.h + 2 * c.pad - eff) / c.s + 1, ow = (c.w + 2 * c.pad - eff) / c.s + 1;
+    Attrs a = window_attrs<Attrs>(c.pad, c.s, c.bias, DataLayout::NHWC);
     a.dilation_x = a.dilation_y = c.d;
+    const Shape w = depthwise ? Shape{1, c.k, c.k, c.ic} : Shape{oc, c.k, c.k, c.ic};
     std::vector<Operand> ins{
         {tinfo(DataType::Float32, {c.n, c.h, c.w, c.ic}), to_bytes(random_floats(rng, size_t(c.n) * c.h * c.w * c.ic))},
-        {tinfo(DataType::Float32, {c.oc, c.k, c.k, c.ic}),
-         to_bytes(random_floats(rng, size_t(c.oc) * c.k * c.k * c.ic)), true}};
-    if (c.bias) ins.push_back({tinfo(DataType::Float32, {c.oc}), to_bytes(random_floats(rng, c.oc)), true});
-    return OneNode(OpKind::Convolution2d, a, ins, {tinfo(DataType::Float32, {c.n, oh, ow, c.oc})});
+        {tinfo(DataType::Float32, w), to_bytes(random_floats(rng, w.num_elements())), true}};
+    if (c.bias) ins.push_back({tinfo(DataType::Float32, {oc}), to_bytes(random_floats(rng, oc)), true});
+    return OneNode(op, a, ins, {tinfo(DataType::Float32, {c.n, oh, ow, oc})});
+}
+OneNode make_conv(const ConvCase& c, uint32_t seed) {
+    return make_window<Convolution2dAttrs>(OpKind::Convolution2d, c, seed);
 }
 
 // Depthwise (multiplier 1): channel counts around the 8-lane blocks, strides, padding, dilation.
@@ -125,16 +131,7 @@ const ConvCase kDw[] = {
 };
 
 OneNode make_dw(const ConvCase& c, uint32_t seed) {
-    std::mt19937 rng(seed);
-    const uint32_t eff = (c.k - 1) * c.d + 1, oh = (c.h + 2 * c.pad - eff) / c.s + 1,
-                   ow = (c.w + 2 * c.pad - eff) / c.s + 1;
-    DepthwiseConvolution2dAttrs a = window_attrs<DepthwiseConvolution2dAttrs>(c.pad, c.s, c.bias, DataLayout::NHWC);
-    a.dilation_x = a.dilation_y = c.d;
-    std::vector<Operand> ins{
-        {tinfo(DataType::Float32, {c.n, c.h, c.w, c.ic}), to_bytes(random_floats(rng, size_t(c.n) * c.h * c.w * c.ic))},
-        {tinfo(DataType::Float32, {1, c.k, c.k, c.ic}), to_bytes(random_floats(rng, size_t(c.k) * c.k * c.ic)), true}};
-    if (c.bias) ins.push_back({tinfo(DataType::Float32, {c.ic}), to_bytes(random_floats(rng, c.ic)), true});
-    return OneNode(OpKind::DepthwiseConvolution2d, a, ins, {tinfo(DataType::Float32, {c.n, oh, ow, c.ic})});
+    return make_window<DepthwiseConvolution2dAttrs>(OpKind::DepthwiseConvolution2d, c, seed);
 }
 
 struct FcCase {

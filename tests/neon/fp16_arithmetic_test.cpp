@@ -89,14 +89,15 @@ struct ConvCase {
 };
 const ConvCase kConv[] = {
     // n  h   w  ic  oc  k  s  d pad bias
-    {1, 8, 8, 16, 32, 1, 1, 1, 0, true},    // pointwise, whole tiles, 2 pixel blocks of 4 per row
-    {1, 7, 9, 13, 5, 1, 1, 1, 0, false},    // ic = 8 + 5 (tail), oc < one tile, a row of 9 = 4 + 4 + 1
-    {1, 9, 9, 8, 24, 3, 3, 1, 1, true},     // 3x3 same, oc = 16 + 8
-    {1, 17, 17, 3, 8, 3, 3, 2, 1, true},    // stem: 3 channels (tail only), stride 2
-    {2, 6, 5, 7, 17, 3, 3, 1, 0, true},     // batch 2, oc = 16 + 1
-    {1, 12, 12, 4, 4, 3, 3, 1, 2, false},   // dilation 2
-    {1, 3, 3, 2, 3, 3, 3, 1, 3, true},      // padding larger than the input: windows of zeros
-    {1, 20, 20, 64, 48, 3, 3, 1, 1, true},  // large enough to split over 4 threads by the default policy too
+    {1, 8, 8, 16, 32, 1, 1, 1, 0, true},   // pointwise, whole tiles, one pixel block of 8 per row
+    {1, 7, 9, 13, 5, 1, 1, 1, 0, false},   // ic = 8 + 5 (tail), oc < one tile, a row of 9 = 8 + 1
+    {1, 9, 9, 8, 24, 3, 1, 1, 1, true},    // 3x3 same, oc = 16 + 8
+    {1, 17, 17, 3, 8, 3, 2, 1, 1, true},   // stem: 3 channels (tail only), stride 2
+    {2, 6, 5, 7, 17, 3, 1, 1, 0, true},    // batch 2, oc = 16 + 1
+    {1, 12, 12, 4, 4, 3, 1, 2, 2, false},  // dilation 2
+    {1, 3, 3, 2, 3, 3, 1, 1, 3, true},     // padding larger than the input: windows of zeros
+    {1, 20, 20, 64, 48, 3, 1, 1, 1,
+     true},  // rows of 8 + 8 + 4; large enough to split over 4 threads by the default policy too
 };
 
 // A Convolution2d (weights [oc,k,k,ic]) or, with Attrs = DepthwiseConvolution2dAttrs, a depthwise layer (weights
@@ -122,12 +123,12 @@ OneNode make_conv(const ConvCase& c, uint32_t seed) {
 // Depthwise (multiplier 1): channel counts around the 8-lane blocks, strides, padding, dilation.
 const ConvCase kDw[] = {
     // n  h   w  ic  oc  k  s  d pad bias
-    {1, 9, 9, 16, 16, 3, 3, 1, 1, true},    // two whole channel blocks
-    {1, 8, 7, 13, 13, 3, 3, 2, 1, false},   // 8 + 5 channels, stride 2
-    {2, 6, 6, 3, 3, 3, 3, 1, 0, true},      // a tail block only, batch 2, valid
-    {1, 12, 12, 21, 21, 3, 3, 1, 2, true},  // dilation 2, 16 + 5
-    {1, 3, 3, 8, 8, 5, 5, 1, 3, true},      // padding beyond the input
-    {1, 40, 40, 64, 64, 3, 3, 1, 1, true},  // splits over 4 threads by the default policy too
+    {1, 9, 9, 16, 16, 3, 1, 1, 1, true},    // two whole channel blocks
+    {1, 8, 7, 13, 13, 3, 2, 1, 1, false},   // 8 + 5 channels, stride 2
+    {2, 6, 6, 3, 3, 3, 1, 1, 0, true},      // a tail block only, batch 2, valid
+    {1, 12, 12, 21, 21, 3, 1, 2, 2, true},  // dilation 2, 16 + 5
+    {1, 3, 3, 8, 8, 5, 1, 1, 3, true},      // padding beyond the input
+    {1, 40, 40, 64, 64, 3, 1, 1, 1, true},  // splits over 4 threads by the default policy too
 };
 
 OneNode make_dw(const ConvCase& c, uint32_t seed) {

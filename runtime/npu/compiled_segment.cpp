@@ -214,6 +214,12 @@ uint64_t CompiledSegment::plan_regions(const Placement& p, uint32_t segment) {
         root_offset[r] = feature_bytes;
         feature_bytes = align_up(feature_bytes + root_extent[r]);
     }
+    // Regions an op keeps for itself (between its own tasks), after every tensor's.
+    for (Layer& l : ops_) {
+        if (l.op->scratch_bytes() == 0) continue;
+        l.scratch_offset = feature_bytes;
+        feature_bytes = align_up(feature_bytes + l.op->scratch_bytes());
+    }
     for (const auto& [t, geom] : geoms) {
         uint32_t ch = 0;
         const TensorId root = alias_root(aliases_, t, &ch);
@@ -330,6 +336,8 @@ npudrv::regcmd::RegcmdBuffer CompiledSegment::emit_commands(uint64_t base) {
             a.output = address(op.output);
             if (op.operand != kNoTensor) a.operand = address(op.operand);
             a.constants = static_cast<uint32_t>(constants_.dma_addr() + ops_[l].constants_offset);
+            if (op.scratch_bytes() != 0)
+                a.scratch = static_cast<uint32_t>(features_.dma_addr() + ops_[l].scratch_offset);
             layers_[l].tasks = op.emit(w, a);
         }
         for (const auto& lane : w) tasks_before += lane.task_count();

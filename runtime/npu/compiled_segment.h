@@ -145,6 +145,7 @@ private:
     struct Layer {
         std::unique_ptr<NpuOp> op;
         uint64_t constants_offset = 0;
+        uint64_t scratch_offset = 0;  // its own region in the feature buffer (NpuOp::scratch_bytes)
     };
     using Region = std::pair<uint64_t, FeatureGeometry>;  // offset in its buffer, geometry
 

@@ -28,10 +28,9 @@ bool classify_broadcast(const Shape& s, const Shape& o, Broadcast* b, std::strin
         return false;
     }
     if (s[3] != o[3]) {
-        const std::string pattern = std::string("[b,1,") + (s[1] == 1 ? "1" : "h") + "," + (s[2] == 1 ? "1" : "w") + "]";
-        *why = "broadcast " + s.str() + " -> " + o.str() + " (" + pattern +
-               " -> [b,c,h,w]) across channels is not lowered (DPU_RDMA reads an EW operand per pixel or per channel, "
-               "never one value for all channels)";
+        // A one-channel operand was expanded across the channels before this point (prepare_eltwise_layer).
+        *why = "broadcast " + s.str() + " -> " + o.str() + " changes the channel count from " + std::to_string(s[3]) +
+               " (DPU_RDMA reads an EW operand per pixel or per channel, never one value for all channels)";
         return false;
     }
     if (s[1] == 1 && s[2] == 1) {
@@ -105,6 +104,15 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
             operand_data = expanded.data();
         }
     }
+    // A run-time operand broadcast across the channels (seed 003's [b,1,1,w] and [b,1,h,1]; the checker admits no
+    // other channel broadcast of a run-time tensor) is first repeated across the output's channels by the NPU
+    // (channel_expansion.h) into the op's own region; the DPU then broadcasts that map along H or W.
+    if (!constant[oi] && in[oi]->shape.rank == 4 && os.rank == 4 && in[oi]->shape[3] == 1 && os[3] > 1) {
+        ChannelExpansion e;
+        if (Refusal r = ChannelExpansion::make(*in[oi], os[3], d, &e); r.refused()) return r;
+        L.expand_operand = std::move(e);
+        in[oi] = &L.expand_operand->expanded();  // owned by the expansion's graph, which L keeps
+    }
     if (!classify_broadcast(in[oi]->shape, os, &L.broadcast, why)) return Refusal::because(why_text);
 
     FeatureGeometry gy, gm, ge;
@@ -117,9 +125,12 @@ Refusal prepare_eltwise_layer(const Graph& g, const Node& node, const Node* act,
     uint64_t tasks = 1;
     if (L.broadcast == Broadcast::Rows) tasks = L.h;
     if (L.broadcast == Broadcast::Columns) tasks = uint64_t{L.h} * ((L.c + gy.c2() - 1) / gy.c2());
+    if (L.expand_operand) tasks += L.expand_operand->task_count();
     if (tasks > kMaxFlyingTasksPerLayer) {
-        return Refusal::because("broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " + std::to_string(tasks) +
-               " tasks (one per output row and channel group), above " + std::to_string(kMaxFlyingTasksPerLayer));
+        return Refusal::because("broadcast " + in[oi]->shape.str() + " -> " + os.str() + " needs " +
+                                std::to_string(tasks) +
+                                " tasks (one per output row and channel group, and a channel expansion's), above " +
+                                std::to_string(kMaxFlyingTasksPerLayer));
     }
     if (constant[oi]) {
         const Tensor& t = g.tensor(node.inputs[oi]);

@@ -16,17 +16,21 @@
 //  [1,1,W,C]  the same row for every output row: one task per output row, per-pixel operand;
 //  [1,H,1,C]  one pixel per output row: one task per (row, 16-byte channel group), per-channel operand.
 // The channel-broadcasting patterns ([1,1,W,1], [1,H,1,1]) have no DPU_RDMA mode (an operand is read per pixel
-// or per channel, never one value for all channels) and stay on the CPU, as do both operands broadcast.
+// or per channel, never one value for all channels): a run-time operand of that shape is first repeated across
+// the C channels by a 1x1 convolution with weights 1 (channel_expansion.h, exact) into a region of the op's own,
+// and that [1,1,W,C] / [1,H,1,C] map is broadcast as above. Both operands broadcast stay on the CPU.
 // A constant operand (seed 003: "B a const tensor") is packed once at load into the constants buffer.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
 #include "ir/graph.h"
+#include "runtime/npu/channel_expansion.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {
@@ -50,6 +54,8 @@ struct EltwiseLayer {
     uint32_t relux_bits = 0;
     // A constant EW operand in the NPU layout and domain (empty: the operand is a run-time tensor).
     std::vector<uint8_t> operand_constant;
+    // A run-time one-channel operand repeated across the output's channels before the EW task reads it.
+    std::optional<ChannelExpansion> expand_operand;
 
     uint32_t operand_input() const { return 1 - main_input; }
 };

@@ -36,6 +36,7 @@ struct OpAddresses {
     uint32_t operand = 0;    // element-wise: the EW operand (a feature region, or the op's constants)
     uint32_t output = 0;     // the output's region
     uint32_t constants = 0;  // the op's block in the constants buffer
+    uint32_t scratch = 0;    // the op's own feature region (scratch_bytes), else 0
 };
 
 // One NPU layer of a segment, prepared.
@@ -59,6 +60,9 @@ public:
     // Bytes of this op's block in the constants buffer, and the packing of that block (once per compile).
     virtual uint64_t constant_bytes() const { return 0; }
     virtual void write_constants(uint8_t* block) const { (void)block; }
+    // Bytes of a feature region of the op's own: a map one of its tasks writes and a later one of its tasks reads
+    // (a channel expansion, channel_expansion.h), which no other layer sees. 0: none.
+    virtual uint64_t scratch_bytes() const { return 0; }
     // Writes what stays constant in the output region (at load, into the zeroed feature buffer).
     virtual void write_output_at_load(uint8_t* output_region) const { (void)output_region; }
 

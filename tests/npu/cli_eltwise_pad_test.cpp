@@ -1,6 +1,6 @@
 // npurun as a user runs it on a model with a broadcast Multiplication + ReLU (MulRelu), a Pad and an Addition
-// whose channel-broadcasting operand the DPU cannot read: --explain names device and reason per layer, and
-// --device sim gives the CPU's outputs within 1.
+// whose operand is broadcast across the channels (repeated across them on the NPU first): --explain names device
+// and reason per layer, and --device sim gives the CPU's outputs within 1.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -70,7 +70,7 @@ protected:
 
 }  // namespace
 
-TEST_F(NpuCliEltwisePad, ExplainShowsMulReluAndPadOnTheNpuAndWhyNotTheAdd) {
+TEST_F(NpuCliEltwisePad, ExplainShowsMulReluPadAndTheAddAcrossChannelsOnTheNpu) {
     const Result r = run_cli("--explain --device sim " + dir_ + "/m.armnn");
     ASSERT_EQ(r.status, 0) << r.out;
     std::printf("%s", r.out.c_str());
@@ -81,9 +81,9 @@ TEST_F(NpuCliEltwisePad, ExplainShowsMulReluAndPadOnTheNpuAndWhyNotTheAdd) {
     EXPECT_NE(line("scale").find("NPU s0"), std::string::npos) << r.out;
     EXPECT_NE(line("scale_relu").find("NPU (fused)"), std::string::npos) << r.out;
     EXPECT_NE(line("pad").find("NPU s0"), std::string::npos) << r.out;
-    EXPECT_NE(line("bias_add").find("CPU"), std::string::npos) << r.out;
-    EXPECT_NE(line("bias_add").find("([b,1,1,w] -> [b,c,h,w]) across channels is not lowered"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("3 of 4 layers on the NPU in 1 segment(s)"), std::string::npos) << r.out;
+    // Its [b,1,1,w] operand is repeated across the 16 channels on the NPU first (channel_expansion.h).
+    EXPECT_NE(line("bias_add").find("NPU s0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4 of 4 layers on the NPU in 1 segment(s)"), std::string::npos) << r.out;
 }
 
 TEST_F(NpuCliEltwisePad, SimMatchesTheCpuWithinOne) {
@@ -107,11 +107,15 @@ TEST_F(NpuCliEltwisePad, DumpRegcmdListsTheDpuFlyingTasks) {
     ASSERT_EQ(r.status, 0) << r.out;
     const std::string txt = read_file(dir_ + "/dump/seg0.txt");
     std::printf("%s", txt.c_str());
-    // MulRelu: 1 task; Pad with left/right padding: one task per input row (5).
-    EXPECT_NE(txt.find("6 tasks"), std::string::npos) << txt;
+    // MulRelu: 1 task; Pad with left/right padding: one task per input row (5); the Add: its [1,1,8,1] operand
+    // repeated across the 16 channels by a 1x1 convolution (1 task), then one task per output row (7).
+    EXPECT_NE(txt.find("14 tasks"), std::string::npos) << txt;
     size_t flying = 0;
     for (size_t at = txt.find("op_en 0x18"); at != std::string::npos; at = txt.find("op_en 0x18", at + 1)) ++flying;
-    EXPECT_EQ(flying, 6u) << txt;
+    EXPECT_EQ(flying, 13u) << txt;
+    EXPECT_NE(txt.find("conv 1x1 s1 p0, in 16x1x8 int8 NC1HWC2, out 16x1x8 int8, 16 kernels"), std::string::npos)
+        << txt;
+    EXPECT_NE(txt.find("dpu ew add tensor, 16x1x8 int8 -> int8"), std::string::npos) << txt;
     EXPECT_NE(txt.find("dpu ew mul per-channel tensor, 16x5x6 int8 -> int8"), std::string::npos) << txt;
     EXPECT_NE(txt.find("dpu copy, 16x1x6 int8 -> int8"), std::string::npos) << txt;
 }

@@ -64,8 +64,9 @@ Compared compare(const std::shared_ptr<const Model>& model, bool fp16, bool away
 double fp16_tolerance(const Compared& r) { return 3.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref); }
 
 // The operand's shape for each broadcast pattern (NHWC; NCHW name of seed 003 in the comment).
-// Scalar and Pixels reach the NPU only as constants (expanded at load, runtime/npu/constant_broadcast.h).
-enum class Pattern { Full, PerChannel, Rows, Columns, Scalar, Pixels };
+// Scalar and Pixels reach the NPU only as constants (expanded at load, runtime/npu/constant_broadcast.h), not being
+// seed 003 Expand patterns; RowOfOne and ColumnOfOne, which are, run-time ones too (the channel expansion first).
+enum class Pattern { Full, PerChannel, Rows, Columns, Scalar, Pixels, RowOfOne, ColumnOfOne };
 const char* name(Pattern p) {
     switch (p) {
         case Pattern::Full: return "Full";
@@ -74,6 +75,8 @@ const char* name(Pattern p) {
         case Pattern::Columns: return "Columns";        // [1,H,1,C] = [b,c,h,1]
         case Pattern::Scalar: return "Scalar";          // [1,1,1,1] = [b,1,1,1]
         case Pattern::Pixels: return "Pixels";          // [1,H,W,1] = [b,1,h,w]
+        case Pattern::RowOfOne: return "RowOfOne";      // [1,1,W,1] = [b,1,1,w]
+        case Pattern::ColumnOfOne: return "ColumnOfOne";  // [1,H,1,1] = [b,1,h,1]
     }
     return "?";
 }
@@ -85,6 +88,8 @@ Shape operand_shape(Pattern p) {
         case Pattern::Columns: return {1, kH, 1, kC};
         case Pattern::Scalar: return {1, 1, 1, 1};
         case Pattern::Pixels: return {1, kH, kW, 1};
+        case Pattern::RowOfOne: return {1, 1, kW, 1};
+        case Pattern::ColumnOfOne: return {1, kH, 1, 1};
     }
     return {};
 }
@@ -153,6 +158,9 @@ uint32_t expected_tasks(Pattern p, bool fp16) {
         case Pattern::Pixels: return 1;  // expanded to the full map
         case Pattern::Rows: return kH;
         case Pattern::Columns: return kH * ((kC + (fp16 ? 7 : 15)) / (fp16 ? 8 : 16));
+        // The channel expansion's one convolution task, then the task(s) of the pattern with C channels.
+        case Pattern::RowOfOne: return 1 + kH;
+        case Pattern::ColumnOfOne: return 1 + kH * ((kC + (fp16 ? 7 : 15)) / (fp16 ? 8 : 16));
     }
     return 0;
 }
@@ -200,6 +208,16 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Minimum),
                        ::testing::Values(Pattern::PerChannel, Pattern::Rows, Pattern::Columns),
                        ::testing::Values(DataType::QAsymmU8, DataType::Float32), ::testing::Values(true)),
+    case_name);
+
+// A run-time one-channel operand broadcast across the channels and along H or W (seed 003 [b,1,1,w], [b,1,h,1]):
+// repeated across the channels by a 1x1 convolution with weights 1, then broadcast as Rows / Columns.
+INSTANTIATE_TEST_SUITE_P(
+    AcrossChannels, NpuBroadcast,
+    ::testing::Combine(::testing::Values(BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Maximum,
+                                         BinaryOp::Minimum),
+                       ::testing::Values(Pattern::RowOfOne, Pattern::ColumnOfOne),
+                       ::testing::Values(DataType::QAsymmU8, DataType::QAsymmS8, DataType::Float32), ::testing::Bool()),
     case_name);
 
 }  // namespace
@@ -384,11 +402,13 @@ TEST(NpuEltwisePlacement, RefusalsNameThePattern) {
     expect_refused(placed(shapes_model(DataType::QAsymmU8, BinaryOp::Add, full, {1, 1, 1, 1}), "ew"),
                    "1x1x1x1 -> 1x5x6x40 ([b,1,1,1] -> [b,c,h,w]) is not one of the Expand patterns");
     expect_refused(placed(shapes_model(DataType::QAsymmU8, BinaryOp::Add, full, {1, kH, kW, 1}), "ew"), "([b,1,h,w] -> [b,c,h,w]) is not one of the Expand patterns");
-    // Expand patterns the DPU cannot read: one value for all channels.
-    expect_refused(placed(shapes_model(DataType::QAsymmU8, BinaryOp::Maximum, full, {1, 1, kW, 1}), "ew"),
-                   "NPU lowering: broadcast 1x1x6x1 -> 1x5x6x40 ([b,1,1,w] -> [b,c,h,w]) across channels");
-    expect_refused(placed(shapes_model(DataType::Float32, BinaryOp::Minimum, full, {1, kH, 1, 1}), "ew", true),
-                   "([b,1,h,1] -> [b,c,h,w]) across channels");
+    // The Expand patterns across channels are lowered (a channel expansion first); a Div by one does not fit the
+    // expansion: the dividend must be the full-size operand.
+    EXPECT_EQ(placed(shapes_model(DataType::QAsymmU8, BinaryOp::Maximum, full, {1, 1, kW, 1}), "ew").device,
+              Placed::Npu);
+    EXPECT_EQ(placed(shapes_model(DataType::Float32, BinaryOp::Div, full, {1, kH, 1, 1}), "ew", true).device,
+              Placed::Npu);
+    expect_refused(placed(shapes_model(DataType::Float32, BinaryOp::Div, {1, kH, 1, 1}, full), "ew", true), "dividend");
     // Both operands broadcast.
     expect_refused(placed(shapes_model(DataType::QAsymmS8, BinaryOp::Add, {1, kH, 1, kC}, {1, 1, kW, kC}), "ew"),
                    "both operands are broadcast");

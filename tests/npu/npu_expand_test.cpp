@@ -1,7 +1,8 @@
 // Expand on the simulated NPU (runtime/npu/ops/expand_op.cpp): a Tile of size-1 axes along H and W, the patterns
-// of seed 003 that keep the channel count, in uint8, int8 and fp16, against the CPU reference kernel (a raw copy:
-// exact in int8, fp16 rounding of the input only); the task counts of the doubling copies; and the refusals
-// (channel broadcast, a Tile of a longer axis, differing quantization) with their reasons.
+// of seed 003, in uint8, int8 and fp16, against the CPU reference kernel (a raw copy: exact in int8, fp16 rounding
+// of the input only); the channel-broadcasting patterns through the channel expansion (a 1x1 convolution with
+// weights 1) first; the task counts of the doubling copies; and the refusals (channels alone, a Tile of a longer
+// axis, differing quantization) with their reasons.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -84,10 +85,18 @@ TEST(NpuExpand, PixelRepeatedOverTheMap) {
     expect_lowered({DataType::QAsymmU8, Shape{1, 1, 1, kExpandC}, {1, 8, 8, 1}}, 1 + 3 + 3, "pixel 8x8");
 }
 
+TEST(NpuExpand, ChannelBroadcastRepeatsTheChannelByAConvolutionFirst) {
+    // [b,1,1,w] -> [b,c,h,w]: the 1x1 convolution with weights 1 to 40 channels (one task), then the row and its
+    // doublings as above. Exact in int8: the expansion's requantization multiplier is 1.
+    expect_lowered({DataType::QAsymmU8, Shape{1, 1, 6, 1}, {1, 7, 1, kExpandC}}, 1 + 1 + 3, "channels+rows");
+    // [b,1,h,1] -> [b,c,h,w]: the expansion, then each pixel into its row and 3 doublings per row.
+    expect_lowered({DataType::QAsymmU8, Shape{1, 5, 1, 1}, {1, 1, 5, kExpandC}}, 1 + 5 + 5 * 3, "channels+columns");
+}
+
 TEST(NpuExpand, RefusalsNameTheLimit) {
     EXPECT_EQ(expand_placement({DataType::QAsymmU8, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}}).device, Placed::Npu);
-    // Seed 003 allows [b,1,1,w] -> [b,c,h,w]; the lowering cannot repeat inside an atom.
-    expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, 1}, {1, 3, 1, 8}}, "NPU lowering: Expand across channels");
+    // Seed 003 allows [b,1,1,w] -> [b,c,h,w] (lowered above), not a one-channel map repeated across channels alone.
+    EXPECT_EQ(expand_placement({DataType::QAsymmU8, Shape{1, 1, 4, 1}, {1, 3, 1, 8}}).device, Placed::Npu);
     // Not a seed 003 pattern: the channels alone.
     expect_refused({DataType::QAsymmU8, Shape{1, 3, 4, 1}, {1, 1, 1, 8}}, "is not one of the Expand patterns of seed 003");
     // A Tile that repeats data is not an Expand.

@@ -31,7 +31,15 @@ const char* layer_name(LayerKind k);
 bool is_binary(LayerKind k);
 
 // Shape of a binary op's second operand (NHWC) against the first, [1,H,W,C]: the Expand patterns the NPU lowers.
-enum class Broadcast { None, C /* [1,1,1,C] */, WC /* [1,1,W,C] */, HC /* [1,H,1,C] */ };
+// W1 and H1 broadcast across the channels too (seed 003 [b,1,1,w], [b,1,h,1]): the NPU repeats the channel first.
+enum class Broadcast {
+    None,
+    C /* [1,1,1,C] */,
+    WC /* [1,1,W,C] */,
+    HC /* [1,H,1,C] */,
+    W1 /* [1,1,W,1] */,
+    H1 /* [1,H,1,1] */
+};
 const char* to_string(Broadcast b);
 
 enum class PadMode { Constant, Reflect };
@@ -56,6 +64,7 @@ struct LayerSpec {
     PadMode pad_mode = PadMode::Constant;   // Pad: mode; amounts in pad_top/bottom/left/right
     bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
     uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W); Expand: the target H and W
+    uint32_t to_c = 0;                      // Expand: the target C of a one-channel input (0: keep C)
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
     float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
@@ -102,7 +111,8 @@ LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
 LayerSpec pow_by(float exponent);  // ElementwiseBinary Power by a constant exponent of shape [1]
-LayerSpec expand_to(uint32_t h, uint32_t w);  // Expand (an Arm NN Tile of size-1 axes) to H x W
+// Expand (an Arm NN Tile of size-1 axes) to H x W, and across C channels of a one-channel input when c != 0.
+LayerSpec expand_to(uint32_t h, uint32_t w, uint32_t c = 0);
 LayerSpec gather(int32_t axis, std::vector<int32_t> indices);  // Gather by a constant index list  // Concat along channels: [previous output, output of `layer`]
 
 struct InputShape {

@@ -212,12 +212,13 @@ struct Builder {
     Value operand(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
         uint32_t h = a.h, w_ = a.w;
         if (L.broadcast != Broadcast::None && a.flat) bad(i, "a broadcast operand needs a [1,H,W,C] input");
-        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::WC) h = 1;
-        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::HC) w_ = 1;
+        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::WC || L.broadcast == Broadcast::W1) h = 1;
+        if (L.broadcast == Broadcast::C || L.broadcast == Broadcast::HC || L.broadcast == Broadcast::H1) w_ = 1;
+        const uint32_t ch = L.broadcast == Broadcast::W1 || L.broadcast == Broadcast::H1 ? 1 : a.c;
         if (L.const_operand) {
             Value b;
-            b.h = h, b.w = w_, b.c = a.c, b.flat = a.flat;
-            const size_t n = size_t{h} * w_ * a.c;
+            b.h = h, b.w = w_, b.c = ch, b.flat = a.flat;
+            const size_t n = size_t{h} * w_ * ch;
             mw::ConstDesc k;
             if (!q()) {
                 std::vector<float> v(n);
@@ -239,7 +240,7 @@ struct Builder {
         }
         if (L.operand < 0) {
             if (L.kind == LayerKind::Div) divisor_inputs.push_back(next_input);
-            return model_input(h, w_, a.c, a.flat, 1);
+            return model_input(h, w_, ch, a.flat, 1);
         }
         if (static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "operand names a later layer");
         if (L.kind == LayerKind::Div) bad(i, "a divisor must be a model input or a constant (kept away from 0)");
@@ -249,9 +250,11 @@ struct Builder {
 
     Value binary(size_t i, const LayerSpec& L, const Value& a, const std::vector<Value>& earlier, const std::string& name) {
         const Value b = operand(i, L, a, earlier, name);
-        const uint32_t bh = L.broadcast == Broadcast::C || L.broadcast == Broadcast::WC ? 1 : a.h;
-        const uint32_t bw = L.broadcast == Broadcast::C || L.broadcast == Broadcast::HC ? 1 : a.w;
-        if (b.h != bh || b.w != bw || b.c != a.c || b.flat != a.flat) bad(i, "operands of different shapes");
+        const Broadcast bc = L.broadcast;
+        const uint32_t bh = bc == Broadcast::C || bc == Broadcast::WC || bc == Broadcast::W1 ? 1 : a.h;
+        const uint32_t bw = bc == Broadcast::C || bc == Broadcast::HC || bc == Broadcast::H1 ? 1 : a.w;
+        const uint32_t bch = bc == Broadcast::W1 || bc == Broadcast::H1 ? 1 : a.c;
+        if (b.h != bh || b.w != bw || b.c != bch || b.flat != a.flat) bad(i, "operands of different shapes");
         if (q() && L.kind == LayerKind::Div) bad(i, "int8 Div is not lowered");
         Value y = a;
         if (q()) {
@@ -340,11 +343,13 @@ struct Builder {
 
     // Expand to to_h x to_w as Arm NN holds it: a Tile whose repeated axes have size 1 (a raw copy).
     Value expand(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
-        if (x.flat || L.to_h == 0 || L.to_w == 0 || (x.h != 1 && x.h != L.to_h) || (x.w != 1 && x.w != L.to_w))
-            bad(i, "Expand needs a [1,H,W,C] input whose H and W are 1 or the target's");
+        if (x.flat || L.to_h == 0 || L.to_w == 0 || (x.h != 1 && x.h != L.to_h) || (x.w != 1 && x.w != L.to_w) ||
+            (L.to_c != 0 && x.c != 1))
+            bad(i, "Expand needs a [1,H,W,C] input whose H, W and C are 1 or the target's");
         Value y = x;
         y.h = L.to_h, y.w = L.to_w;
-        const std::vector<uint32_t> multiples = {1, L.to_h / x.h, L.to_w / x.w, 1};
+        if (L.to_c != 0) y.c = L.to_c;
+        const std::vector<uint32_t> multiples = {1, L.to_h / x.h, L.to_w / x.w, y.c / x.c};
         y.port = mw::Port(w.add_layer(fb::Layer::TileLayer, fb::LayerType::Tile, name, {x.port}, {desc(y)},
                                       [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
                                           auto d = fb::CreateTileDescriptor(b, b.CreateVector(multiples));

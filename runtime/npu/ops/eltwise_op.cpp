@@ -1,6 +1,7 @@
 // The element-wise unit: Add/Sub/Mul/Max/Min (int8, fp16), Div (fp16), Pow by a constant (as an activation of its
 // base: activation_op.cpp), with a fused ReLU / ReLU-X and
-// broadcast or constant operands, as DPU flying tasks (eltwise_layer.h). Constants: a constant EW operand.
+// broadcast or constant operands, as DPU flying tasks (eltwise_layer.h). Constants: a constant EW operand, or the
+// weights of a run-time operand's channel expansion (channel_expansion.h), whose map is the op's scratch region.
 #include <cstring>
 
 #include "runtime/npu/eltwise_layer.h"
@@ -17,11 +18,25 @@ public:
         if (layer_.operand_constant.empty()) operand = node.inputs[layer_.operand_input()];
         output = act ? act->outputs[0] : node.outputs[0];
     }
-    uint64_t constant_bytes() const override { return layer_.operand_constant.size(); }
+    // Constants: a constant operand, or the channel expansion's weights (the operand is then a run-time map).
+    uint64_t macs() const override { return layer_.expand_operand ? layer_.expand_operand->macs() : 0; }
+    uint64_t constant_bytes() const override {
+        return layer_.expand_operand ? layer_.expand_operand->constant_bytes() : layer_.operand_constant.size();
+    }
     void write_constants(uint8_t* block) const override {
-        if (!layer_.operand_constant.empty()) std::memcpy(block, layer_.operand_constant.data(), layer_.operand_constant.size());
+        if (layer_.expand_operand)
+            layer_.expand_operand->write_constants(block);
+        else if (!layer_.operand_constant.empty())
+            std::memcpy(block, layer_.operand_constant.data(), layer_.operand_constant.size());
+    }
+    uint64_t scratch_bytes() const override {
+        return layer_.expand_operand ? layer_.expand_operand->scratch_bytes() : 0;
     }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        if (layer_.expand_operand) {
+            const uint32_t n = layer_.expand_operand->emit(lanes[0], a.operand, a.scratch, a.constants);
+            return n + emit_eltwise_tasks(lanes[0], layer_, a.input, a.scratch, a.output);
+        }
         const uint32_t op = operand != kNoTensor ? a.operand : a.constants;
         return emit_eltwise_tasks(lanes[0], layer_, a.input, op, a.output);
     }

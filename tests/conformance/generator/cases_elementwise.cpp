@@ -40,6 +40,10 @@ const BroadcastShapes kShapes[] = {
     {"bcast_both", armnn::TensorShape({2, 1, 5, 1}), armnn::TensorShape({1, 4, 1, 3})},
     {"bcast_2d", armnn::TensorShape({3, 1}), armnn::TensorShape({1, 6})},
     {"bcast_scalar_like_first", armnn::TensorShape({1, 1, 1, 1}), armnn::TensorShape({2, 3, 2, 5})},
+    // One channel broadcast across 20 and along H or W (seed 003 [b,1,1,w], [b,1,h,1]; the NPU repeats the channel
+    // by a 1x1 convolution first).
+    {"bcast_row_of_one", armnn::TensorShape({1, 4, 5, 20}), armnn::TensorShape({1, 1, 5, 1})},
+    {"bcast_column_of_one", armnn::TensorShape({1, 4, 5, 20}), armnn::TensorShape({1, 4, 1, 1})},
 };
 
 armnn::TensorShape broadcast(const armnn::TensorShape& a, const armnn::TensorShape& b) {

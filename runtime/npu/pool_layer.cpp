@@ -45,9 +45,10 @@ Refusal prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLa
     L.sx = global ? 1 : a.stride_x;
     L.sy = global ? 1 : a.stride_y;
     L.pad_left = a.pad_left, L.pad_right = a.pad_right, L.pad_top = a.pad_top, L.pad_bottom = a.pad_bottom;
-    // A whole-plane pool above 16 runs as two passes of smaller windows (split_global_pool).
+    // A whole-plane pool above 16 runs as passes of smaller windows (global_pool_passes).
     const bool whole_plane = L.kw == gi.w && L.kh == gi.h && L.ho == 1 && L.wo == 1;
-    const bool splits = whole_plane && npu_limits::global_pool_split(L.h) != 0 && npu_limits::global_pool_split(L.w) != 0;
+    const bool splits =
+        whole_plane && npu_limits::global_pool_passes(L.h).possible && npu_limits::global_pool_passes(L.w).possible;
     if (!splits && (L.kw < 1 || L.kh < 1 || L.kw > 16 || L.kh > 16 || L.sx > 16 || L.sy > 16 || L.sx < 1 || L.sy < 1)) {
         return Refusal::because("kernel or stride outside the PPU's 4-bit fields");
     }
@@ -80,17 +81,23 @@ Refusal prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLa
     return {};
 }
 
-bool split_global_pool(const PoolLayer& L, PoolLayer* first, PoolLayer* second) {
+std::vector<PoolLayer> global_pool_passes(const PoolLayer& L) {
     const bool global = L.ho == 1 && L.wo == 1 && L.kh == L.h && L.kw == L.w && L.pad_left + L.pad_right + L.pad_top + L.pad_bottom == 0;
-    const uint32_t kh = npu_limits::global_pool_split(L.h), kw = npu_limits::global_pool_split(L.w);
-    if (!global || kh == 0 || kw == 0 || (kh == 1 && kw == 1)) return false;
-    *first = L;
-    first->kh = first->sy = kh, first->kw = first->sx = kw;
-    first->ho = L.h / kh, first->wo = L.w / kw;
-    *second = L;
-    second->h = second->kh = first->ho, second->w = second->kw = first->wo;
-    second->sx = second->sy = 1;
-    return true;
+    const npu_limits::GlobalPoolPasses ph = npu_limits::global_pool_passes(L.h),
+                                       pw = npu_limits::global_pool_passes(L.w);
+    if (!global || !ph.possible || !pw.possible || (ph.count == 0 && pw.count == 0)) return {L};
+    std::vector<PoolLayer> passes;
+    PoolLayer p = L;  // p.h x p.w: what the next pass reads
+    for (uint32_t i = 0; i < std::max(ph.count, pw.count); ++i) {
+        const uint32_t kh = i < ph.count ? ph.window[i] : 1, kw = i < pw.count ? pw.window[i] : 1;
+        p.kh = p.sy = kh, p.kw = p.sx = kw;
+        p.ho = p.h / kh, p.wo = p.w / kw;
+        passes.push_back(p);
+        p.h = p.ho, p.w = p.wo;
+    }
+    p.kh = p.h, p.kw = p.w, p.sx = p.sy = 1, p.ho = p.wo = 1;
+    passes.push_back(p);
+    return passes;
 }
 
 void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_t input, uint32_t output) {

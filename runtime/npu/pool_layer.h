@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
@@ -25,11 +26,11 @@ struct PoolLayer {
 
 Refusal prepare_pool_layer(const Graph& g, const Node& node, NpuDomain d, PoolLayer* out);
 
-// A global pool over a plane above kGlobalPoolMaxPlane as two passes (npu_limits.h global_pool_split): `first`
-// a k-window of stride k into an intermediate map, `second` the global pool of that map. Average: the mean of
-// equal-sized window means is the plane's mean (one extra rounding of the intermediate); max is exact.
-// False when `L` is not global, fits one pass, or its plane does not split.
-bool split_global_pool(const PoolLayer& L, PoolLayer* first, PoolLayer* second);
+// The PPU passes of `L`: itself, or for a global pool over a plane above kGlobalPoolMaxPlane (npu_limits.h
+// global_pool_passes) k-windows of stride k, each into an intermediate map, then the global pool of the last
+// one. Average: the mean of equal-sized window means is the plane's mean (one more rounding per pass); max is
+// exact.
+std::vector<PoolLayer> global_pool_passes(const PoolLayer& L);
 
 // One PPU task: input and output NC1HWC2 (plane pitch H*W*16) at the given NPU addresses.
 void emit_pool_task(npudrv::regcmd::RegcmdWriter& w, const PoolLayer& L, uint32_t input, uint32_t output);

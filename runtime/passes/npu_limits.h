@@ -55,15 +55,34 @@ static_assert(kPoolMaxKernel <= detail::R::PPU_POOLING_KERNEL_CFG::KERNEL_WIDTH.
               "seed 003's pooling limits fit the PPU fields");
 constexpr uint32_t kPoolMaxDim = 8192;           // channel/height/width in (0, 8192]
 constexpr uint32_t kGlobalPoolMaxPlane = 7;      // GlobalMax/AveragePool: height and width in [1, 7]
-// A global pool over n > kGlobalPoolMaxPlane rows (or columns) runs as two passes: a k-window of stride k
-// (k <= kPoolMaxKernel) down to n / k <= kGlobalPoolMaxPlane, then the global pool over those. The largest
-// such k dividing n, or 0 when none (n prime above 7, or above 49); n within the limit needs no split (1).
-constexpr uint32_t global_pool_split(uint32_t n) {
-    if (n <= kGlobalPoolMaxPlane) return 1;
-    for (uint32_t k = kPoolMaxKernel; k >= 2; --k)
-        if (n % k == 0 && n / k <= kGlobalPoolMaxPlane) return k;
-    return 0;
+// A global pool over n > kGlobalPoolMaxPlane rows (or columns) runs as passes: k-windows of stride k
+// (2 <= k <= kPoolMaxKernel, each dividing what is left, the largest first) until at most kGlobalPoolMaxPlane
+// remain, then the global pool over those. Possible when n has no prime factor above 7 (7-smooth).
+constexpr uint32_t kMaxGlobalPoolPrePasses = 13;  // 8192 = 2^13 needs 6 windows of 4 and a global 2: 13 bounds any n
+struct GlobalPoolPasses {
+    uint32_t count = 0;  // windowed passes before the global one (0: n fits one pass)
+    uint32_t window[kMaxGlobalPoolPrePasses] = {};
+    bool possible = true;
+    uint32_t last = 0;  // what the global pass covers (<= kGlobalPoolMaxPlane)
+};
+constexpr GlobalPoolPasses global_pool_passes(uint32_t n) {
+    GlobalPoolPasses p;
+    while (n > kGlobalPoolMaxPlane) {
+        uint32_t k = kPoolMaxKernel;
+        while (k >= 2 && n % k != 0) --k;
+        if (k < 2 || p.count == kMaxGlobalPoolPrePasses) {
+            p.possible = false;
+            return p;
+        }
+        p.window[p.count++] = k;
+        n /= k;
+    }
+    p.last = n;
+    return p;
 }
+// An int8 average rounds once per pass where the CPU rounds once: at most this many windowed passes keep the
+// NPU within one code of the CPU (each rounding is at most half a code); fp16 and max pooling take any number.
+constexpr uint32_t kMaxInt8AveragePrePasses = 1;
 
 // --- element-wise broadcasting: seed 003 Expand patterns ---
 constexpr uint32_t kExpandMaxDim = 8192;

@@ -353,11 +353,18 @@ NpuVerdict check_pooling(const Graph& g, const Node& n, NpuDomain d) {
         return NpuVerdict::no(std::string(name) + " input dimension above 8192");
     const bool global = a.stride_x == 0 && a.stride_y == 0;
     if (global || (a.pool_height == in.h && a.pool_width == in.w && a.pad_left + a.pad_right + a.pad_top + a.pad_bottom == 0)) {
-        // Above the plane limit: two pooling passes (L::global_pool_split), when the plane factors.
-        if (L::global_pool_split(in.h) == 0 || L::global_pool_split(in.w) == 0)
-            return NpuVerdict::no(std::string("Global") + name + " over " + dims2(in.h, in.w) + " exceeds " +
-                                  dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane) +
-                                  " and does not split into two passes of windows <= 7 (a side prime above 7 or above 49)");
+        // Above the plane limit: windowed passes, then the global one (L::global_pool_passes), when the plane factors.
+        const L::GlobalPoolPasses ph = L::global_pool_passes(in.h), pw = L::global_pool_passes(in.w);
+        if (!ph.possible || !pw.possible)
+            return NpuVerdict::no(
+                std::string("Global") + name + " over " + dims2(in.h, in.w) + " exceeds " +
+                dims2(L::kGlobalPoolMaxPlane, L::kGlobalPoolMaxPlane) +
+                " and does not split into passes of windows <= 7 (a side with a prime factor above 7)");
+        const uint32_t pre = std::max(ph.count, pw.count);
+        if (d == NpuDomain::Int8 && a.algorithm == PoolingAlgorithm::Average && pre > L::kMaxInt8AveragePrePasses)
+            return NpuVerdict::no("int8 GlobalAveragePool over " + dims2(in.h, in.w) + " needs " +
+                                  std::to_string(pre + 1) + " passes, each rounding (the CPU rounds once): at most " +
+                                  std::to_string(L::kMaxInt8AveragePrePasses + 1) + " keep it within one code");
         return NpuVerdict::yes(d);
     }
     if (a.rounding == OutputShapeRounding::Ceiling) return NpuVerdict::no(std::string(name) + " ceil rounding is not supported (floor only)");

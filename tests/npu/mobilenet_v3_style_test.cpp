@@ -58,6 +58,25 @@ TEST(MobilenetV3Style, Fp16OnTheSimulatorMatchesTheCpu) {
     EXPECT_NE(table.find("NPU share of MACs: 100.0%"), std::string::npos) << table;
 }
 
+// At 320x320 (make-ssd-v3) two squeeze-excite blocks pool 40x40 maps: 40 = 5 x 4 x 2 needs three PPU passes, so
+// they stay on the NPU and the backbone is one segment (three while global pools were limited to two passes).
+TEST(MobilenetV3Style, At320TheSqueezeExcitePoolsKeepOneSegment) {
+    const std::string path = v3_style_model_path() + ".320";
+    mw::write_file(path, mw::ssd_mobilenet_v3_style(320));
+    auto model = Model::load(path);
+    ::unlink(path.c_str());
+    const Graph& g = model->graph();
+    const Placement p = place(g, npu::npu_placement_options(true));
+    uint32_t pools = 0;
+    for (uint32_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].op == OpKind::Pooling2d && g.info(g.nodes[i].inputs[0]).shape[1] == 40) {
+            ++pools;
+            EXPECT_EQ(p.nodes[i].device, Placed::Npu) << g.nodes[i].describe() << ": " << p.nodes[i].reason;
+        }
+    EXPECT_EQ(pools, 2u);
+    EXPECT_EQ(p.segments.size(), 1u);
+}
+
 namespace {
 
 // x [1,5,6,40] * 4 (a [1,1,1,1] constant, expanded to per-channel) -> `f`: inputs over [-4, 4].

@@ -121,11 +121,13 @@ TEST(NpuSupport, PoolingLimitsOfSeed003) {
 
 TEST(NpuSupport, GlobalPoolingPlaneLimit) {
     EXPECT_TRUE(pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 7).supported());
-    // Above 7x7: two pooling passes when the plane factors into windows <= 7 (8 = 4 x 2), else refused.
+    // Above 7x7: pooling passes when the sides factor into windows <= 7 (8 = 4 x 2), else refused.
     EXPECT_TRUE(pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 8).supported());
     auto v = pool(PoolingAlgorithm::Average, 0, 0, 0, OutputShapeRounding::Floor, PaddingMethod::IgnoreValue, 11);
     EXPECT_FALSE(v.supported());
-    EXPECT_NE(v.reason().find("GlobalAveragePool over 11x11 exceeds 7x7 and does not split into two passes"), std::string::npos)
+    EXPECT_NE(
+        v.reason().find("GlobalAveragePool over 11x11 exceeds 7x7 and does not split into passes of windows <= 7"),
+        std::string::npos)
         << v.reason();
 }
 

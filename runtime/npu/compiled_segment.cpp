@@ -134,20 +134,73 @@ void CompiledSegment::spread_over_cores(unsigned cores) {
     const uint64_t auto_macs = ops_.size() == 1 ? kAutoMultiCoreMacs : kAutoMultiCoreMacsInSegment;
     phases_.clear();
     bool open_has_task = false;  // whether the last phase holds a layer that computes (a job needs a task)
+    // What the open phase's lanes wrote, for a spread layer that may join it: per tensor, the rows each lane
+    // wrote (every channel of them; empty when some lane's writes are not whole rows). No view joins a spread
+    // phase (a view would let two names reach one region), so the map names everything the phase wrote.
+    std::map<TensorId, std::vector<NpuOp::Rows>> written;
+    bool open_has_view = false;
     for (size_t i = 0; i < ops_.size(); ++i) {
         NpuOp& op = *ops_[i].op;
         if (phases_.empty()) phases_.push_back(Phase{i, i, 1, {}, 0});
         if (op.is_view()) {
             phases_.back().end_op = i + 1;
+            open_has_view = true;
             continue;
         }
         const unsigned want = cores != 0 ? std::min(cores, avail) : (op.macs() >= auto_macs ? avail : 1u);
-        const uint32_t lanes = want > 1 ? op.spread_over_lanes(want) : 1u;
-        if (open_has_task && (lanes > 1 || phases_.back().lanes > 1)) phases_.push_back(Phase{i, i, 1, {}, 0});
+        uint32_t lanes = want > 1 ? op.spread_over_lanes(want) : 1u;
+        bool join = false;
+        if (open_has_task && lanes > 1 && phases_.back().lanes == lanes && !open_has_view) {
+            join = joins_spread_phase(op, lanes, written);
+            if (!join && op.operand == kNoTensor && written.count(op.input)) {
+                // Split by rows instead, so that each lane reads only the rows its own lane wrote, when what that
+                // costs (a K split fetches the input once per lane, a row split the weights) is below the job
+                // round trip it saves.
+                const uint64_t own = op.slowest_lane_cycles();
+                if (op.spread_over_lanes(want, /*rows_only=*/true) == lanes && joins_spread_phase(op, lanes, written) &&
+                    op.slowest_lane_cycles() <= own + kJobRoundTripCycles)
+                    join = true;
+                else
+                    lanes = op.spread_over_lanes(want);  // back to the layer's own choice
+            }
+        }
+        if (open_has_task && !join && (lanes > 1 || phases_.back().lanes > 1)) {
+            phases_.push_back(Phase{i, i, 1, {}, 0});
+            written.clear();
+            open_has_view = false;
+        }
         phases_.back().end_op = i + 1;
         phases_.back().lanes = std::max(phases_.back().lanes, lanes);  // a phase of views alone was 1 lane
         open_has_task = true;
+        std::vector<NpuOp::Rows> rows(lanes);
+        for (uint32_t l = 0; l < lanes; ++l) {
+            NpuOp::Rows reads;
+            if (!op.lane_rows(l, &reads, &rows[l])) {
+                rows.clear();
+                break;
+            }
+        }
+        written[op.output] = lanes > 1 ? rows : std::vector<NpuOp::Rows>{};
     }
+}
+
+// Whether spread `op` can run in the open phase's job: every tensor it reads that the phase wrote, each lane
+// reads only within the rows the same lane wrote; and it writes nothing the phase touched. The lanes of a job
+// have no ordering between them, so this is what makes sharing the job safe (the fake kernel's lane-race
+// check verifies it on every simulated run).
+bool CompiledSegment::joins_spread_phase(const NpuOp& op, uint32_t lanes,
+                                         const std::map<TensorId, std::vector<NpuOp::Rows>>& written) {
+    if (written.count(op.output)) return false;
+    if (op.operand != kNoTensor && written.count(op.operand)) return false;
+    const auto in = written.find(op.input);
+    if (in == written.end()) return true;  // reads only what earlier jobs wrote
+    if (in->second.size() != lanes) return false;
+    for (uint32_t l = 0; l < lanes; ++l) {
+        NpuOp::Rows reads, writes;
+        if (!op.lane_rows(l, &reads, &writes)) return false;
+        if (reads.begin < in->second[l].begin || reads.end > in->second[l].end) return false;
+    }
+    return true;
 }
 
 uint32_t CompiledSegment::lane_count() const {

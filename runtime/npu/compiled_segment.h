@@ -97,7 +97,9 @@ public:
     // The driver's statistics of the last job (rknpu: hardware time; 0 on rocket and the simulator).
     JobStatsView job_stats_view() const;
     // The segment's jobs, in the order run() submits them. A layer spread over cores has a job of its own,
-    // one lane per core, the lanes running in parallel; the layers between such layers share a one-lane job.
+    // one lane per core, the lanes running in parallel, unless it shares the job of the spread layer before it
+    // (joins_spread_phase: each lane reads only rows the same lane wrote); the layers between such layers share a
+    // one-lane job.
     // run() waits for each job before it submits the next: the job boundary is the only synchronisation
     // between cores npurun relies on (docs/multicore.md: the vendor's own chains never need another), so a
     // lane only reads what earlier jobs wrote and writes what no other lane of its job touches.
@@ -152,6 +154,8 @@ private:
     void prepare_layers(const Placement& p, const Segment& seg);
     void pack_first_windows(const Segment& seg);
     void spread_over_cores(unsigned cores);
+    static bool joins_spread_phase(const NpuOp& op, uint32_t lanes,
+                                   const std::map<TensorId, std::vector<NpuOp::Rows>>& written);
     uint64_t plan_regions(const Placement& p, uint32_t segment);  // returns the feature buffer's bytes
     void plan_native_edges(const Placement& p, uint32_t segment, const std::map<TensorId, FeatureGeometry>& geoms,
                            const std::map<TensorId, uint64_t>& root_extent);
@@ -190,6 +194,11 @@ private:
     std::array<uint64_t, 3> core_cycles_{};
     uint64_t critical_path_cycles_ = 0;
 };
+
+// What one more job costs a segment: a submit, the interrupt and the wait, assumed <= 30 us (not measured on a
+// board) = 30,000 cycles at 1 GHz. A spread layer shares the job of the spread layer before it (reading only the
+// rows its own lane wrote) when re-splitting it by rows costs its slowest lane less than that.
+constexpr uint64_t kJobRoundTripCycles = 30000;
 
 // Multiply-accumulates above which a convolution is spread over all cores when the session leaves the core
 // count to the backend (npurun --npu-cores auto). At 1024 int8 MACs per cycle and core at 1 GHz

@@ -123,7 +123,7 @@ bool plan_conv_tiling(const ConvLayer& L, ConvTiling* out, std::string* why, con
         const uint64_t in_bytes = uint64_t{L.w} * L.h * L.ca * L.elem_bytes();
         const uint64_t w_bytes = uint64_t{L.kw} * L.kh * L.ca * L.elem_bytes() * L.k;
         const bool k_possible = !L.depthwise && ceil_div(L.k, KG) >= want;
-        if (k_possible && (w_bytes >= in_bytes || L.ho < want)) {
+        if (k_possible && (L.ho < want || (!req.rows_only && w_bytes >= in_bytes))) {
             t.split = LaneSplit::Kernels, t.lanes = want;
             kcap = std::min(kcap, lane_range(L, t, 0).second);  // lane 0 is the largest
         } else if (L.ho >= want) {

@@ -49,6 +49,9 @@ struct ConvTiling {
 struct TilingRequest {
     uint32_t lanes = 1;                 // spread the tasks over this many cores (1..3) when the layer allows
     uint32_t max_kernels_per_task = 0;  // force K tiles of at most this many kernels (0 = only when needed)
+    // Split lanes by output rows even where K would move fewer bytes: so that each lane reads only the rows the
+    // same lane of the layer before wrote, and both layers can share one job (compiled_segment.cpp).
+    bool rows_only = false;
 };
 
 // One task of a tiled layer.

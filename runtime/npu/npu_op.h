@@ -75,8 +75,24 @@ public:
     }
 
     // Spreads the op's tasks over up to `lanes` cores when it can (one lane per core, nothing shared
-    // between lanes); returns the lanes its tasks now use (1 when it cannot).
-    virtual uint32_t spread_over_lanes(uint32_t lanes) { (void)lanes; return 1; }
+    // between lanes); returns the lanes its tasks now use (1 when it cannot). rows_only: split by output
+    // rows wherever the layer can be (see lane_rows), even where another split moves fewer bytes.
+    virtual uint32_t spread_over_lanes(uint32_t lanes, bool rows_only = false) {
+        (void)lanes, (void)rows_only;
+        return 1;
+    }
+    // Rows [begin, end) of its main input that lane `lane` reads and of its output that it writes (every
+    // channel of them), when the op's lanes split it by output rows; false otherwise.
+    struct Rows {
+        uint32_t begin = 0, end = 0;
+    };
+    // The cost model's cycles of the op's slowest lane under its current plan (drv/sim/cost_model.h); 0 when the
+    // op has no estimate.
+    virtual uint64_t slowest_lane_cycles() const { return 0; }
+    virtual bool lane_rows(uint32_t lane, Rows* reads, Rows* writes) const {
+        (void)lane, (void)reads, (void)writes;
+        return false;
+    }
     // Appends the op's tasks to the lanes' writers (one writer per lane the op uses); returns how many.
     virtual uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const = 0;
 };

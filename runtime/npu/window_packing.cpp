@@ -81,10 +81,13 @@ std::string window_packing_note(const Graph& g, const Node& node, NpuDomain d) {
            " -> " + std::to_string(P.ca) + " channels of a 1x1 conv";
 }
 
-uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t) {
+namespace {
+
+// Per lane, the cost model's cycles of its tiles: per tile max(issued MAC slots, DMA bytes) plus the task overhead.
+std::vector<uint64_t> estimated_lane_cycles(const ConvLayer& L, const ConvTiling& t) {
     const bool fp16 = L.domain == NpuDomain::Fp16;
     const uint64_t bpe = L.elem_bytes(), taps = uint64_t{L.kh} * L.kw;
-    uint64_t cycles = 0;
+    std::vector<uint64_t> cycles(std::max(1u, t.lanes), 0);
     for (const ConvTile& x : conv_tiles(L, t)) {
         const uint64_t pixels = uint64_t{x.rows} * L.wo;
         const cost::ConvIssue issue = cost::conv_issue(pixels, taps, x.ca, x.kt, fp16, L.depthwise);
@@ -95,9 +98,24 @@ uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t) {
         dma += L.coa == 0 ? 0 : L.bs_stream_bytes() * x.kt / L.coa;
         dma += pixels * ((x.kt + 15) / 16 * 16) * bpe;
         const uint64_t memory = (dma + cost::kDmaBytesPerCycle - 1) / cost::kDmaBytesPerCycle;
-        cycles += std::max(issue.compute_cycles, memory) + cost::task_overhead_cycles(0);
+        cycles[std::min<size_t>(x.lane, cycles.size() - 1)] +=
+            std::max(issue.compute_cycles, memory) + cost::task_overhead_cycles(0);
     }
     return cycles;
+}
+
+}  // namespace
+
+uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t) {
+    uint64_t sum = 0;
+    for (uint64_t c : estimated_lane_cycles(L, t)) sum += c;
+    return sum;
+}
+
+uint64_t estimated_slowest_lane_cycles(const ConvLayer& L, const ConvTiling& t) {
+    uint64_t most = 0;
+    for (uint64_t c : estimated_lane_cycles(L, t)) most = std::max(most, c);
+    return most;
 }
 
 void pack_windows(const TensorInfo& t, const void* src, const WindowPacking& p, uint8_t* dst) {

@@ -60,6 +60,8 @@ std::string window_packing_note(const Graph& g, const Node& node, NpuDomain d);
 // (cost::conv_issue) against the DMA it moves (input rows unless resident, weights unless resident, the
 // BS stream, the output), plus the fixed task overhead. Used to choose, never reported.
 uint64_t estimated_conv_cycles(const ConvLayer& L, const ConvTiling& t);
+// The same for the slowest lane of the plan: how long the layer keeps a job of its lanes busy.
+uint64_t estimated_slowest_lane_cycles(const ConvLayer& L, const ConvTiling& t);
 
 // Model tensor (NHWC, model dtype) -> the packed tensor in the NPU layout: uint8 moves into the signed
 // domain, float32 rounds to float16 (as pack_feature). Padding channels of the last atom are written 0

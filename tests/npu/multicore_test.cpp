@@ -12,10 +12,10 @@
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/regcmd_decoder.h"
 #include "drv/sim/npu_simulator.h"
-#include "runtime/session/session_factory.h"
 #include "runtime/npu/conv_layer.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/npu/npu_backend.h"
+#include "runtime/session/session_factory.h"
 #include "tests/npu/conv_rig.h"
 #include "tests/npu/npu_graphs.h"
 
@@ -31,7 +31,7 @@ namespace {
 // ---------------------------------------------------------------- sessions
 
 struct SimRun {
-    std::vector<uint8_t> out;       // output bytes
+    std::vector<uint8_t> out;  // output bytes
     uint32_t lanes = 0, core_mask = 0, tasks = 0;
     size_t regcmd_bytes = 0;
     double max_diff = 0, max_ref = 0;  // against the CPU
@@ -73,10 +73,12 @@ std::shared_ptr<const Model> fc_model(uint32_t in_features, uint32_t out_feature
     std::vector<uint8_t> wv(size_t(out_features) * in_features);
     std::mt19937 rng(5);
     for (auto& v : wv) v = uint8_t(rng());
-    TensorId w = constant(g, "w", Shape{out_features, in_features}, DataType::QAsymmU8, wv.data(), wv.size(), {0.01f}, 128);
+    TensorId w =
+        constant(g, "w", Shape{out_features, in_features}, DataType::QAsymmU8, wv.data(), wv.size(), {0.01f}, 128);
     std::vector<int32_t> bv(out_features);
     for (uint32_t i = 0; i < out_features; ++i) bv[i] = int32_t(i % 97) * 50 - 2000;
-    TensorId b = constant(g, "b", Shape{out_features}, DataType::Signed32, bv.data(), bv.size() * 4, {0.05f * 0.01f}, 0);
+    TensorId b =
+        constant(g, "b", Shape{out_features}, DataType::Signed32, bv.data(), bv.size() * 4, {0.05f * 0.01f}, 0);
     TensorId y = value(g, "y", Shape{1, out_features}, DataType::QAsymmU8, 0.5f, 128);
     FullyConnectedAttrs a;
     a.bias_enabled = true;
@@ -86,7 +88,9 @@ std::shared_ptr<const Model> fc_model(uint32_t in_features, uint32_t out_feature
     return std::make_shared<const Model>(std::move(g), "fc");
 }
 
-double fp16_tol(const SimRun& r, uint32_t terms) { return 4e-3 * std::max(1.0, r.max_ref) + 2e-3 * std::sqrt(double(terms)); }
+double fp16_tol(const SimRun& r, uint32_t terms) {
+    return 4e-3 * std::max(1.0, r.max_ref) + 2e-3 * std::sqrt(double(terms));
+}
 
 // ---------------------------------------------------------------- driver rig (no session)
 
@@ -283,17 +287,18 @@ TEST(NpuMultiCore, SmallLayerStaysOnOneCoreUnderAuto) {
     EXPECT_EQ(r.core_mask, 0u);
 }
 
-// A segment of several layers: layer 2 reads what layer 1 writes, so each layer spread over cores gets a job
-// of its own (the job boundary is the barrier, CompiledSegment::Phase); the layers between spread layers share
-// a one-lane job. 1, 2 and 3 cores give the same bytes.
-std::shared_ptr<const Model> two_layer_model() {
+// A segment of several layers: layer 2 reads what layer 1 writes. With a 3x3 second layer, each lane of it reads
+// rows another lane wrote (the halo), so each spread layer gets a job of its own (the job boundary is the barrier,
+// CompiledSegment::Phase). With a 1x1 second layer, split by the same output rows, each lane reads only the rows
+// its own lane wrote, so both layers share one job. 1, 2 and 3 cores give the same bytes either way.
+std::shared_ptr<const Model> two_layer_model(uint32_t second_kernel = 1) {
     Graph g;
     TensorId x = value(g, "x", Shape{1, 16, 16, 8}, DataType::QAsymmU8, 0.05f, 118);
     ConvSpec a;
     a.h = a.w = 16, a.c = 8, a.k = 192;
     TensorId y1 = add_conv(g, a, x, "c1");
     ConvSpec b;
-    b.h = b.w = 16, b.c = 192, b.k = 8, b.kh = b.kw = 1, b.pad = 0, b.seed = 3;
+    b.h = b.w = 16, b.c = 192, b.k = 8, b.kh = b.kw = second_kernel, b.pad = second_kernel / 2, b.seed = 3;
     TensorId y2 = add_conv(g, b, y1, "c2");
     io(g, x, y2);
     return std::make_shared<const Model>(std::move(g), "two");
@@ -305,44 +310,74 @@ const npu::CompiledSegment& only_segment(const Session& s) {
     return *be->segments()[0];
 }
 
-TEST(NpuMultiCore, SegmentOfSeveralLayersSpreadsEachLayerInAJobOfItsOwn) {
-    const auto m = two_layer_model();
-    const SimRun one = run_sim(m, 1);
-    EXPECT_EQ(one.lanes, 1u);
-    EXPECT_LE(one.max_diff, 2.0);
-    for (unsigned cores : {2u, 3u}) {
-        const SimRun r = run_sim(m, cores);
-        EXPECT_EQ(r.lanes, cores);
-        EXPECT_EQ(r.out, one.out) << cores << " cores";
+TEST(NpuMultiCore, SegmentOfSeveralLayersSharesAJobOnlyWhereEachLaneReadsItsOwnRows) {
+    for (uint32_t second_kernel : {3u, 1u}) {
+        SCOPED_TRACE("second layer " + std::to_string(second_kernel) + "x" + std::to_string(second_kernel));
+        const size_t layers_per_job = second_kernel == 1 ? 2 : 1;
+        const auto m = two_layer_model(second_kernel);
+        const SimRun one = run_sim(m, 1);
+        EXPECT_EQ(one.lanes, 1u);
+        EXPECT_LE(one.max_diff, 2.0);
+        for (unsigned cores : {2u, 3u}) {
+            const SimRun r = run_sim(m, cores);
+            EXPECT_EQ(r.lanes, cores);
+            EXPECT_EQ(r.out, one.out) << cores << " cores";
+            SessionOptions so = sim_options(false);
+            so.npu_cores = cores;
+            Session s(m, so);
+            const npu::CompiledSegment& seg = only_segment(s);
+            ASSERT_EQ(seg.phases().size(), 2 / layers_per_job);
+            size_t next_op = 0, next_task = 0;
+            for (const auto& ph : seg.phases()) {
+                EXPECT_EQ(ph.first_op, next_op);  // the jobs cover the layers in order
+                EXPECT_EQ(ph.end_op, ph.first_op + layers_per_job);
+                EXPECT_EQ(ph.lanes, cores);
+                EXPECT_EQ(ph.core_mask, cores == 2 ? 3u : 7u);
+                ASSERT_EQ(ph.lane_tasks.size(), cores);
+                for (const auto& [first, end] : ph.lane_tasks) {
+                    EXPECT_EQ(first, next_task);  // lanes back to back, in job order
+                    EXPECT_LT(first, end);
+                    next_task = end;
+                }
+                next_op = ph.end_op;
+            }
+            EXPECT_EQ(next_op, seg.layers().size());
+            EXPECT_EQ(next_task, seg.task_count());
+            s.run();
+            // Every core did work, and the critical path is shorter than the sum of the lanes.
+            uint64_t total = 0;
+            for (unsigned c = 0; c < cores; ++c) {
+                EXPECT_GT(seg.core_cycles().at(c), 0u) << "core " << c;
+                total += seg.core_cycles()[c];
+            }
+            EXPECT_LT(seg.critical_path_cycles(), total);
+        }
+    }
+}
+
+// The row split that lets a 1x1 layer share the job of a row-split depthwise layer costs each of its lanes the
+// whole weights (a K split fetches a slice each). A segment shares the job only when that costs the slowest lane
+// less than a job round trip (kJobRoundTripCycles): 512 -> 64 kernels (32 KiB of weights) does, 512 -> 2048
+// (1 MiB: about 44,000 more cycles per lane at 16 bytes a cycle) keeps a job of its own.
+TEST(NpuMultiCore, A1x1LayerSharesTheJobOnlyWhenTheRowSplitCostsLessThanAJob) {
+    for (uint32_t k : {64u, 2048u}) {
+        Graph g;
+        TensorId x = value(g, "x", Shape{1, 6, 6, 512}, DataType::QAsymmU8, 0.05f, 118);
+        ConvSpec d;
+        d.depthwise = true, d.h = d.w = 6, d.c = 512;
+        TensorId y1 = add_conv(g, d, x, "dw");
+        ConvSpec p;
+        p.h = p.w = 6, p.c = 512, p.k = k, p.kh = p.kw = 1, p.pad = 0, p.seed = 5;
+        TensorId y2 = add_conv(g, p, y1, "pw");
+        io(g, x, y2);
+        const auto m = std::make_shared<const Model>(std::move(g), "dw-pw");
         SessionOptions so = sim_options(false);
-        so.npu_cores = cores;
+        so.npu_cores = 3;
         Session s(m, so);
         const npu::CompiledSegment& seg = only_segment(s);
-        ASSERT_EQ(seg.phases().size(), 2u) << "one job per spread layer";
-        size_t next_op = 0, next_task = 0;
-        for (const auto& ph : seg.phases()) {
-            EXPECT_EQ(ph.first_op, next_op);  // the jobs cover the layers in order
-            EXPECT_EQ(ph.end_op, ph.first_op + 1);
-            EXPECT_EQ(ph.lanes, cores);
-            EXPECT_EQ(ph.core_mask, cores == 2 ? 3u : 7u);
-            ASSERT_EQ(ph.lane_tasks.size(), cores);
-            for (const auto& [first, end] : ph.lane_tasks) {
-                EXPECT_EQ(first, next_task);  // lanes back to back, in job order
-                EXPECT_LT(first, end);
-                next_task = end;
-            }
-            next_op = ph.end_op;
-        }
-        EXPECT_EQ(next_op, seg.layers().size());
-        EXPECT_EQ(next_task, seg.task_count());
-        s.run();
-        // Every core did work, and the critical path is shorter than the sum of the lanes.
-        uint64_t total = 0;
-        for (unsigned c = 0; c < cores; ++c) {
-            EXPECT_GT(seg.core_cycles().at(c), 0u) << "core " << c;
-            total += seg.core_cycles()[c];
-        }
-        EXPECT_LT(seg.critical_path_cycles(), total);
+        EXPECT_EQ(seg.phases().size(), k == 64 ? 1u : 2u) << k << " kernels";
+        const SimRun one = run_sim(m, 1), three = run_sim(m, 3);
+        EXPECT_EQ(three.out, one.out) << k << " kernels";
     }
 }
 

@@ -49,15 +49,26 @@ public:
         return &packing_;
     }
 
-    uint32_t spread_over_lanes(uint32_t lanes) override {
+    uint32_t spread_over_lanes(uint32_t lanes, bool rows_only) override {
         if (lanes > 1) {
             TilingRequest req;
             req.lanes = lanes;
+            req.rows_only = rows_only;
             std::string why;
             ConvTiling t;
             if (plan_conv_tiling(layer_, &t, &why, req)) tiling_ = t;
         }
         return std::max(1u, tiling_.lanes);
+    }
+
+    uint64_t slowest_lane_cycles() const override { return estimated_slowest_lane_cycles(layer_, tiling_); }
+    bool lane_rows(uint32_t lane, Rows* reads, Rows* writes) const override {
+        if (tiling_.split != LaneSplit::Rows || lane >= tiling_.lanes) return false;
+        const auto [oy0, rows] = lane_range(layer_, tiling_, lane);
+        const InputWindow in = input_window(layer_, oy0, rows);
+        *reads = {in.iy0, in.iy1};
+        *writes = {oy0, oy0 + rows};
+        return true;
     }
 
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {

@@ -14,8 +14,8 @@ namespace f = npudrv::regcmd::f;
 
 
 // Fetches a task's feature map from memory: NC1HWC2 with the programmed line / plane strides.
-void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t W, uint32_t prec, std::vector<float>* in_f,
-                    std::vector<int64_t>* in_i) {
+void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t W, uint32_t prec,
+                    std::vector<float>* in_f, PooledVector<int64_t>* in_i) {
     const bool fl = is_float(prec);
     const uint32_t bpe = bytes_of(prec), c2 = atom_channels(prec);
     if (t.get(f::CNA_LINE_STRIDE) % 4 != 0) t.unmodelled("LINE_STRIDE not a multiple of 4 (one fetch group = 4 lines)");
@@ -27,7 +27,10 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
     const uint32_t planes = C / c2;
     if (planes > 1 && plane_pitch < plane_span) t.invalid("feature plane pitch " + std::to_string(plane_pitch) + " overlaps the rows of the task");
     // Every element is written below (C is a whole number of atoms), so a float buffer is only resized.
-    if (fl) in_f->resize(size_t{C} * H * W); else in_i->assign(size_t{C} * H * W, 0);
+    if (fl)
+        in_f->resize(size_t{C} * H * W);
+    else
+        in_i->pooled_resize(size_t{C} * H * W);
     for (uint32_t p = 0; p < planes; ++p) {
         const uint8_t* base = t.dma_read(uint64_t{feat} + p * plane_pitch, plane_span, "CNA feature");
         t.counters().dma_read_bytes -= plane_span;
@@ -84,7 +87,7 @@ namespace {
 template <typename T>
 struct PaddedInput {
     uint32_t hp = 0, wp = 0;
-    std::vector<T> v;
+    PooledVector<T> v;
     const T* base = nullptr;  // v.data(), or the unpadded input
     const T* row(uint32_t c, uint32_t y) const { return base + (size_t{c} * hp + y) * wp; }
 };
@@ -104,9 +107,9 @@ PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
     const size_t n = size_t{m.C} * p.hp * p.wp;
     if (pad == T{0} && !std::signbit(static_cast<double>(pad))) {
         p.v.clear();
-        p.v.resize(n);  // value-initialised (+0): a memset
+        p.v.pooled_resize(n);  // value-initialised (+0): a memset
     } else {
-        p.v.assign(n, pad);
+        p.v.pooled_assign(n, pad);
     }
     p.base = p.v.data();
     for (uint32_t c = 0; c < m.C; ++c)
@@ -273,16 +276,19 @@ void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vecto
 // Integer pipeline: the MACs into acc (Co x Ho x Wo, zeroed) and the input window sums (ConvResult::window_sums:
 // per channel for depthwise, else over all channels; padding included) — a depthwise pass with all-ones
 // weights, or the direct conv's per-pixel tap sum.
-template <typename Acc>
-void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector<int16_t>& w, Acc* acc, std::vector<int64_t>& sums) {
-    sums.assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
+template <typename Acc> void mac_int(const MacTask& m, const PaddedInput<int16_t>& in, const std::vector<int16_t>& w,
+                                     Acc* acc, PooledVector<int64_t>& sums) {
+    sums.pooled_assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
     if (!m.dw) {
         mac_direct(m, in, w, acc, sums.data());
         return;
     }
     mac_depthwise(m, in, w, acc);
-    std::vector<int32_t> s(sums.size(), 0);
-    mac_depthwise(m, in, std::vector<int16_t>(w.size(), 1), s.data());
+    PooledVector<int32_t> s;
+    s.pooled_assign(sums.size(), 0);
+    PooledVector<int16_t> ones;
+    ones.pooled_assign(w.size(), 1);
+    mac_depthwise(m, in, ones, s.data());
     std::copy(s.begin(), s.end(), sums.begin());
 }
 
@@ -335,11 +341,13 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
     // longer sums run in int64 and are checked against the hardware's int32 accumulator.
     const uint64_t products = uint64_t{m.dw ? 1 : m.C} * m.kh * m.kw;
     if (products < (uint64_t{1} << 17)) {
-        std::vector<int32_t> acc(n, 0);
+        PooledVector<int32_t> acc;
+        acc.pooled_assign(n, 0);
         mac_int(m, in, w, acc.data(), r.window_sums);
         for (size_t i = 0; i < n; ++i) r.acc.i[i] = arith::round_shift(acc[i], m.clip_truncate);
     } else {
-        std::vector<int64_t> acc(n, 0);
+        PooledVector<int64_t> acc;
+        acc.pooled_assign(n, 0);
         mac_int(m, in, w, acc.data(), r.window_sums);
         for (size_t i = 0; i < n; ++i) {
             if (acc[i] < INT32_MIN || acc[i] > INT32_MAX) t.invalid("int32 accumulator overflow");
@@ -452,13 +460,16 @@ ConvResult run_cna_core(TaskExec& t) {
     const CbufFeatureKey key{feat, C, H, W, prec};
     // Float features are fetched straight into the CBUF model and computed from there (no copy); integer
     // ones are computed from int64 and kept in the CBUF as exact floats.
-    std::vector<int64_t> in_i;
+    PooledVector<int64_t> in_i;
     if (t.get(f::CNA_DATA_REUSE)) {
         if (!cb.data_valid || cb.data_key != key) {
             throw SimError("cbuf-uninitialised", "DATA_REUSE set but the CBUF holds no feature data for " + hex(feat) + " " +
                                                      std::to_string(C) + "x" + std::to_string(H) + "x" + std::to_string(W));
         }
-        if (!fl) in_i.assign(cb.data.begin(), cb.data.end());
+        if (!fl) {
+            in_i.ensure_capacity(cb.data.size());
+            in_i.assign(cb.data.begin(), cb.data.end());
+        }
     } else {
         cb.data_valid = false;  // until the fetch succeeds
         fetch_features(t, feat, C, H, W, prec, &cb.data, &in_i);

@@ -307,7 +307,8 @@ void write_output(TaskExec& t, const Cube& x, uint32_t Ch, uint32_t H, uint32_t 
     // Integer pipeline: the output converter and saturation per channel plane (registers read once).
     const uint32_t cvt_type = fl ? 0 : t.get(f::DPU_OUT_CVT_TYPE);
     const int64_t lo = int_min(out_prec), hi = int_max(out_prec);
-    std::vector<int64_t> conv_i(fl ? 0 : plane);
+    PooledVector<int64_t> conv_i;
+    conv_i.pooled_resize(fl ? 0 : plane);
     for (uint32_t p = 0; p < planes; ++p) {
         uint8_t* base = t.dma_write(dst + p * surf, span, "DPU output");
         if (fl) {

@@ -5,6 +5,7 @@
 #include "core/hex.h"
 #include "drv/regcmd/fields.h"
 #include "drv/regcmd/register_state.h"
+#include "drv/sim/buffer_pool.h"
 #include "drv/sim/dpu_lut.h"
 #include "drv/sim/npu_simulator.h"
 
@@ -39,8 +40,8 @@ bool is_float(uint32_t precision);
 struct Cube {
     uint32_t c = 0, h = 0, w = 0;
     bool is_float = false;
-    std::vector<int64_t> i;
-    std::vector<float> f;
+    PooledVector<int64_t> i;  // storage reused across tasks (buffer_pool.h)
+    PooledVector<float> f;
     size_t index(uint32_t ch, uint32_t y, uint32_t x) const { return (size_t{ch} * h + y) * w + x; }
     void resize(uint32_t cc, uint32_t hh, uint32_t ww, bool fl) {
         c = cc;
@@ -50,10 +51,10 @@ struct Cube {
         const size_t n = size_t{cc} * hh * ww;
         if (fl) {
             f.clear();
-            f.resize(n);  // value-initialised: a memset (assign(n, 0.0f) was an element loop)
+            f.pooled_resize(n);  // value-initialised: a memset (assign(n, 0.0f) was an element loop)
             i.clear();
         } else {
-            i.assign(n, 0);
+            i.pooled_assign(n, 0);
             f.clear();
         }
     }
@@ -145,7 +146,7 @@ struct ConvResult {
     // Input values under each kernel window, integer pipelines only: [oy][ox] summed over all input
     // channels for a direct conv; [c][oy][ox] per channel for depthwise (an output channel of a
     // depthwise conv only sees its own input channel, so only that channel's sum can be its offset term).
-    std::vector<int64_t> window_sums;
+    PooledVector<int64_t> window_sums;
     bool per_channel_sums = false;
 };
 ConvResult run_cna_core(TaskExec& t);

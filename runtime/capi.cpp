@@ -2,6 +2,8 @@
 // point catches, stores the one-line message for npurun_last_error() and returns a status.
 #include "include/npurun/npurun.h"
 
+#include <cstddef>
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -133,10 +135,23 @@ npurun_status npurun_model_load_memory(const void* data, size_t size, npurun_mod
 
 void npurun_model_release(npurun_model* model) { delete model; }
 
+void npurun_session_options_ext_init(npurun_session_options_ext* ext) {
+    if (ext == nullptr) return;
+    std::memset(ext, 0, sizeof *ext);
+    ext->struct_size = sizeof *ext;
+}
+
 npurun_status npurun_session_create(const npurun_model* model, const npurun_session_options* options,
                                     npurun_session** out_session) {
     if (model == nullptr || out_session == nullptr)
         return set_error(NPURUN_ERROR_INVALID_ARGUMENT, "npurun_session_create: NULL argument");
+    return npurun_session_create_ext(model, options, nullptr, out_session);
+}
+
+npurun_status npurun_session_create_ext(const npurun_model* model, const npurun_session_options* options,
+                                        const npurun_session_options_ext* ext, npurun_session** out_session) {
+    if (model == nullptr || out_session == nullptr)
+        return set_error(NPURUN_ERROR_INVALID_ARGUMENT, "npurun_session_create_ext: NULL argument");
     *out_session = nullptr;
     npurun_session_options defaults;
     npurun_session_options_init(&defaults);
@@ -153,6 +168,27 @@ npurun_status npurun_session_create(const npurun_model* model, const npurun_sess
         so.threads = o.threads;
         so.profile = o.profile != 0;
         so.max_memory_bytes = o.max_memory_bytes;
+        if (ext != nullptr) {
+            // Fields are read only as far as the caller's struct reaches (an older header's is shorter).
+            const size_t size = ext->struct_size;
+            if (size < sizeof ext->struct_size)
+                npurun::fail(npurun::ErrorKind::BadInput, "npurun_session_options_ext.struct_size " +
+                                                              std::to_string(size) +
+                                                              " is too small (use npurun_session_options_ext_init)");
+            if (size > sizeof *ext)
+                npurun::fail(npurun::ErrorKind::Unsupported, "npurun_session_options_ext.struct_size " +
+                                                                 std::to_string(size) +
+                                                                 " is from a newer npurun (this library knows " +
+                                                                 std::to_string(sizeof *ext) + " bytes)");
+            auto has = [&](size_t offset, size_t bytes) { return offset + bytes <= size; };
+            if (has(offsetof(npurun_session_options_ext, npu_fp16), sizeof ext->npu_fp16)) so.fp16 = ext->npu_fp16 != 0;
+            if (has(offsetof(npurun_session_options_ext, cpu_fp16), sizeof ext->cpu_fp16))
+                so.cpu_fp16 = ext->cpu_fp16 != 0;
+            if (has(offsetof(npurun_session_options_ext, npu_cores), sizeof ext->npu_cores))
+                so.npu_cores = ext->npu_cores;
+            if (has(offsetof(npurun_session_options_ext, cpu_fallback), sizeof ext->cpu_fallback))
+                so.cpu_fallback = ext->cpu_fallback != 0;
+        }
         auto session = std::make_unique<npurun::Session>(model->model, so);
         *out_session = new npurun_session{std::move(session)};
     });

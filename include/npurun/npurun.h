@@ -67,6 +67,20 @@ typedef struct npurun_session_options {
     uint64_t max_memory_bytes;
 } npurun_session_options;
 
+/* Options added after npurun_session_options was fixed, in a struct that starts with its own size: a program
+ * sets struct_size = sizeof(npurun_session_options_ext) (npurun_session_options_ext_init does), so later versions
+ * can append fields without breaking programs built against this header. A library older than the caller's
+ * header refuses a larger struct_size with NPURUN_ERROR_UNSUPPORTED rather than ignore what it does not know. */
+typedef struct npurun_session_options_ext {
+    uint32_t struct_size;
+    int npu_fp16;       /* non-zero: Float32 layers may run on the NPU in fp16 (lossy; npurun --fp16) */
+    int cpu_fp16;       /* non-zero: fp16 arithmetic for Float32 convolutions / fully connected layers on the CPU
+                         * (lossy; npurun --cpu-fp16); needs an aarch64 CPU with FEAT_FP16, else
+                         * NPURUN_ERROR_UNSUPPORTED */
+    unsigned npu_cores; /* NPU cores a layer may be split over: 0 auto, 1..3 (npurun --npu-cores) */
+    int cpu_fallback;   /* non-zero: an inference the NPU fails at run time runs on the CPU instead */
+} npurun_session_options_ext;
+
 /* A view of one bound input or output. `name` and `data` stay valid as long as the session. */
 typedef struct npurun_tensor {
     const char* name;
@@ -101,6 +115,8 @@ const char* npurun_status_string(npurun_status status);
 const char* npurun_last_error(void);
 
 void npurun_session_options_init(npurun_session_options* options); /* device auto, 1 thread, no profile, default memory limit */
+void npurun_session_options_ext_init(
+    npurun_session_options_ext* ext); /* struct_size set, everything else 0 (off, auto) */
 
 npurun_status npurun_model_load(const char* path, npurun_model** out_model);
 npurun_status npurun_model_load_memory(const void* data, size_t size, npurun_model** out_model);
@@ -108,6 +124,9 @@ void npurun_model_release(npurun_model* model); /* NULL is allowed */
 
 npurun_status npurun_session_create(const npurun_model* model, const npurun_session_options* options,
                                     npurun_session** out_session);
+/* npurun_session_create with the extended options; ext NULL: as npurun_session_create. */
+npurun_status npurun_session_create_ext(const npurun_model* model, const npurun_session_options* options,
+                                        const npurun_session_options_ext* ext, npurun_session** out_session);
 size_t npurun_session_num_inputs(const npurun_session* session);
 size_t npurun_session_num_outputs(const npurun_session* session);
 npurun_status npurun_session_input(npurun_session* session, size_t index, npurun_tensor* out_tensor);

@@ -184,6 +184,74 @@ static void native(const char* dir) {
     npurun_model_release(model);
 }
 
+/* The extended options: struct_size checked both ways; npu_fp16 puts the Float32 Add on the (simulated) NPU in
+ * fp16, so its sums are rounded to fp16, where without it the CPU's exact float sums come back; npu_cores out of
+ * range; cpu_fp16 either runs (aarch64 with FEAT_FP16) or is refused naming FEAT_FP16. */
+static void extended(const char* dir) {
+    npurun_model* model = load_model(dir, "add_float.armnn");
+    if (model == NULL) return;
+    npurun_session_options o;
+    npurun_session_options_init(&o);
+    npurun_session_options_ext ext;
+    npurun_session_options_ext_init(&ext);
+    CHECK(ext.struct_size == sizeof ext && ext.npu_fp16 == 0 && ext.npu_cores == 0);
+    npurun_session* s = NULL;
+    ext.struct_size = sizeof ext + 8; /* a newer header's */
+    CHECK(npurun_session_create_ext(model, &o, &ext, &s) == NPURUN_ERROR_UNSUPPORTED && s == NULL);
+    CHECK(strstr(npurun_last_error(), "newer npurun") != NULL);
+    ext.struct_size = 2;
+    CHECK(npurun_session_create_ext(model, &o, &ext, &s) == NPURUN_ERROR_BAD_INPUT);
+    npurun_session_options_ext_init(&ext);
+    ext.npu_cores = 4;
+    CHECK(npurun_session_create_ext(model, &o, &ext, &s) == NPURUN_ERROR_BAD_INPUT);
+    CHECK(strstr(npurun_last_error(), "3 cores") != NULL);
+    CHECK(npurun_session_create_ext(NULL, &o, &ext, &s) == NPURUN_ERROR_INVALID_ARGUMENT);
+
+    npurun_session_options_ext_init(&ext);
+    ext.cpu_fp16 = 1;
+    o.device = NPURUN_DEVICE_CPU;
+    const npurun_status st = npurun_session_create_ext(model, &o, &ext, &s);
+    CHECK(st == NPURUN_OK || (st == NPURUN_ERROR_UNSUPPORTED && strstr(npurun_last_error(), "FEAT_FP16") != NULL));
+    npurun_session_destroy(s);
+    s = NULL;
+
+    /* a = 0.1 k, b = 1/3: sums that fp16 cannot hold exactly. */
+    float a[256], b[256];
+    for (int i = 0; i < 256; ++i) a[i] = 0.1f * (float)(i % 37), b[i] = 1.0f / 3.0f;
+    float got[2][256];
+    o.device = NPURUN_DEVICE_SIM;
+    for (int fp16 = 0; fp16 < 2; ++fp16) {
+        npurun_session_options_ext_init(&ext);
+        ext.npu_fp16 = fp16;
+        s = NULL;
+        if (npurun_session_create_ext(model, &o, &ext, &s) != NPURUN_OK) {
+            CHECK(strstr(npurun_last_error(), "without the simulator") != NULL);
+            printf("extended options: no simulator in this build, npu_fp16 not checked\n");
+            npurun_model_release(model);
+            return;
+        }
+        npurun_tensor ta, tb, out;
+        CHECK(npurun_session_input(s, 0, &ta) == NPURUN_OK && ta.bytes == sizeof a);
+        CHECK(npurun_session_input(s, 1, &tb) == NPURUN_OK && tb.bytes == sizeof b);
+        memcpy(ta.data, a, sizeof a);
+        memcpy(tb.data, b, sizeof b);
+        CHECK(npurun_session_run(s) == NPURUN_OK);
+        CHECK(npurun_session_output(s, 0, &out) == NPURUN_OK && out.bytes == sizeof got[0]);
+        memcpy(got[fp16], out.data, sizeof got[0]);
+        npurun_session_destroy(s);
+    }
+    int exact = 1, close = 1;
+    for (int i = 0; i < 256; ++i) {
+        const float want = a[i] + b[i];
+        if (got[0][i] != want) exact = 0;
+        const float d = got[1][i] - want;
+        if (d > 4e-3f || d < -4e-3f) close = 0;
+    }
+    CHECK(exact);                                               /* npu_fp16 off: the Add stays on the CPU */
+    CHECK(close && memcmp(got[0], got[1], sizeof got[0]) != 0); /* on: fp16 sums, near the exact ones */
+    npurun_model_release(model);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: capi_test MODEL_DIR\n");
@@ -194,6 +262,7 @@ int main(int argc, char** argv) {
     identity(argv[1]);
     relu(argv[1]);
     native(argv[1]);
+    extended(argv[1]);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("all C API checks passed\n");
     return failures ? 1 : 0;

@@ -137,12 +137,25 @@ TEST(NpuPow, Fp16OneTwoAndThree) {
     }
 }
 
+// fp16 x^0: 1 everywhere, also for 0, -0, infinities and NaN (pow's definition), because the NPU writes a map of
+// ones without reading x: a row from the constants, then rows doubled (H 5: 1 + 3 copies). Byte-identical.
+TEST(NpuPow, Fp16ZeroIsAMapOfOnes) {
+    const PowRun r = run_on(PowSpec{0.0f}, [](TensorBinding& in) {
+        auto* x = static_cast<float*>(in.data);
+        const size_t n = in.info.shape.num_elements();
+        for (size_t i = 0; i < n; ++i) x[i] = -40.0f + 80.0f * static_cast<float>(i) / static_cast<float>(n - 1);
+        x[0] = 0.0f, x[1] = -0.0f, x[2] = INFINITY, x[3] = -INFINITY, x[4] = NAN, x[5] = 1e30f;
+    });
+    ASSERT_EQ(r.c.npu_layers.size(), 1u);
+    EXPECT_EQ(r.c.npu_tasks[0], 1u + 3u);
+    EXPECT_TRUE(r.identical);
+}
+
 TEST(NpuPow, RefusalsNameTheirLimit) {
     expect_refused(PowSpec{4.0f, DataType::QAsymmU8}, "Pow exponent 4 is not one of 0, 1, 2, 3, 0.5, -0.5 (seed 003)");
     expect_refused(PowSpec{2.5f}, "Pow exponent 2.5 is not one of");
     expect_refused(PowSpec{2.0f, DataType::Float32, DataType::Float32, Shape{1, 1, 1, kPowC}},
                    "Pow exponent has 24 elements");
-    expect_refused(PowSpec{0.0f}, "fp16 Pow exponent 0 has no NPU lowering");
     expect_refused(PowSpec{0.5f}, "fp16 Pow exponent 0.5 has no NPU lowering: a square root");
     expect_refused(PowSpec{-0.5f}, "fp16 Pow exponent -0.5 has no NPU lowering");
 }

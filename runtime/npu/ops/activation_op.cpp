@@ -31,6 +31,7 @@
 #include "runtime/passes/npu_limits.h"
 #include "runtime/passes/npu_support.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -60,6 +61,7 @@ struct ActivationLayer {
     std::shared_ptr<const DpuLutProgram> int8_table;  // int8: every function, one entry per input code (lowering only)
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     uint32_t pow = 0;  // fp16 Pow by a constant: 1 (a copy) or 3 (Square, then times x); by 2 it is f = Square
+    bool ones = false;  // fp16 Pow by 0: the output is 1 everywhere, whatever x is (OnesOp)
     FeatureGeometry g;
     uint32_t tasks() const { return curve == nullptr ? (pow == 3 ? 2 : 1) : use == CurveUse::PlusRelu ? 3 : 2; }
 };
@@ -156,8 +158,8 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables
 }
 
 // Pow by a constant exponent (seed 003; Arm NN's ElementwiseBinary Power) as an activation of its base: int8 every
-// exponent the checker allows through the table, one entry per code; fp16 x^1 a copy, x^2 Square, x^3 Square then
-// an in-place multiply by x.
+// exponent the checker allows through the table, one entry per code; fp16 x^0 a map of ones (OnesOp), x^1 a copy,
+// x^2 Square, x^3 Square then an in-place multiply by x.
 Refusal prepare_power(const Graph& g, const Node& node, NpuDomain d, Tables tables, ActivationLayer* out) {
     float e = 0.0f;
     std::string why;
@@ -172,7 +174,7 @@ Refusal prepare_power(const Graph& g, const Node& node, NpuDomain d, Tables tabl
     } else if (e == 2.0f) {
         out->f = ActivationFunction::Square;
     } else if (e == 0.0f) {
-        return Refusal::because("fp16 Pow exponent 0 has no NPU lowering (its result is the constant 1; int8 runs it through the lookup table)");
+        out->ones = true;  // x^0 = 1 for every x, NaN and infinities included (C's pow): written, not computed
     } else {
         return Refusal::because("fp16 Pow exponent " + std::string(e > 0 ? "0.5" : "-0.5") +
                                 " has no NPU lowering: a square root neither saturates nor grows like x, so no bounded "
@@ -289,6 +291,43 @@ private:
     ActivationLayer layer_;
 };
 
+// fp16 x^0: a map of 1.0 without reading x (a product x * 0 + 1 would give NaN for infinite or NaN x, where
+// pow gives 1). One row of 1.0 in the op's constants (real channels only; padding channels stay 0) is copied
+// into the output's first row, then rows are doubled as Expand does: rows [0, k) to [k, 2k), 1 + ceil(log2 H)
+// DPU copies.
+class OnesOp : public NpuOp {
+public:
+    OnesOp(TensorId in, TensorId out, const FeatureGeometry& g) : g_(g) { input = in, output = out; }
+    uint64_t constant_bytes() const override { return uint64_t{g_.planes()} * g_.w * 16; }
+    void write_constants(uint8_t* block) const override {
+        const uint16_t one = fp32_to_fp16(1.0f);
+        for (uint32_t p = 0; p < g_.planes(); ++p)
+            for (uint32_t x = 0; x < g_.w; ++x)
+                for (uint32_t e = 0; e < g_.c2() && p * g_.c2() + e < g_.c; ++e)
+                    std::memcpy(block + (size_t{p} * g_.w + x) * 16 + e * 2, &one, 2);
+    }
+    uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
+        const uint32_t plane = g_.h * g_.w, row_bytes = g_.w * 16;
+        DpuFlyingTask t = flying_copy_task(false, g_.c, g_.w, plane);
+        t.h = 1, t.w = g_.w;
+        t.src = a.constants, t.dst = a.output;
+        emit_dpu_flying_task(lanes[0], t);
+        uint32_t tasks = 1;
+        DpuFlyingTask d = flying_copy_task(false, g_.c, plane, plane);
+        d.w = g_.w;
+        for (uint32_t have = 1; have < g_.h; have *= 2, ++tasks) {
+            d.h = std::min(have, g_.h - have);
+            d.src = a.output;
+            d.dst = a.output + have * row_bytes;
+            emit_dpu_flying_task(lanes[0], d);
+        }
+        return tasks;
+    }
+
+private:
+    FeatureGeometry g_;
+};
+
 Refusal prepare(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out) {
     ActivationLayer L;
     Refusal r = f.activation != nullptr ? Refusal::because("fused activation") : prepare_activation(g, *f.node, d, Tables::Build, &L);
@@ -322,7 +361,10 @@ Refusal prepare_power_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::
     if (f.activation != nullptr) return Refusal::because("Pow with a fused activation after it");
     ActivationLayer L;
     if (Refusal r = prepare_power(g, *f.node, d, Tables::Build, &L); r.refused()) return r;
-    *out = std::make_unique<ActivationOp>(f.node->inputs[0], f.node->outputs[0], L, false);
+    if (L.ones)
+        *out = std::make_unique<OnesOp>(f.node->inputs[0], f.node->outputs[0], L.g);
+    else
+        *out = std::make_unique<ActivationOp>(f.node->inputs[0], f.node->outputs[0], L, false);
     return {};
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/align.h"
 #include "runtime/npu/conv_regcmd.h"
+#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
@@ -57,6 +58,11 @@ Refusal ChannelExpansion::make(const TensorInfo& source, uint32_t channels, NpuD
     if (source.shape.rank != 4 || source.shape[0] != 1 || source.shape[3] != 1)
         return Refusal::because("channel expansion of " + source.shape.str() + ", not a one-channel [1,H,W,1] map");
     if (channels < 2) return Refusal::because("channel expansion to fewer than 2 channels");
+    // Checked before the weights are allocated: `channels` comes from the model (placement asks this for every
+    // candidate node, before any memory budget is applied).
+    if (channels > npu_limits::kCubeMaxDim)
+        return Refusal::because("channel expansion to " + std::to_string(channels) + " channels, above " +
+                                std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     if (d == NpuDomain::Int8 && source.quant.per_axis())
         return Refusal::because("channel expansion of a per-axis quantized map");
     ChannelExpansion e;

@@ -105,6 +105,8 @@ TEST(NpuExpand, RefusalsNameTheLimit) {
     expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}, 0.1f},
                    "Expand input and output quantization differ");
     expect_refused({DataType::QAsymmU8, Shape{1, 1, 1, kExpandC}, {1, 9000, 1, 1}}, "above 8192");
+    // A channel expansion beyond the cube fields is refused before any weight is made.
+    expect_refused({DataType::QAsymmU8, Shape{1, 1, 4, 1}, {1, 3, 1, 9000}}, "above 8192");
     // Float32 without --fp16 stays on the CPU (support checker).
     const NodePlacement f32 =
         placement_of(*expand_model({DataType::Float32, Shape{1, 1, 4, kExpandC}, {1, 3, 1, 1}}), OpKind::Tile, false);

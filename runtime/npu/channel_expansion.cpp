@@ -3,15 +3,12 @@
 #include <cstring>
 #include <string>
 
-#include "core/align.h"
 #include "runtime/npu/conv_regcmd.h"
 #include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
 namespace {
-
-constexpr uint64_t kBlockAlign = 64;  // the BS stream starts on its own 64-byte line, as the convolution unit's
 
 // The convolution y = x * ones: x [1,H,W,1], y [1,H,W,C] with x's type and quantization, weights [C,1,1,1].
 std::shared_ptr<const Graph> ones_convolution(const TensorInfo& source, uint32_t channels, NpuDomain d) {
@@ -79,24 +76,15 @@ Refusal ChannelExpansion::make(const TensorInfo& source, uint32_t channels, NpuD
     return {};
 }
 
-uint64_t ChannelExpansion::constant_bytes() const {
-    return align_up(layer_.weight_bytes(), kBlockAlign) + layer_.bs_stream_bytes();
-}
+uint64_t ChannelExpansion::constant_bytes() const { return conv_constant_bytes(layer_); }
 
 void ChannelExpansion::write_constants(uint8_t* block) const {
-    write_conv_weights(*graph_, graph_->nodes[0], layer_, block);
-    write_conv_bs_stream(*graph_, graph_->nodes[0], nullptr, layer_,
-                         block + align_up(layer_.weight_bytes(), kBlockAlign));
+    write_conv_constants(*graph_, graph_->nodes[0], nullptr, layer_, block);
 }
 
 uint32_t ChannelExpansion::emit(npudrv::regcmd::RegcmdWriter& w, uint32_t input, uint32_t scratch,
                                 uint32_t constants) const {
-    ConvAddresses a;
-    a.input = input;
-    a.output = scratch;
-    a.weights = constants;
-    a.bs_stream = constants + static_cast<uint32_t>(align_up(layer_.weight_bytes(), kBlockAlign));
-    return emit_conv_tasks(w, layer_, tiling_, a);
+    return emit_conv_tasks(w, layer_, tiling_, conv_addresses(layer_, input, scratch, constants));
 }
 
 }  // namespace npurun::npu

@@ -437,6 +437,11 @@ void write_conv_bs_stream(const Graph& g, const Node& node, const Node* act, con
     }
 }
 
+void write_conv_constants(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, uint8_t* block) {
+    write_conv_weights(g, node, L, block);
+    write_conv_bs_stream(g, node, act, L, block + conv_bs_stream_offset(L));
+}
+
 uint64_t conv_weight_packs() { return g_weight_packs.load(); }
 
 }  // namespace npurun::npu

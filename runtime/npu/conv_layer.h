@@ -20,8 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "ir/graph.h"
+#include "core/align.h"
 #include "core/refusal.h"
+#include "ir/graph.h"
 #include "runtime/passes/npu_support.h"
 
 namespace npurun::npu {
@@ -86,6 +87,14 @@ Refusal check_conv_layer(const Graph& g, const Node& node, const Node* act, NpuD
 // the same node and activation.
 void write_conv_weights(const Graph& g, const Node& node, const ConvLayer& L, uint8_t* dst);
 void write_conv_bs_stream(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, uint8_t* dst);
+
+// A convolution's block in the constants buffer: the packed weights, then the BS stream on its own 64-byte line
+// (the segment aligns blocks to 64 bytes too). Written by write_conv_constants; addressed by conv_addresses
+// (conv_regcmd.h).
+constexpr uint64_t kConvBsStreamAlign = 64;
+inline uint64_t conv_bs_stream_offset(const ConvLayer& L) { return align_up(L.weight_bytes(), kConvBsStreamAlign); }
+inline uint64_t conv_constant_bytes(const ConvLayer& L) { return conv_bs_stream_offset(L) + L.bs_stream_bytes(); }
+void write_conv_constants(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, uint8_t* block);
 
 // How many times write_conv_weights ran in this process (tests: weights are packed once per compile).
 uint64_t conv_weight_packs();

@@ -18,9 +18,6 @@ namespace npurun::npu::ops {
 
 namespace {
 
-constexpr uint64_t kAlign = 64;  // the BS stream starts on its own 64-byte line, as the segment aligns blocks
-uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
 class ConvOp : public NpuOp {
 public:
     ConvOp(const Graph& g, const Node& node, const Node* act, const ConvLayer& L, const ConvTiling& t)
@@ -30,11 +27,8 @@ public:
     }
 
     uint64_t macs() const override { return layer_.macs(); }
-    uint64_t constant_bytes() const override { return align_up(layer_.weight_bytes()) + layer_.bs_stream_bytes(); }
-    void write_constants(uint8_t* block) const override {
-        write_conv_weights(graph_, node_, layer_, block);
-        write_conv_bs_stream(graph_, node_, act_, layer_, block + align_up(layer_.weight_bytes()));
-    }
+    uint64_t constant_bytes() const override { return conv_constant_bytes(layer_); }
+    void write_constants(uint8_t* block) const override { write_conv_constants(graph_, node_, act_, layer_, block); }
 
     const WindowPacking* pack_input_windows(std::string* why) override {
         ConvLayer P;
@@ -72,11 +66,7 @@ public:
     }
 
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        ConvAddresses ca;
-        ca.input = a.input;
-        ca.output = a.output;
-        ca.weights = a.constants;
-        ca.bs_stream = a.constants + static_cast<uint32_t>(align_up(layer_.weight_bytes()));
+        const ConvAddresses ca = conv_addresses(layer_, a.input, a.output, a.constants);
         const uint32_t n = static_cast<uint32_t>(lanes.size());
         uint32_t tasks = 0;
         for (uint32_t lane = 0; lane < n; ++lane) tasks += emit_conv_tasks(lanes[lane], layer_, tiling_, ca, n > 1 ? int(lane) : -1);

@@ -1,5 +1,7 @@
 #include "runtime/npu/dpu_flying.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace npurun::npu {
@@ -151,6 +153,21 @@ void emit_dpu_flying_task(rc::RegcmdWriter& w, const DpuFlyingTask& t) {
     w.write({DPU_RDMA_WEIGHT::E_WEIGHT(1), DPU_RDMA_WEIGHT::N_WEIGHT(1), DPU_RDMA_WEIGHT::B_WEIGHT(1),
              DPU_RDMA_WEIGHT::M_WEIGHT(1)});
     w.write(DPU_RDMA_EW_SURF_NOTCH{});
+}
+
+uint32_t emit_row_doublings(rc::RegcmdWriter& w, bool int8, uint32_t c, uint32_t rows, uint32_t width, uint32_t have,
+                            uint32_t map) {
+    const uint32_t plane = rows * width;
+    DpuFlyingTask d = flying_copy_task(int8, c, plane, plane);
+    d.w = width;
+    uint32_t tasks = 0;
+    for (; have < rows; have *= 2, ++tasks) {
+        d.h = std::min(have, rows - have);
+        d.src = map;
+        d.dst = map + have * width * 16;
+        emit_dpu_flying_task(w, d);
+    }
+    return tasks;
 }
 
 }  // namespace npurun::npu

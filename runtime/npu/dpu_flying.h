@@ -79,6 +79,13 @@ inline DpuFlyingTask flying_copy_task(bool int8, uint32_t c, uint32_t src_plane,
     return t;
 }
 
+// Fills the rows of a map of `rows` rows of `w` atoms (c channels, plane pitch rows * w) at `map` whose first
+// `have` rows hold what every row must: rows [0, k) copied to [k, 2k), k = have, 2 have, ... (the last copy
+// shorter), ceil(log2(rows / have)) tasks, each a band contiguous in every channel plane and reading only what
+// the tasks before it wrote. Returns the number of tasks.
+uint32_t emit_row_doublings(npudrv::regcmd::RegcmdWriter& w, bool int8, uint32_t c, uint32_t rows, uint32_t width,
+                            uint32_t have, uint32_t map);
+
 // Layers lowered as one task per row (broadcast rows / columns, Pad) emit at most this many tasks (about
 // 3 MiB of regcmd); beyond it they stay on the CPU with the count in the reason.
 constexpr uint64_t kMaxFlyingTasksPerLayer = 8192;

@@ -31,7 +31,6 @@
 #include "runtime/passes/npu_limits.h"
 #include "runtime/passes/npu_support.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -307,21 +306,11 @@ public:
                     std::memcpy(block + (size_t{p} * g_.w + x) * 16 + e * 2, &one, 2);
     }
     uint32_t emit(std::vector<npudrv::regcmd::RegcmdWriter>& lanes, const OpAddresses& a) const override {
-        const uint32_t plane = g_.h * g_.w, row_bytes = g_.w * 16;
-        DpuFlyingTask t = flying_copy_task(false, g_.c, g_.w, plane);
+        DpuFlyingTask t = flying_copy_task(false, g_.c, g_.w, g_.h * g_.w);
         t.h = 1, t.w = g_.w;
         t.src = a.constants, t.dst = a.output;
         emit_dpu_flying_task(lanes[0], t);
-        uint32_t tasks = 1;
-        DpuFlyingTask d = flying_copy_task(false, g_.c, plane, plane);
-        d.w = g_.w;
-        for (uint32_t have = 1; have < g_.h; have *= 2, ++tasks) {
-            d.h = std::min(have, g_.h - have);
-            d.src = a.output;
-            d.dst = a.output + have * row_bytes;
-            emit_dpu_flying_task(lanes[0], d);
-        }
-        return tasks;
+        return 1 + emit_row_doublings(lanes[0], false, g_.c, g_.h, g_.w, 1, a.output);
     }
 
 private:

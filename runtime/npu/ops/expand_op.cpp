@@ -125,15 +125,7 @@ uint32_t emit_expand_tasks(npudrv::regcmd::RegcmdWriter& w, const ExpandLayer& L
             }
     }
     // 3. Along H, whole rows.
-    d.w = L.wo;
-    for (uint32_t have = L.h; have < L.ho; have *= 2) {
-        d.h = std::min(have, L.ho - have);
-        d.src = output;
-        d.dst = output + have * L.wo * 16;
-        emit_dpu_flying_task(w, d);
-        ++tasks;
-    }
-    return tasks;
+    return tasks + emit_row_doublings(w, L.domain == NpuDomain::Int8, L.c, L.ho, L.wo, L.h, output);
 }
 
 class ExpandOp : public LayerOp<ExpandLayer> {

@@ -4,6 +4,7 @@
 // Every map after the first is smaller than it, so both halves are sized by the first two.
 #include <algorithm>
 
+#include "core/align.h"
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/ops/layer_unit.h"
 #include "runtime/npu/ops/units.h"
@@ -22,7 +23,7 @@ public:
             FeatureGeometry mid;
             mid.c = layer_.c, mid.h = passes_[i].ho, mid.w = passes_[i].wo,
             mid.elem_bytes = layer_.domain == NpuDomain::Int8 ? 1 : 2;
-            half_[i % 2] = std::max(half_[i % 2], (mid.alloc_bytes() + kHalfAlign - 1) / kHalfAlign * kHalfAlign);
+            half_[i % 2] = std::max(half_[i % 2], align_up(mid.alloc_bytes(), kHalfAlign));
         }
     }
     uint64_t scratch_bytes() const override { return half_[0] + half_[1]; }

@@ -23,6 +23,9 @@ public:
     // Throws Error(Device) when the device cannot be opened.
     NpuBackend(const Graph& g, DeviceKind kind, bool fp16, unsigned cores = 0);
 
+    // The graph the session runs: the model's, or its rewrite with Lstm layers decomposed into NPU operations
+    // (runtime/passes/lstm_lowering.h). Placement, segments and the executor all use this one.
+    const Graph& graph() const { return graph_; }
     const Placement& placement() const { return placement_; }
     // The executor's external steps; the segments are compiled when the executor calls build().
     const exec::ExternalSteps& external_steps() const { return external_; }
@@ -34,6 +37,7 @@ public:
     const NpuContext& context() const { return *context_; }
 
 private:
+    std::unique_ptr<Graph> lowered_;  // before graph_, which may refer to it
     const Graph& graph_;
     std::unique_ptr<NpuContext> context_;
     Placement placement_;

@@ -2,6 +2,7 @@
 
 #include "core/enum_names.h"
 #include "runtime/passes/layer_macs.h"
+#include "runtime/passes/lstm_lowering.h"
 #include "runtime/passes/pad_folding.h"
 #include "runtime/passes/segment_schedule.h"
 
@@ -176,6 +177,14 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             if (np.device == Placed::Fused) continue;
         }
         NpuVerdict v = check_npu_support(g, n, opt.policy);
+        if (n.op == OpKind::Lstm && opt.use_npu) {
+            // An Lstm reaches the NPU only as its parts (lower_lstm_layers); one still here says why it was kept.
+            const Refusal r = lstm_lowering_refusal(g, n, opt);
+            v = NpuVerdict::no(r.refused()
+                                   ? "not decomposed for the NPU: " + r.reason()
+                                   : "runs on the NPU once decomposed into its parts (lower_lstm_layers), which "
+                                     "the caller did not do");
+        }
         if (v.supported() && opt.lowering_refusal) {
             const Refusal r = opt.lowering_refusal(g, n, v.domain);
             if (r.refused()) v = NpuVerdict::no("NPU lowering: " + r.reason());

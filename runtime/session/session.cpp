@@ -63,7 +63,7 @@ std::unique_ptr<Session> SessionFactory::create(std::shared_ptr<const Model> mod
     const DeviceKind device = resolve_device(options.device, model->graph(), options.fp16, options.npu_cores, &backend);
     auto impl = std::make_unique<Session::Impl>(std::move(model), device, select, options.profile, std::move(backend),
                                                  options.max_memory_bytes);
-    const Graph& g = impl->model->graph();
+    const Graph& g = impl->graph();
     for (const Binding& b : g.inputs) impl->inputs.push_back(bind(g, impl->executor, b));
     for (const Binding& b : g.outputs) impl->outputs.push_back(bind(g, impl->executor, b));
     impl->cpu_fallback = impl->npu && (options.cpu_fallback || options.device == DeviceKind::Auto);
@@ -167,7 +167,7 @@ NativeTensor Session::Impl::bind_native(const TensorBinding& b, size_t i, bool o
     if (!npu)
         fail(ErrorKind::BadInput, std::string(output ? "output '" : "input '") + b.name +
                                       "' cannot be bound to a dma-buf: the session runs on the CPU (needs --device npu or sim)");
-    const Graph& g = model->graph();
+    const Graph& g = graph();
     const auto& bindings = output ? g.outputs : g.inputs;
     const TensorId t = bindings[i].tensor;
     npu::CompiledSegment& seg = npu->native_segment(t, output);

@@ -29,6 +29,9 @@ struct Session::Impl {
 
     void run();
     void run_on_cpu();
+    // The graph the executor runs: the NPU backend's (Lstm layers decomposed, runtime/passes/lstm_lowering.h) or
+    // the model's. Its tensor ids, inputs and outputs are the model's.
+    const Graph& graph() const { return npu ? npu->graph() : model->graph(); }
 
     // Session::export/import_native_input/output: import_fd < 0 exports the session's own buffer.
     // `import`: bind the caller's dma-buf `fd` (a negative fd is refused); else export the session's buffer.
@@ -40,7 +43,8 @@ struct Session::Impl {
           device(d),
           budget(std::make_unique<plan::MemoryBudget>(max_memory_bytes)),
           npu(std::move(backend)),
-          executor(model->graph(), select, profile, "cpu", npu ? &npu->external_steps() : nullptr, budget.get()),
+          executor(npu ? npu->graph() : model->graph(), select, profile, "cpu", npu ? &npu->external_steps() : nullptr,
+                   budget.get()),
           cpu_select(select) {}
 };
 

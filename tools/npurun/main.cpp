@@ -10,26 +10,28 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "include/npurun/npurun.hpp"
 #include "core/error.h"
-#include "runtime/npurun_version.h"
-#include "runtime/session/session_factory.h"
+#include "include/npurun/npurun.hpp"
 #include "runtime/npu/npu_backend.h"
+#include "runtime/npurun_version.h"
+#include "runtime/passes/lstm_lowering.h"
 #include "runtime/passes/placement.h"
 #include "runtime/plan/memory_plan.h"
+#include "runtime/session/session_factory.h"
 #include "runtime/util/npy.h"
 #include "tools/common/image.h"
 #include "tools/common/image_tensor.h"
+#include "tools/npurun-selftest/selftest_cli.h"
 #include "tools/npurun/compare.h"
 #include "tools/npurun/files.h"
 #include "tools/npurun/labels.h"
-#include "tools/npurun/trace.h"
 #include "tools/npurun/options.h"
 #include "tools/npurun/report.h"
-#include "tools/npurun-selftest/selftest_cli.h"
+#include "tools/npurun/trace.h"
 
 using namespace npurun;
 using namespace npurun::cli;
@@ -142,8 +144,11 @@ int run_command(const Options& o) {
     if (o.info) return info_command(model, o);
     if (o.explain) {
         // The NPU placement for npu/sim/auto (what --device sim or a board would run), CPU for cpu.
+        // A session on the NPU runs its graph with Lstm layers decomposed (runtime/passes/lstm_lowering.h): so does this.
         PlacementOptions po = o.device == DeviceKind::Cpu ? PlacementOptions{} : npu::npu_placement_options(o.fp16);
-        std::fputs(explain(model->graph(), place(model->graph(), po)).c_str(), stdout);
+        const std::unique_ptr<Graph> lowered = lower_lstm_layers(model->graph(), po);
+        const Graph& placed = lowered ? *lowered : model->graph();
+        std::fputs(explain(placed, place(placed, po)).c_str(), stdout);
         return 0;
     }
 

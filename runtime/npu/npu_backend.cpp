@@ -24,10 +24,10 @@ PlacementOptions npu_placement_options(bool fp16) {
 }
 
 NpuBackend::NpuBackend(const Graph& model_graph, DeviceKind kind, bool fp16, unsigned cores)
-    : lowered_(lower_lstm_layers(model_graph, npu_placement_options(fp16))),
+    : context_(kind == DeviceKind::Sim ? open_sim_context() : open_npu_context()),
+      lowered_(lower_lstm_layers(model_graph, npu_placement_options(fp16))),
       graph_(lowered_ ? *lowered_ : model_graph) {
     const Graph& g = graph_;
-    context_ = kind == DeviceKind::Sim ? open_sim_context() : open_npu_context();
     // The notes are for `npurun --explain` only: lowering decides the packing itself
     // (CompiledSegment::pack_first_windows), so a session does not compute them at start-up.
     PlacementOptions po = npu_placement_options(fp16);

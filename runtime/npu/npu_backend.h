@@ -37,9 +37,9 @@ public:
     const NpuContext& context() const { return *context_; }
 
 private:
-    std::unique_ptr<Graph> lowered_;  // before graph_, which may refer to it
+    std::unique_ptr<NpuContext> context_;  // opened first: no device, no work on the graph
+    std::unique_ptr<Graph> lowered_;       // before graph_, which may refer to it
     const Graph& graph_;
-    std::unique_ptr<NpuContext> context_;
     Placement placement_;
     exec::ExternalSteps external_;
     std::vector<std::unique_ptr<CompiledSegment>> segments_;

@@ -346,7 +346,8 @@ Refusal lstm_lowering_refusal(const Graph& g, const Node& lstm, const PlacementO
     if (Refusal r = structural_refusal(g, lstm); r.refused()) return r;
     Graph scratch = copy_of(g);
     std::vector<Node> nodes;
-    Decomposition d(&scratch, lstm, tensors_read(g), &nodes);
+    const std::vector<bool> read = tensors_read(g);  // outlives d, which keeps a reference
+    Decomposition d(&scratch, lstm, read, &nodes);
     d.build();
     return parts_refusal(scratch, nodes, d.computing, o);
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/fp16.h"
+#include "kernels/ref/element_access.h"
 
 namespace npurun {
 namespace {
@@ -223,16 +224,9 @@ private:
     // A [C] model constant (a peephole vector) repeated for every batch row.
     TensorId per_row(const std::string& part, TensorId vec) {
         const Tensor& t = g_.tensor(vec);
+        const kernels::ref::Reader r(t.info, t.data);  // the values the CPU kernel reads
         std::vector<float> v(cell_);
-        for (uint32_t k = 0; k < cell_; ++k) {
-            if (t.info.dtype == DataType::Float16) {
-                uint16_t bits;
-                std::memcpy(&bits, static_cast<const uint8_t*>(t.data) + 2 * k, 2);
-                v[k] = fp16_to_fp32(bits);
-            } else {
-                std::memcpy(&v[k], static_cast<const uint8_t*>(t.data) + 4 * k, 4);
-            }
-        }
+        for (uint32_t k = 0; k < cell_; ++k) v[k] = r[k];
         return constant(part, cell_, v);
     }
 

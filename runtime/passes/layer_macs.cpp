@@ -38,20 +38,24 @@ uint64_t layer_macs(const Graph& g, const Node& n) {
             const uint32_t k = (at.transpose_x || at.adjoint_x) ? a[a.rank - 2] : a[a.rank - 1];
             return saturating_mul(g.info(n.outputs[0]).shape.num_elements(), k);
         }
-        case OpKind::Lstm: {
-            // The gate products (input and recurrent weights, 3 gates with CIFG, else 4) and the projection:
-            // what lstm_lowering.h runs as 1x1 convolutions, so the share is the same before and after it.
+        case OpKind::Lstm:
+        case OpKind::UnidirectionalSequenceLstm: {
+            // The gate products (input and recurrent weights, 3 gates with CIFG, else 4) and the projection, per
+            // batch row and time step: what lstm_lowering.h runs as 1x1 convolutions, so the share is the same
+            // before and after it.
             if (n.inputs.size() <= kProjectionWeights || n.inputs[kLstmInput] == kNoTensor ||
                 n.inputs[kLstmOutputStateIn] == kNoTensor || n.inputs[kLstmCellStateIn] == kNoTensor)
                 return 0;
             const Shape& x = g.info(n.inputs[kLstmInput]).shape;
             const Shape& h = g.info(n.inputs[kLstmOutputStateIn]).shape;
             const Shape& c = g.info(n.inputs[kLstmCellStateIn]).shape;
-            if (x.rank != 2 || h.rank != 2 || c.rank != 2) return 0;
+            const bool sequence = n.op == OpKind::UnidirectionalSequenceLstm;
+            if (x.rank != (sequence ? 3 : 2) || h.rank != 2 || c.rank != 2) return 0;
             const uint64_t gates = n.attr<LstmAttrs>().cifg ? 3 : 4;
-            uint64_t per_row = saturating_mul(gates * c[1], uint64_t(x[1]) + h[1]);
+            uint64_t per_row = saturating_mul(gates * c[1], uint64_t(x[x.rank - 1]) + h[1]);
             if (n.inputs[kProjectionWeights] != kNoTensor) per_row += uint64_t(h[1]) * c[1];
-            return saturating_mul(x[0], per_row);
+            const uint64_t rows = sequence ? uint64_t(x[0]) * x[1] : x[0];  // batch x steps
+            return saturating_mul(rows, per_row);
         }
         default: return 0;
     }

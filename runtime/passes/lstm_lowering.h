@@ -13,11 +13,16 @@
 //   out = projection ? Conv1x1(h'; W_p, b_p) (clipped) : h'
 //   outputs  ->  Reshape back to [B, n]; the scratch output, when read, a Concat of [i | act(c') | f | h'].
 //
+// A UnidirectionalSequenceLstm is unrolled: its input's T time slices (Slice + Reshape, CPU work at the segment's
+// edge, ahead of the first step), then T such steps, each one's output the next one's h, and the outputs a Concat
+// of the steps' along the channels (batch-major [B, T, O]; views on the NPU when O fills whole channel groups) or
+// the pixels (time-major [T, B, O], B > 1). At most 128 steps are unrolled.
+//
 // The values are kernels/ref/lstm.cpp's step, summed in another order (the convolution's), so on the NPU they
 // differ from the CPU path by fp16 rounding only. Not lowered, each with its reason: layer normalization (a mean
 // and deviation over the cell units: no NPU operation), quantized LSTMs (QLstm, QuantizedLstm, QSymmS16 Lstm:
-// their int16 cell state has no int8 form), UnidirectionalSequenceLstm (a loop over time steps), and any Lstm one of
-// whose parts the NPU refuses (the reason names the part).
+// their int16 cell state has no int8 form), and any Lstm one of whose parts the NPU refuses (the reason names the
+// part).
 //
 // The rewrite produces a new graph (ir/graph.h: a loaded graph is never edited); tensors keep their ids, so
 // bindings and the Lstm's outputs are the same tensors, and the new graph's constants view the original's.
@@ -31,11 +36,11 @@
 
 namespace npurun {
 
-// Why `lstm` (an Lstm node) cannot run on the NPU under `o`, or an acceptance: it is then lowered by
+// Why `lstm` (an Lstm or UnidirectionalSequenceLstm node) cannot run on the NPU under `o`, or an acceptance: it is then lowered by
 // lower_lstm_layers.
 Refusal lstm_lowering_refusal(const Graph& g, const Node& lstm, const PlacementOptions& o);
 
-// `g` with every Lstm that lstm_lowering_refusal accepts replaced by its parts; nullptr when there is none (or
+// `g` with every Lstm (and sequence) that lstm_lowering_refusal accepts replaced by its parts; nullptr when there is none (or
 // when `o` does not use the NPU). The result's constants point into `g`'s storage: `g` must outlive it.
 std::unique_ptr<Graph> lower_lstm_layers(const Graph& g, const PlacementOptions& o);
 

@@ -25,6 +25,9 @@ struct LstmSpec {
     uint32_t activation = 4;
     float clip_cell = 0.0f, clip_proj = 0.0f;
     DataType dt = DataType::Float32;
+    // A UnidirectionalSequenceLstm of `steps` steps (0: a one-step Lstm), with the 22.05+ three outputs or one.
+    uint32_t steps = 0;
+    bool time_major = false, three_outputs = true;
 };
 
 std::shared_ptr<const Model> lstm_model(const LstmSpec& s) {
@@ -44,7 +47,12 @@ std::shared_ptr<const Model> lstm_model(const LstmSpec& s) {
         return random_constant(name, Shape{rows, cols});
     };
     auto vec = [&](const std::string& name, uint32_t n) { return random_constant(name, Shape{n}); };
-    const TensorId x = value(g, "x", Shape{s.batch, s.in}, s.dt);
+    const bool seq = s.steps > 0;
+    const TensorId x = value(g, "x",
+                             !seq           ? Shape{s.batch, s.in}
+                             : s.time_major ? Shape{s.steps, s.batch, s.in}
+                                            : Shape{s.batch, s.steps, s.in},
+                             s.dt);
     const TensorId h = value(g, "h", Shape{s.batch, s.out}, s.dt);
     const TensorId c = value(g, "c", Shape{s.batch, s.cell}, s.dt);
     std::vector<TensorId> in(kLstmOperandCount, kNoTensor);
@@ -70,9 +78,18 @@ std::shared_ptr<const Model> lstm_model(const LstmSpec& s) {
         in[kProjectionBias] = vec("bp", s.out);
     }
     const uint32_t n_gates = s.cifg ? 3 : 4;
-    const std::vector<TensorId> out = {
-        value(g, "scratch", Shape{s.batch, s.cell * n_gates}, s.dt), value(g, "h_out", Shape{s.batch, s.out}, s.dt),
-        value(g, "c_out", Shape{s.batch, s.cell}, s.dt), value(g, "y", Shape{s.batch, s.out}, s.dt)};
+    std::vector<TensorId> out;
+    if (!seq) {
+        out = {value(g, "scratch", Shape{s.batch, s.cell * n_gates}, s.dt),
+               value(g, "h_out", Shape{s.batch, s.out}, s.dt), value(g, "c_out", Shape{s.batch, s.cell}, s.dt),
+               value(g, "y", Shape{s.batch, s.out}, s.dt)};
+    } else {
+        const TensorId y =
+            value(g, "y", s.time_major ? Shape{s.steps, s.batch, s.out} : Shape{s.batch, s.steps, s.out}, s.dt);
+        out = s.three_outputs ? std::vector<TensorId>{value(g, "h_out", Shape{s.batch, s.out}, s.dt),
+                                                      value(g, "c_out", Shape{s.batch, s.cell}, s.dt), y}
+                              : std::vector<TensorId>{y};
+    }
     LstmAttrs a;
     a.activation = s.activation;
     a.clip_cell = s.clip_cell;
@@ -81,11 +98,12 @@ std::shared_ptr<const Model> lstm_model(const LstmSpec& s) {
     a.peephole = s.peephole;
     a.projection = s.projection;
     a.layer_norm = s.layer_norm;
+    a.time_major = s.time_major;
     add_input_binding(g, "x", 0, x, 0);
     add_input_binding(g, "h", 1, h, 1);
     add_input_binding(g, "c", 2, c, 2);
-    node(g, OpKind::Lstm, "lstm", in, out, a);
-    for (uint32_t k = 0; k < 4; ++k) add_output_binding(g, "out" + std::to_string(k), int32_t(k), out[k]);
+    node(g, seq ? OpKind::UnidirectionalSequenceLstm : OpKind::Lstm, "lstm", in, out, a);
+    for (uint32_t k = 0; k < out.size(); ++k) add_output_binding(g, "out" + std::to_string(k), int32_t(k), out[k]);
     for (uint32_t i = 0; i < g.nodes.size(); ++i) g.nodes[i].source_index = i;
     return std::make_shared<const Model>(std::move(g), "lstm");
 }
@@ -94,7 +112,8 @@ std::string kept_reason(const LstmSpec& s, bool fp16) {
     const auto m = lstm_model(s);
     const Graph& g = m->graph();
     for (const Node& n : g.nodes)
-        if (n.op == OpKind::Lstm) return lstm_lowering_refusal(g, n, npu::npu_placement_options(fp16)).reason();
+        if (n.op == OpKind::Lstm || n.op == OpKind::UnidirectionalSequenceLstm)
+            return lstm_lowering_refusal(g, n, npu::npu_placement_options(fp16)).reason();
     return "no Lstm";
 }
 
@@ -146,7 +165,10 @@ double run_both(const LstmSpec& s, size_t* npu_convs) {
     *npu_convs = 0;
     for (const LayerProfile& p : sim.profile()) *npu_convs += p.device == "sim" && p.type.find("Convolution2d") == 0;
     const npu::NpuBackend* backend = SessionFactory::npu_backend(sim);
-    for (const Node& n : backend->graph().nodes) EXPECT_NE(n.op, OpKind::Lstm) << "the session kept the Lstm whole";
+    for (const Node& n : backend->graph().nodes) {
+        EXPECT_NE(n.op, OpKind::Lstm) << "the session kept the Lstm whole";
+        EXPECT_NE(n.op, OpKind::UnidirectionalSequenceLstm) << "the session kept the sequence whole";
+    }
     return worst;
 }
 
@@ -209,4 +231,45 @@ TEST(NpuLstm, ExplainNamesTheKeptLstmsReason) {
             EXPECT_NE(p.nodes[i].reason.find("not decomposed for the NPU: layer normalization"), std::string::npos)
                 << p.nodes[i].reason;
         }
+}
+
+// A sequence unrolled: T steps of the same parts, each step's output the next one's h, in both input orders.
+TEST(NpuLstm, SequenceMatchesTheCpuKernelBatchMajorAndTimeMajor) {
+    for (bool time_major : {false, true}) {
+        LstmSpec s;
+        s.steps = 4;
+        s.time_major = time_major;
+        size_t convs = 0;
+        EXPECT_LE(run_both(s, &convs), kTolerance) << "time-major " << time_major;
+        EXPECT_EQ(convs, 4u * 8u) << "time-major " << time_major;  // per step: 4 gates x (input, recurrent)
+    }
+}
+
+TEST(NpuLstm, SequenceWithOneOutputCifgAndProjectionMatchesTheCpuKernel) {
+    LstmSpec s;
+    s.steps = 3;
+    s.batch = 1;
+    s.three_outputs = false;
+    s.cifg = true;
+    s.projection = true;
+    s.out = 8;
+    s.clip_proj = 0.4f;
+    s.dt = DataType::Float16;
+    size_t convs = 0;
+    EXPECT_LE(run_both(s, &convs), kTolerance);
+    EXPECT_EQ(convs, 3u * 7u);
+}
+
+TEST(NpuLstm, SequenceKeptWholeWithItsReason) {
+    LstmSpec many;
+    many.steps = 129;
+    many.batch = 1;
+    EXPECT_NE(kept_reason(many, true).find("129 time steps"), std::string::npos) << kept_reason(many, true);
+    LstmSpec ln;
+    ln.steps = 2;
+    ln.layer_norm = true;
+    EXPECT_NE(kept_reason(ln, true).find("layer normalization"), std::string::npos) << kept_reason(ln, true);
+    LstmSpec ok;
+    ok.steps = 2;
+    EXPECT_TRUE(kept_reason(ok, true).empty()) << kept_reason(ok, true);
 }

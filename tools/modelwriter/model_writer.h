@@ -112,6 +112,20 @@ struct Conv2dParams {
     fb::DataLayout layout = fb::DataLayout::NHWC;
 };
 
+// An Lstm's descriptor and parameters (LstmInputParams); an absent parameter is not written.
+struct LstmParams {
+    std::optional<ConstDesc> input_to_input, input_to_forget, input_to_cell, input_to_output;
+    std::optional<ConstDesc> recurrent_to_input, recurrent_to_forget, recurrent_to_cell, recurrent_to_output;
+    std::optional<ConstDesc> cell_to_input, cell_to_forget, cell_to_output;  // peepholes
+    std::optional<ConstDesc> input_gate_bias, forget_gate_bias, cell_bias, output_gate_bias;
+    std::optional<ConstDesc> projection_weights, projection_bias;
+    std::optional<ConstDesc> input_layer_norm, forget_layer_norm, cell_layer_norm, output_layer_norm;
+    uint32_t activation = 4;  // Android NN codes: 0 none, 1 ReLu, 3 ReLu6, 4 TanH, 6 Sigmoid
+    float clip_cell = 0.0f, clip_proj = 0.0f;
+    bool cifg = false, peephole = false, projection = false, layer_norm = false;
+    bool time_major = false;  // UnidirectionalSequenceLstm only
+};
+
 class ModelWriter {
 public:
     struct LayerRecord {
@@ -145,6 +159,12 @@ public:
     // Arm NN 23.05+: one layer for Add/Sub/Mul/Div/Maximum/Minimum (the descriptor is always written).
     uint32_t add_elementwise_binary(const std::string& name, Port a, Port b, const TensorDesc& out, fb::BinaryOperation op);
     uint32_t add_elementwise_unary(const std::string& name, Port in, const TensorDesc& out, fb::UnaryOperation op);
+    // Inputs x, outputStateIn, cellStateIn (lstm_layers.cpp). Lstm outputs: scratch, outputStateOut, cellStateOut,
+    // output; UnidirectionalSequenceLstm: output, or outputStateOut, cellStateOut, output (22.05+).
+    uint32_t add_lstm(const std::string& name, Port x, Port h, Port c, std::vector<TensorDesc> outputs,
+                      const LstmParams& p);
+    uint32_t add_unidirectional_sequence_lstm(const std::string& name, Port x, Port h, Port c,
+                                              std::vector<TensorDesc> outputs, const LstmParams& p);
     // Layer types 70..72 (indexing_layers.cpp). ReverseV2's axes are a tensor input (usually a constant).
     uint32_t add_reverse_v2(const std::string& name, Port in, Port axes, const TensorDesc& out);
     uint32_t add_tile(const std::string& name, Port in, const TensorDesc& out, const std::vector<uint32_t>& multiples);

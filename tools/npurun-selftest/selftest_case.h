@@ -25,7 +25,7 @@ const char* to_string(Precision p);
 enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather, Expand,
-                       Pow, Add, Sub, Mul, Div, Max, Min };
+                       Pow, Lstm, Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
 bool is_binary(LayerKind k);
@@ -68,6 +68,9 @@ struct LayerSpec {
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
     float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
+    // Lstm (out_c cells, TanH cell activation): peepholes, CIFG (no input gate), a projection to proj_out units.
+    bool peephole = false, cifg = false;
+    uint32_t proj_out = 0;
 
     LayerSpec& stride(uint32_t s) { sy = sx = s; return *this; }
     LayerSpec& dilation(uint32_t d) { dil = d; return *this; }
@@ -97,6 +100,9 @@ struct LayerSpec {
     LayerSpec& constant() { const_operand = true; return *this; }
     LayerSpec& reflect() { pad_mode = PadMode::Reflect; return *this; }
     LayerSpec& zero_point() { pad_zero_point = true; return *this; }
+    LayerSpec& with_peephole() { peephole = true; return *this; }
+    LayerSpec& with_cifg() { cifg = true; return *this; }
+    LayerSpec& projection(uint32_t units) { proj_out = units; return *this; }
 };
 
 LayerSpec conv(uint32_t out_c, uint32_t k);
@@ -110,7 +116,10 @@ LayerSpec eltwise(LayerKind k);
 LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right);
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
-LayerSpec pow_by(float exponent);  // ElementwiseBinary Power by a constant exponent of shape [1]
+LayerSpec pow_by(float exponent);
+// An Lstm of `cells` cells over a [1, I] input (one time step); its states are two more model inputs, [1, out]
+// and [1, cells]; the chain continues with its output. Float only (run with --fp16).
+LayerSpec lstm(uint32_t cells);  // ElementwiseBinary Power by a constant exponent of shape [1]
 // Expand (an Arm NN Tile of size-1 axes) to H x W, and across C channels of a one-channel input when c != 0.
 LayerSpec expand_to(uint32_t h, uint32_t w, uint32_t c = 0);
 LayerSpec gather(int32_t axis, std::vector<int32_t> indices);  // Gather by a constant index list  // Concat along channels: [previous output, output of `layer`]

@@ -15,7 +15,8 @@
 //    fully connected split over 2 or 3 cores, a row-tiled layer with tiles in every lane, the K-tiled
 //    FullyConnected spread over lanes; the job must have that many lanes and 1, 2 and 3 cores must give
 //    identical bytes (selftest_runner.cpp core_sweep);
-//  * small multi-layer networks (one NPU segment each).
+//  * small multi-layer networks (one NPU segment each);
+//  * Lstm (fp16) as its parts: gate convolutions, element-wise layers, lookup-table activations.
 //
 // Not covered, because runtime/npu does not lower them (they run on the CPU, so there is nothing of the NPU
 // to test): dilation, depth multiplier != 1, NCHW, broadcast patterns [b,1,1,w] / [b,1,h,1] / scalars,
@@ -56,6 +57,7 @@ const char* layer_name(LayerKind k) {
         case LayerKind::Gather: return "Gather";
         case LayerKind::Expand: return "Expand";
         case LayerKind::Pow: return "Pow";
+        case LayerKind::Lstm: return "Lstm";
         case LayerKind::Add: return "Add";
         case LayerKind::Sub: return "Sub";
         case LayerKind::Mul: return "Mul";
@@ -130,6 +132,12 @@ LayerSpec concat_with(int layer) {
 LayerSpec pow_by(float exponent) {
     LayerSpec s;
     s.kind = LayerKind::Pow, s.exponent = exponent;
+    return s;
+}
+
+LayerSpec lstm(uint32_t cells) {
+    LayerSpec s;
+    s.kind = LayerKind::Lstm, s.out_c = cells;
     return s;
 }
 
@@ -467,6 +475,14 @@ std::vector<Case> make_cases() {
          hwc(6, 6, 32),
          {conv(32, 1).relu(), pow_by(0.5f), conv(16, 1)},
          "conv > Pow 0.5 (DPU LUT, one entry per code) > conv"},
+        // Lstm (seed 003) as its parts: gate products as 1x1 convolutions, element-wise ops, lookup-table sigmoid and
+        // tanh (runtime/passes/lstm_lowering.h); the states are two more model inputs.
+        {"lstm-f16", F16, flat(24), {L(lstm(32)).with_peephole()}, "Lstm step, peepholes, 32 cells"},
+        {"lstm-f16-cifg-proj",
+         F16,
+         flat(16),
+         {fc(24), L(lstm(32)).with_cifg().projection(16), fc(8)},
+         "fc > Lstm (CIFG, projection) > fc"},
         // The curves through the DPU lookup table (activation_lut.h), two DPU tasks each, in the segment.
         {"act-sigmoid-f16",
          F16,

@@ -392,6 +392,57 @@ struct Builder {
         return y;
     }
 
+    // An Lstm step: the gate products as 1x1 convolutions on the NPU, the rest element-wise and lookup tables
+    // (runtime/passes/lstm_lowering.h). The states are model inputs (a constant state is not lowered).
+    Value lstm(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (q()) bad(i, "an Lstm case runs in fp16");
+        if (!x.flat || L.out_c == 0) bad(i, "an Lstm reads a [1, I] input and has cells");
+        const uint32_t in = x.c, cells = L.out_c, units = L.proj_out ? L.proj_out : cells;
+        Value h, c;
+        h.flat = c.flat = true;
+        h.c = units, c.c = cells;
+        const int32_t hid = next_input++, cid = next_input++;
+        h.port = mw::Port(w.add_input("input" + std::to_string(hid) + "_state_h", desc(h), hid));
+        c.port = mw::Port(w.add_input("input" + std::to_string(cid) + "_state_c", desc(c), cid));
+        // Weights about 1/sqrt(fan-in), so the gates stay in the activations' working range.
+        auto random = [&](std::vector<uint32_t> dims, float bound) {
+            size_t n = 1;
+            for (uint32_t d : dims) n *= d;
+            std::vector<float> v(n);
+            for (float& e : v) e = rng.uniform(-bound, bound);
+            return mw::const_f32(std::move(dims), v);
+        };
+        const float wb = 1.0f / std::sqrt(static_cast<float>(in + units));
+        mw::LstmParams p;
+        p.activation = 4;
+        p.cifg = L.cifg, p.peephole = L.peephole, p.projection = L.proj_out != 0;
+        if (!L.cifg) {
+            p.input_to_input = random({cells, in}, wb);
+            p.recurrent_to_input = random({cells, units}, wb);
+            p.input_gate_bias = random({cells}, 0.5f);
+            if (L.peephole) p.cell_to_input = random({cells}, 0.5f);
+        }
+        p.input_to_forget = random({cells, in}, wb), p.recurrent_to_forget = random({cells, units}, wb);
+        p.input_to_cell = random({cells, in}, wb), p.recurrent_to_cell = random({cells, units}, wb);
+        p.input_to_output = random({cells, in}, wb), p.recurrent_to_output = random({cells, units}, wb);
+        p.forget_gate_bias = random({cells}, 0.5f), p.cell_bias = random({cells}, 0.5f);
+        p.output_gate_bias = random({cells}, 0.5f);
+        if (L.peephole) p.cell_to_forget = random({cells}, 0.5f), p.cell_to_output = random({cells}, 0.5f);
+        if (L.proj_out) {
+            p.projection_weights = random({units, cells}, 1.0f / std::sqrt(static_cast<float>(cells)));
+            p.projection_bias = random({units}, 0.2f);
+        }
+        Value y = h;
+        y.port = mw::Port();
+        const uint32_t gates = L.cifg ? 3 : 4;
+        const mw::TensorDesc f = mw::tensor({1, cells}, fb::DataType::Float32);
+        const uint32_t id = w.add_lstm(name, x.port, h.port, c.port,
+                                       {mw::tensor({1, cells * gates}), mw::tensor({1, units}), f, mw::tensor({1, units})}, p);
+        y.port = mw::Port(id, 3);
+        out.macs += uint64_t{gates} * cells * (in + units) + (L.proj_out ? uint64_t{units} * cells : 0);
+        return y;
+    }
+
     std::vector<int32_t> divisor_inputs;
 };
 
@@ -446,6 +497,10 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::Gather: x = B.gather(i, L, x, name); break;
             case LayerKind::Expand: x = B.expand(i, L, x, name); break;
             case LayerKind::Pow: x = B.power(i, L, x, name); break;
+            case LayerKind::Lstm:
+                x = B.lstm(i, L, x, name);
+                B.out.rounding_steps += 4;  // two products, the gate activations and the cell update, per step
+                break;
             default:
                 x = B.binary(i, L, x, outputs, name);
                 break;

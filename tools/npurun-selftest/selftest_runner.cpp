@@ -16,6 +16,7 @@
 #include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/npurun_version.h"
+#include "runtime/passes/lstm_lowering.h"
 #include "runtime/passes/placement.h"
 #include "tools/npurun-selftest/selftest_compare.h"
 #include "tools/npurun-selftest/selftest_prng.h"
@@ -83,8 +84,11 @@ void fill_inputs(Session& s, const BuiltCase& b, uint32_t seed) {
 // Every computing layer of the model must be placed on the NPU (or fused into an NPU layer): otherwise the
 // case would compare the CPU with itself. Returns the first layer that is not, with the placement's reason.
 std::string placement_problem(const Model& m, bool fp16) {
-    const Graph& g = m.graph();
-    const Placement p = place(g, npu::npu_placement_options(fp16));
+    // As the NPU backend places it: an Lstm as its parts (runtime/passes/lstm_lowering.h).
+    const PlacementOptions options = npu::npu_placement_options(fp16);
+    const std::unique_ptr<Graph> lowered = lower_lstm_layers(m.graph(), options);
+    const Graph& g = lowered ? *lowered : m.graph();
+    const Placement p = place(g, options);
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const Node& n = g.nodes[i];
         if (n.op == OpKind::Input || n.op == OpKind::Output || n.op == OpKind::Constant) continue;
@@ -146,10 +150,12 @@ DeviceRun run_device(const std::string& device, const std::shared_ptr<const Mode
         r.ran = true;
         if (options.corrupt_device == device) corrupt_output(*s);
 
-        // The profile names the device of every layer: all of them must have run there.
+        // The profile names the device of every layer: all of them must have run there. A layer rewritten into
+        // parts (an Lstm: "l0/forget.x", ...) is its parts.
         for (const LayerProfile& row : s->profile()) {
             for (size_t l = 0; l < b.layer_names.size(); ++l) {
-                if (row.name != b.layer_names[l]) continue;
+                const std::string& layer = b.layer_names[l];
+                if (row.name != layer && row.name.compare(0, layer.size() + 1, layer + "/") != 0) continue;
                 if (row.device != device) {
                     r.error = "layer " + row.name + " ran on " + row.device;
                 } else {

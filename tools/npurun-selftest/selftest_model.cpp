@@ -432,12 +432,12 @@ struct Builder {
             p.projection_weights = random({units, cells}, 1.0f / std::sqrt(static_cast<float>(cells)));
             p.projection_bias = random({units}, 0.2f);
         }
-        Value y = h;
-        y.port = mw::Port();
+        Value y = h;  // [1, units]
         const uint32_t gates = L.cifg ? 3 : 4;
         const mw::TensorDesc f = mw::tensor({1, cells}, fb::DataType::Float32);
-        const uint32_t id = w.add_lstm(name, x.port, h.port, c.port,
-                                       {mw::tensor({1, cells * gates}), mw::tensor({1, units}), f, mw::tensor({1, units})}, p);
+        const uint32_t id =
+            w.add_lstm(name, x.port, h.port, c.port,
+                       {mw::tensor({1, cells * gates}), mw::tensor({1, units}), f, mw::tensor({1, units})}, p);
         y.port = mw::Port(id, 3);
         out.macs += uint64_t{gates} * cells * (in + units) + (L.proj_out ? uint64_t{units} * cells : 0);
         return y;

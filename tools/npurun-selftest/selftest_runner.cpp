@@ -13,11 +13,11 @@
 #include "drv/sim/recording_hardware.h"
 #include "include/npurun/npurun.hpp"
 #include "kernels/ref/registry.h"
-#include "runtime/session/session_factory.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/npurun_version.h"
 #include "runtime/passes/lstm_lowering.h"
 #include "runtime/passes/placement.h"
+#include "runtime/session/session_factory.h"
 #include "tools/npurun-selftest/selftest_compare.h"
 #include "tools/npurun-selftest/selftest_prng.h"
 

@@ -9,10 +9,12 @@
 #include <string>
 
 #include "core/fp16.h"
+#include "runtime/loaders/load_model.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/lstm_lowering.h"
 #include "runtime/session/session_factory.h"
 #include "tests/npu/npu_graphs.h"
+#include "tools/modelwriter/model_writer.h"
 
 using namespace npurun;
 using namespace npurun::npu_test;
@@ -145,8 +147,7 @@ double value_at(const TensorBinding& t, size_t k) {
 
 // Runs `s` on the CPU (the Lstm kernel) and on the simulator (its parts); the largest scaled difference over all
 // outputs; `npu_convs` gets the number of Convolution2d parts the simulator ran.
-double run_both(const LstmSpec& s, size_t* npu_convs) {
-    const auto m = lstm_model(s);
+double run_both(const std::shared_ptr<const Model>& m, size_t* npu_convs) {
     Session cpu(m, cpu_options());
     SessionOptions so = sim_options(true);
     so.profile = true;
@@ -171,6 +172,8 @@ double run_both(const LstmSpec& s, size_t* npu_convs) {
     }
     return worst;
 }
+
+double run_both(const LstmSpec& s, size_t* npu_convs) { return run_both(lstm_model(s), npu_convs); }
 
 }  // namespace
 
@@ -272,4 +275,41 @@ TEST(NpuLstm, SequenceKeptWholeWithItsReason) {
     LstmSpec ok;
     ok.steps = 2;
     EXPECT_TRUE(kept_reason(ok, true).empty()) << kept_reason(ok, true);
+}
+
+// A UnidirectionalSequenceLstm as an Arm NN 22.05+ file writes it (three outputs, time-major here), through the
+// loader: the same rewrite as for a graph built in memory.
+TEST(NpuLstm, SequenceFromAnArmnnFileMatchesTheCpuKernel) {
+    namespace mw = npurun::modelwriter;
+    const uint32_t T = 5, B = 2, I = 3, C = 8;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-0.5f, 0.5f);
+    auto random = [&](std::vector<uint32_t> dims) {
+        size_t n = 1;
+        for (uint32_t d : dims) n *= d;
+        std::vector<float> v(n);
+        for (float& e : v) e = u(rng);
+        return mw::const_f32(std::move(dims), v);
+    };
+    mw::LstmParams p;
+    p.time_major = true;
+    p.input_to_input = random({C, I}), p.input_to_forget = random({C, I});
+    p.input_to_cell = random({C, I}), p.input_to_output = random({C, I});
+    p.recurrent_to_input = random({C, C}), p.recurrent_to_forget = random({C, C});
+    p.recurrent_to_cell = random({C, C}), p.recurrent_to_output = random({C, C});
+    p.input_gate_bias = random({C}), p.forget_gate_bias = random({C});
+    p.cell_bias = random({C}), p.output_gate_bias = random({C});
+    mw::ModelWriter w;
+    const uint32_t x = w.add_input("x", mw::tensor({T, B, I}), 0);
+    const uint32_t h = w.add_input("h", mw::tensor({B, C}), 1);
+    const uint32_t c = w.add_input("c", mw::tensor({B, C}), 2);
+    const uint32_t l = w.add_unidirectional_sequence_lstm("seq", x, h, c,
+                                                          {mw::tensor({B, C}), mw::tensor({B, C}), mw::tensor({T, B, C})}, p);
+    for (uint32_t k = 0; k < 3; ++k) w.add_output("out" + std::to_string(k), mw::Port(l, k), int32_t(k));
+    const std::vector<uint8_t> bytes = w.finish();
+    Graph g = load_model_memory(bytes.data(), bytes.size(), "sequence.armnn");
+    const auto m = std::make_shared<const Model>(std::move(g), "sequence");
+    size_t convs = 0;
+    EXPECT_LE(run_both(m, &convs), kTolerance);
+    EXPECT_EQ(convs, T * 8u);
 }

@@ -225,6 +225,31 @@ TEST(NpuActivation, AbsIsOneTaskAndExactOnFp16Values) {
     EXPECT_EQ(r.c.max_diff, 0.0);
 }
 
+// Linear a * x + b as (x + b / a) * a in the BS stage: one task. Error: x's and y's fp16 rounding (2^-11 relative
+// of |a x| and of |y|), a held as fp16 a' (the result is y * a' / a: under 4.9e-4 relative of |y|, e.g. 0.025 of
+// 0.1 x - 100's 0.056); b / a in fp32 adds under 1e-7 of |b|.
+TEST(NpuActivation, LinearIsOneBsTaskWithinFp16Rounding) {
+    const std::pair<float, float> slopes_offsets[] = {
+        {2.0f, 0.5f}, {-0.75f, 3.0f}, {1.0f, 0.0f}, {0.1f, -100.0f}, {1e-3f, 7.0f}};
+    constexpr float kLim = 8.0f;
+    for (const auto& ab : slopes_offsets) {
+        const ActRun r =
+            run_on({ActivationFunction::Linear, ab.first, DataType::Float32, false, ab.second}, [](TensorBinding& in) {
+                auto* x = static_cast<float*>(in.data);
+                const size_t n = in.info.shape.num_elements();
+                for (size_t i = 0; i < n; ++i)
+                    x[i] = -kLim + 2.0f * kLim * static_cast<float>(i) / static_cast<float>(n - 1);
+            });
+        ASSERT_EQ(r.c.npu_layers.size(), 1u) << ab.first;
+        EXPECT_EQ(r.c.npu_tasks[0], 1u);
+        const double bound = 1.5e-3 * (std::fabs(ab.first) * kLim + std::fabs(ab.second)) + 1e-6;
+        EXPECT_LE(r.c.max_diff, bound) << ab.first << " x + " << ab.second;
+        EXPECT_GE(r.c.max_ref, std::fabs(ab.first) * kLim * 0.99 - std::fabs(ab.second) * 1.01);
+        std::printf("[ %g x + %g, x in [-8, 8] ] max |npu-cpu| = %.6f (bound %.6f)\n", ab.first, ab.second,
+                    r.c.max_diff, bound);
+    }
+}
+
 // int8: every function through the lookup table, one entry per input code, built with the reference's own
 // quantize(f(dequantize(q))): the NPU's output must equal the CPU's byte for byte, for every input code, in
 // uint8 and int8, also when the output scale differs from the input's.
@@ -248,7 +273,10 @@ TEST(NpuActivation, Int8EveryFunctionThroughTheLookupTableIsExact) {
 
 TEST(NpuActivation, RefusalsNameTheirReason) {
     expect_refused({ActivationFunction::Sqrt, 0.0f}, "fp16 Sqrt has no NPU lowering: it neither saturates nor grows like x");
-    expect_refused({ActivationFunction::Linear, 2.0f}, "fp16 Linear has no NPU lowering");
+    expect_refused({ActivationFunction::Linear, 0.0f, DataType::Float32, false, 1.0f}, "fp16 Linear with slope 0");
+    // 1e-6 is an fp16 subnormal (too few bits); 1e5 is above fp16's 65504.
+    expect_refused({ActivationFunction::Linear, 1e-6f, DataType::Float32, false, 1.0f}, "not an fp16 multiplier");
+    expect_refused({ActivationFunction::Linear, 1e5f, DataType::Float32, false, 1.0f}, "not an fp16 multiplier");
     // 1e-7 is below fp16's smallest subnormal: the held multiplier would be 0.
     expect_refused({ActivationFunction::LeakyReLu, 1e-7f}, "not an fp16 value");
     // b = 100 makes the index scale 204800, above fp16's 65504; a = 1e-3 makes the entry scale subnormal.

@@ -20,9 +20,10 @@ namespace npurun::selftest {
 enum class Precision { U8, S8, Fp16 };
 const char* to_string(Precision p);
 
-// LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid and Tanh (1 * tanh(1 * x)) stay standalone layers on the NPU,
-// not fused: fp16 through the BS/EW stages or the DPU lookup table, 8-bit through the lookup table.
-enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs };
+// LeakyRelu (alpha 0.1), Square (Pow 2), Sigmoid, Tanh (1 * tanh(1 * x)) and Linear (0.75 x - 0.5) stay
+// standalone layers on the NPU, not fused: fp16 through the BS/EW stages or the DPU lookup table, 8-bit through
+// the lookup table.
+enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs, Linear };
 
 enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather, Expand,
                        Pow, Lstm, Add, Sub, Mul, Div, Max, Min };
@@ -90,6 +91,7 @@ struct LayerSpec {
     LayerSpec& soft_relu() { act = Act::SoftRelu; return *this; }
     LayerSpec& gelu() { act = Act::Gelu; return *this; }
     LayerSpec& abs() { act = Act::Abs; return *this; }
+    LayerSpec& linear() { act = Act::Linear; return *this; }
     LayerSpec& per_ch() { per_channel = true; return *this; }
     LayerSpec& no_bias() { bias = false; return *this; }
     LayerSpec& with(int layer) { operand = layer; return *this; }

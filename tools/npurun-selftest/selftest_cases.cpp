@@ -508,6 +508,12 @@ std::vector<Case> make_cases() {
          "conv > SoftReLu (relu + DPU LUT remainder) > conv"},
         // Abs = max(-x, x): one DPU task, BS negation and the EW max with the same map.
         {"act-abs-f16", F16, hwc(6, 6, 32), {conv(32, 1).abs(), conv(16, 1)}, "conv > Abs (EW max of x and -x) > conv"},
+        // Linear a x + b = (x + b / a) * a: one DPU task, the BS stage's ALU and multiplier.
+        {"act-linear-f16",
+         F16,
+         hwc(7, 6, 24),
+         {conv(24, 3).pad(1).linear(), conv(16, 1)},
+         "conv > Linear 0.75 x - 0.5 (BS add, multiply) > conv"},
         // int8: every function through the lookup table, one entry per input code (bit-exact with the CPU).
         {"act-sigmoid-u8",
          U8,
@@ -519,6 +525,11 @@ std::vector<Case> make_cases() {
          hwc(8, 7, 24),
          {conv(24, 1).tanh(), dw(3).pad(1)},
          "conv > TanH (DPU LUT, one entry per code) > depthwise"},
+        {"act-linear-u8",
+         U8,
+         hwc(6, 6, 16),
+         {conv(16, 1).linear(), conv(8, 1)},
+         "conv > Linear 0.75 x - 0.5 (DPU LUT) > conv"},
         {"act-leakyrelu-s8",
          S8,
          hwc(6, 6, 32),

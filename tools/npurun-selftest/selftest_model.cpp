@@ -88,9 +88,14 @@ struct Builder {
                                          : act == Act::SoftRelu  ? fb::ActivationFunction::SoftReLu
                                          : act == Act::Gelu      ? fb::ActivationFunction::Gelu
                                          : act == Act::Abs       ? fb::ActivationFunction::Abs
+                                         : act == Act::Linear    ? fb::ActivationFunction::Linear
                                                                  : fb::ActivationFunction::BoundedReLu;
-        const float a = act == Act::Relu6 ? 6.0f : act == Act::LeakyRelu ? 0.1f : act == Act::Tanh || act == Act::Elu ? 1.0f : 0.0f;
-        const float b = act == Act::Tanh ? 1.0f : 0.0f;
+        const float a = act == Act::Relu6                     ? 6.0f
+                        : act == Act::LeakyRelu               ? 0.1f
+                        : act == Act::Tanh || act == Act::Elu ? 1.0f
+                        : act == Act::Linear                  ? 0.75f
+                                                              : 0.0f;
+        const float b = act == Act::Tanh ? 1.0f : act == Act::Linear ? -0.5f : 0.0f;
         z.port = mw::Port(w.add_activation(name + "_act", y.port, desc(z), f, a, b));
         return z;
     }
@@ -452,9 +457,18 @@ std::string shape_text(const Value& v) {
 }
 
 const char* act_suffix(Act a) {
-    return a == Act::Relu ? "+ReLu" : a == Act::Relu6 ? "+ReLu6" : a == Act::LeakyRelu ? "+LeakyReLu" : a == Act::Square ? "+Square"
-         : a == Act::Sigmoid ? "+Sigmoid" : a == Act::Tanh ? "+TanH" : a == Act::Elu ? "+Elu" : a == Act::SoftRelu ? "+SoftReLu"
-         : a == Act::Gelu ? "+Gelu" : a == Act::Abs ? "+Abs" : "";
+    return a == Act::Relu        ? "+ReLu"
+           : a == Act::Relu6     ? "+ReLu6"
+           : a == Act::LeakyRelu ? "+LeakyReLu"
+           : a == Act::Square    ? "+Square"
+           : a == Act::Sigmoid   ? "+Sigmoid"
+           : a == Act::Tanh      ? "+TanH"
+           : a == Act::Elu       ? "+Elu"
+           : a == Act::SoftRelu  ? "+SoftReLu"
+           : a == Act::Gelu      ? "+Gelu"
+           : a == Act::Abs       ? "+Abs"
+           : a == Act::Linear    ? "+Linear"
+                                 : "";
 }
 
 }  // namespace

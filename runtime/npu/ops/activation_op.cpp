@@ -7,6 +7,9 @@
 //                                                                BS_MUL_PRELU (negative values only, ref. §4.6)
 //   Square:    y = x * x (Pow with exponent 2, seed 003)         EW stage: multiply by the same map (ERDMA)
 //   Abs:       y = max(-x, x)                                    BS MUL -1, EW max with the same map: exact
+//   Linear:    y = a * x + b = (x + b / a) * a                   BS stage: ALU add b / a (fp32 register), MUL a
+//                                                                (fp16 register); a = 0 is refused (0 * x is NaN
+//                                                                for x = inf, which no register write gives)
 // and the lookup-table curves (activation_lut.h), a first task that scales x into the table (BS MUL, the EW
 // lookup) and writes the entries, then a second that turns them into values in place (BS MUL by the entry scale):
 //   Sigmoid:   y = 1 / (1 + e^-x)
@@ -18,8 +21,8 @@
 //                                                                hold x), a third task adds relu(x): BS ReLU on
 //                                                                x, EW add of the remainder map, in place
 // The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha, TanH's a and b:
-// relative <= 4.9e-4), the lookup table's (activation_lut.h), the fp16 intermediates and the fp16 output. The
-// other fp16 functions (Sqrt, Linear) are refused with their reason. int8: every function but the fused-only
+// relative <= 4.9e-4), the lookup table's (activation_lut.h), the fp16 intermediates and the fp16 output. Linear's
+// b / a is fp32 (relative 6e-8 of b), its a held as fp16 within 1e-3 like alpha. Sqrt is refused with its reason. int8: every function but the fused-only
 // ReLu / BoundedReLu in one task through the table, one entry per input code (activation_lut.h), bit-exact with
 // the CPU. SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks
 // with the multiply by x in the second.
@@ -61,13 +64,14 @@ struct ActivationLayer {
     uint16_t in_mul = 0, out_mul = 0;  // their fp16 BS multipliers: index scale (x b), entry scale (x a)
     uint32_t pow = 0;  // fp16 Pow by a constant: 1 (a copy) or 3 (Square, then times x); by 2 it is f = Square
     bool ones = false;  // fp16 Pow by 0: the output is 1 everywhere, whatever x is (OnesOp)
+    float linear_add = 0.0f;  // fp16 Linear: b / a, the BS ALU operand (the multiplier a is alpha)
     FeatureGeometry g;
     uint32_t tasks() const { return curve == nullptr ? (pow == 3 ? 2 : 1) : use == CurveUse::PlusRelu ? 3 : 2; }
 };
 
 constexpr const char* kNoFp16Lowering =
-    "has no NPU lowering (fp16: HardSwish, LeakyReLu, Square, Abs and the lookup-table curves Sigmoid, TanH, Gelu, "
-    "Elu, SoftReLu; int8 runs every function through one table)";
+    "has no NPU lowering (fp16: HardSwish, LeakyReLu, Square, Abs, Linear and the lookup-table curves Sigmoid, TanH, "
+    "Gelu, Elu, SoftReLu; int8 runs every function through one table)";
 
 std::shared_ptr<const LutCurve> static_curve(const LutCurve& c) { return std::shared_ptr<const LutCurve>(std::shared_ptr<const LutCurve>(), &c); }
 
@@ -132,6 +136,21 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables
             case ActivationFunction::LeakyReLu:
             case ActivationFunction::Square:
             case ActivationFunction::Abs: break;
+            case ActivationFunction::Linear: {
+                // (x + b / a) * a: the multiplier a as an fp16 register within 1e-3, b / a an fp32 one.
+                uint16_t bits = 0;
+                const float add = attrs.b / attrs.a;
+                if (attrs.a == 0.0f)
+                    return Refusal::because(
+                        "fp16 Linear with slope 0 (0 * x is NaN for an infinite x; the BS stage cannot give it)");
+                if (!fp16_multiplier(attrs.a, &bits) || !std::isfinite(add))
+                    return Refusal::because("fp16 Linear slope " + std::to_string(attrs.a) + ", offset " +
+                                            std::to_string(attrs.b) +
+                                            " is not an fp16 multiplier within 1e-3 and a finite fp32 offset / slope");
+                out->alpha = attrs.a;
+                out->linear_add = add;
+                break;
+            }
             case ActivationFunction::Sqrt:
                 return Refusal::because("fp16 Sqrt has no NPU lowering: it neither saturates nor grows like x, so no "
                                         "bounded fp16 lookup table spans it");
@@ -203,6 +222,11 @@ DpuFlyingTask activation_task(const ActivationLayer& L, const OpAddresses& a) {
     if (L.curve != nullptr) {
         t.bs_mul_en = true, t.bs_mul = L.in_mul;
         t.lut = &L.curve->program;
+        return t;
+    }
+    if (L.f == ActivationFunction::Linear) {
+        t.bs_add_en = true, t.bs_add = fp32_bits(L.linear_add);
+        t.bs_mul_en = true, t.bs_mul = fp32_to_fp16(L.alpha);
         return t;
     }
     if (L.f == ActivationFunction::Abs) {

@@ -17,6 +17,8 @@ const Node* producer_of(const Graph& g, TensorId t) {
     return nullptr;
 }
 
+bool is_channel_view(OpKind op) { return op == OpKind::Slice || op == OpKind::Splitter; }
+
 bool is_conv_like(OpKind op) {
     return op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected;
 }
@@ -82,6 +84,9 @@ std::string concat_refusal(const Graph& g, const Node& n, NpuDomain d) {
                    ", not a multiple of the " + std::to_string(c2) + "-channel NC1HWC2 atom (it would need a copy)";
         const Node* p = producer_of(g, t);
         if (p != nullptr && p->op == OpKind::Reshape) return "Concat input is a Reshape's view (chained views are not planned)";
+        if (p != nullptr && is_channel_view(p->op))
+            return std::string("Concat input is a ") + to_string(p->op) +
+                   "'s view of another buffer (it cannot live at two offsets)";
         for (const Node& other : g.nodes)
             if (&other != &n && other.op == OpKind::Concat &&
                 std::find(other.inputs.begin(), other.inputs.end(), t) != other.inputs.end())
@@ -105,14 +110,87 @@ std::string concat_refusal(const Graph& g, const Node& n, NpuDomain d) {
     return {};
 }
 
+// The channel ranges a Slice (one output) or Splitter (one per output) takes: [origin, origin + size) of the last
+// axis, every other axis whole; false with why when some output takes a part of another axis.
+struct ChannelRange {
+    uint32_t begin = 0, size = 0;
+};
+bool channel_ranges(const Graph& g, const Node& n, std::vector<ChannelRange>* out, std::string* why) {
+    const Shape& s = g.info(n.inputs[0]).shape;
+    std::vector<std::vector<uint32_t>> origins, sizes;
+    if (n.op == OpKind::Slice) {
+        const auto& a = n.attr<SliceAttrs>();
+        origins = {a.begin}, sizes = {a.size};
+    } else {
+        const auto& a = n.attr<SplitterAttrs>();
+        origins = a.view_origins, sizes = a.view_sizes;
+    }
+    if (s.rank == 0 || origins.size() != n.outputs.size() || sizes.size() != n.outputs.size()) {
+        *why = std::string(to_string(n.op)) + " without one view per output";
+        return false;
+    }
+    for (size_t j = 0; j < origins.size(); ++j) {
+        if (origins[j].size() != s.rank || sizes[j].size() != s.rank) {
+            *why = std::string(to_string(n.op)) + " view " + std::to_string(j) + " does not have one entry per axis";
+            return false;
+        }
+        for (uint32_t a = 0; a + 1 < s.rank; ++a)
+            if (origins[j][a] != 0 || sizes[j][a] != s[a]) {
+                *why = std::string(to_string(n.op)) + " takes part of axis " + std::to_string(a) +
+                       ": a buffer view on the NPU only along the channel axis (other axes would move data)";
+                return false;
+            }
+        out->push_back({origins[j][s.rank - 1], sizes[j][s.rank - 1]});
+    }
+    return true;
+}
+
+std::string channel_view_refusal(const Graph& g, const Node& n, NpuDomain d) {
+    const char* op = to_string(n.op);
+    if (n.inputs.empty() || n.inputs[0] == kNoTensor || n.outputs.empty() ||
+        std::find(n.outputs.begin(), n.outputs.end(), kNoTensor) != n.outputs.end())
+        return std::string(op) + " without input or output";
+    if (g.tensor(n.inputs[0]).is_constant()) return std::string(op) + " of a constant";
+    std::string why;
+    std::vector<ChannelRange> ranges;
+    if (!channel_ranges(g, n, &ranges, &why)) return why;
+    FeatureGeometry in;
+    if (!feature_geometry(g.info(n.inputs[0]), d, &in, &why)) return std::string(op) + " input: " + why;
+    const uint32_t c2 = in.c2();
+    for (size_t j = 0; j < ranges.size(); ++j) {
+        const ChannelRange& r = ranges[j];
+        FeatureGeometry o;
+        if (!feature_geometry(g.info(n.outputs[j]), d, &o, &why)) return std::string(op) + " output: " + why;
+        if (o.c != r.size || o.h != in.h || o.w != in.w || uint64_t{r.begin} + r.size > in.c)
+            return std::string(op) + " output " + std::to_string(j) + " " + g.info(n.outputs[j]).shape.str() +
+                   " is not its view of " + g.info(n.inputs[0]).shape.str();
+        if (r.begin % c2 != 0)
+            return std::string(op) + " output " + std::to_string(j) + " starts at channel " + std::to_string(r.begin) +
+                   ", not a multiple of the " + std::to_string(c2) + "-channel NC1HWC2 atom (it would need a copy)";
+        if (r.size % c2 != 0 && r.begin + r.size != in.c)
+            return std::string(op) + " output " + std::to_string(j) + " of " + std::to_string(r.size) +
+                   " channels ends inside an NC1HWC2 atom before the input's last channel (its consumers would read "
+                   "the next channels as its padding)";
+        for (const Node& other : g.nodes)
+            if (other.op == OpKind::Concat &&
+                std::find(other.inputs.begin(), other.inputs.end(), n.outputs[j]) != other.inputs.end())
+                return std::string(op) + " output '" + g.tensor(n.outputs[j]).name +
+                       "' feeds a Concat (it cannot be a view of two buffers)";
+    }
+    return {};
+}
+
 }  // namespace
 
-bool is_buffer_alias(OpKind op) { return op == OpKind::Reshape || op == OpKind::Concat; }
+bool is_buffer_alias(OpKind op) {
+    return op == OpKind::Reshape || op == OpKind::Concat || op == OpKind::Slice || op == OpKind::Splitter;
+}
 
 Refusal buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d) {
     std::string why = std::string(to_string(n.op)) + " is not a buffer view";
     if (n.op == OpKind::Reshape) why = reshape_refusal(g, n, d);
     if (n.op == OpKind::Concat) why = concat_refusal(g, n, d);
+    if (is_channel_view(n.op)) why = channel_view_refusal(g, n, d);
     return why.empty() ? Refusal() : Refusal::because(why);
 }
 
@@ -126,6 +204,11 @@ void add_buffer_alias(const Graph& g, const Node& n, AliasMap* map) {
     } else if (n.op == OpKind::Concat) {
         const auto& a = n.attr<ConcatAttrs>();
         for (size_t j = 0; j < n.inputs.size(); ++j) link(n.inputs[j], n.outputs[0], a.view_origins.at(j).at(3));
+    } else if (is_channel_view(n.op)) {
+        std::vector<ChannelRange> ranges;
+        std::string why;
+        if (!channel_ranges(g, n, &ranges, &why)) fail(ErrorKind::Internal, n.describe() + ": " + why);
+        for (size_t j = 0; j < ranges.size(); ++j) link(n.outputs[j], n.inputs[0], ranges[j].begin);
     }
 }
 

@@ -8,6 +8,13 @@
 //    the same plane pitch (equal H and W), so when every o_j is a multiple of C2 (16 int8, 8 fp16 channels)
 //    each producer writes its output straight into the concat buffer. Producers write whole planes (an
 //    fp16 convolution even 16-channel groups), so an input that is not the last must end on that boundary.
+//  Slice / Splitter along channels: the inverse of the Concat view. Output j, channels [b_j, b_j + s_j) of
+//    the input, is the input's buffer from plane b_j / C2 on, with the same plane pitch, when b_j is a multiple
+//    of C2. Its consumers read whole atoms (ceil(s_j / C2) planes), so s_j must be a multiple of C2 too, or
+//    the view must end at the input's last channel: then the atom's tail is the input's own padding, what a
+//    consumer of the input itself would read. Nothing writes a slice view (only its input's producer writes
+//    the buffer), so views of one input may overlap. A sliced tensor cannot also be a Concat input (it would
+//    live in two places).
 #pragma once
 
 #include <cstdint>
@@ -20,10 +27,10 @@
 
 namespace npurun::npu {
 
-// Reshape and Concat.
+// Reshape, Concat, Slice and Splitter.
 bool is_buffer_alias(OpKind op);
 
-// Whether `n` (a Reshape or Concat the checker accepted) can be a view in the NPU layout, or why not.
+// Whether `n` (a Reshape, Concat, Slice or Splitter the checker accepted) can be a view in the NPU layout, or why not.
 Refusal buffer_alias_refusal(const Graph& g, const Node& n, NpuDomain d);
 
 // Child tensor -> (tensor whose buffer holds it, channel offset in that tensor).

@@ -112,7 +112,7 @@ void CompiledSegment::pack_first_windows(const Segment& seg) {
         NpuOp& op = *l.op;
         if (op.is_view() || std::find(seg.inputs.begin(), seg.inputs.end(), op.input) == seg.inputs.end()) continue;
         const bool shared = std::any_of(ops_.begin(), ops_.end(), [&](const Layer& o) {
-            const std::vector<TensorId> v = o.op->view_inputs();
+            const std::vector<TensorId> v = o.op->view_tensors();
             return o.op.get() != &op && (o.op->input == op.input || o.op->operand == op.input ||
                                          std::find(v.begin(), v.end(), op.input) != v.end());
         });
@@ -223,7 +223,7 @@ uint64_t CompiledSegment::plan_regions(const Placement& p, uint32_t segment) {
     const Graph& g = graph_;
     const Segment& seg = p.segments.at(segment);
     for (const Layer& l : ops_) {
-        const std::vector<TensorId> v = l.op->view_inputs();
+        const std::vector<TensorId> v = l.op->view_tensors();
         touched_.insert(touched_.end(), v.begin(), v.end());
     }
     for (const Layer& l : ops_) {
@@ -296,7 +296,8 @@ void CompiledSegment::plan_native_edges(const Placement& p, uint32_t segment, co
         uint32_t ch = 0;
         if (!is_binding(output ? g.outputs : g.inputs, t)) why = output ? "it is not a model output" : "it is not a model input";
         else if (is_binding(output ? g.inputs : g.outputs, t)) why = "it is both a model input and a model output";
-        else if (alias_root(aliases_, t, &ch) != t) why = "it is a view into another tensor's NPU buffer (Concat input)";
+        else if (alias_root(aliases_, t, &ch) != t)
+            why = "it is a view into another tensor's NPU buffer (Concat input, Slice / Splitter output)";
         else if (packed_inputs_.count(t)) why = "its NPU buffer holds the first convolution's input windows packed on the host, not the tensor";
         for (size_t i = 0; i < g.nodes.size() && why.empty(); ++i) {
             const Node& n = g.nodes[i];
@@ -307,7 +308,8 @@ void CompiledSegment::plan_native_edges(const Placement& p, uint32_t segment, co
         }
         for (const auto& [u, geom] : geoms) {
             uint32_t c = 0;
-            if (why.empty() && u != t && alias_root(aliases_, u, &c) == t) why = "a view (Reshape/Concat) shares its NPU buffer";
+            if (why.empty() && u != t && alias_root(aliases_, u, &c) == t)
+                why = "a view (Reshape/Concat/Slice/Splitter) shares its NPU buffer";
         }
         for (const Layer& l : ops_)
             if (why.empty() && l.op->output_written_at_load() && l.op->output == t)

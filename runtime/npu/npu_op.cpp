@@ -7,10 +7,9 @@ namespace npurun::npu {
 namespace {
 // The table: every op kind the NPU backend lowers, and its unit.
 const NpuOpUnit* const kUnits[] = {
-    &ops::kConvolution, &ops::kDepthwise, &ops::kFullyConnected, &ops::kPooling,
-    &ops::kElementwise, &ops::kPad,       &ops::kReshape,        &ops::kConcat,
-    &ops::kActivation,
-    &ops::kGather,       &ops::kExpand,
+    &ops::kConvolution, &ops::kDepthwise, &ops::kFullyConnected, &ops::kPooling, &ops::kElementwise,
+    &ops::kPad,         &ops::kReshape,   &ops::kConcat,         &ops::kSlice,   &ops::kSplitter,
+    &ops::kActivation,  &ops::kGather,    &ops::kExpand,
 };
 }  // namespace
 

@@ -48,11 +48,11 @@ public:
     TensorId operand = kNoTensor;  // a second run-time feature map read (element-wise), else kNoTensor
     TensorId output = kNoTensor;   // feature map written (a fused activation's output)
 
-    // A view (Reshape / Concat) has no task: it only places tensors inside other tensors' regions.
+    // A view (Reshape / Concat / Slice / Splitter) has no task: it only places tensors inside other tensors' regions.
     virtual bool is_view() const { return false; }
     virtual void add_views(AliasMap* aliases) const { (void)aliases; }
-    // Feature maps a view relates (its node's inputs); empty for computing ops.
-    virtual std::vector<TensorId> view_inputs() const { return {}; }
+    // Feature maps a view relates (its node's inputs and outputs: a Splitter has several); empty for computing ops.
+    virtual std::vector<TensorId> view_tensors() const { return {}; }
     // The output region holds bytes written once at load (a Pad border), so it cannot be the user's buffer.
     virtual bool output_written_at_load() const { return false; }
 

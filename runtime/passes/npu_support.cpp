@@ -411,6 +411,30 @@ NpuVerdict check_concat(const Graph& g, const Node& n, NpuDomain d) {
     return NpuVerdict::yes(d);
 }
 
+// Slice and Splitter (seed 003 does not cover them; the vendor's Slice/Split): on the NPU they are views of their
+// input's buffer (runtime/npu/buffer_alias.h), which moves no data, so only a cut along the channel axis of a
+// 4-D NHWC map (or [1,C]) that keeps the quantization; the atom alignment is the view unit's check.
+NpuVerdict check_channel_view(const Graph& g, const Node& n, NpuDomain d) {
+    const char* op = to_string(n.op);
+    if (n.inputs.empty() || n.inputs[0] == kNoTensor || n.outputs.empty() ||
+        std::find(n.outputs.begin(), n.outputs.end(), kNoTensor) != n.outputs.end())
+        return NpuVerdict::no(std::string(op) + " without its input or an output");
+    const Shape& s = g.info(n.inputs[0]).shape;
+    if (!((s.rank == 4 || s.rank == 2) && s[0] == 1))
+        return NpuVerdict::no(std::string(op) + " of a " + s.str() +
+                              " tensor: a view on the NPU only of a [1,H,W,C] or [1,C] map");
+    if (d == NpuDomain::Int8) {
+        const auto& q = g.info(n.inputs[0]).quant;
+        for (TensorId id : n.outputs) {
+            const auto& qo = g.info(id).quant;
+            if (qo.per_axis() || q.per_axis() || qo.scale() != q.scale() || qo.offset != q.offset)
+                return NpuVerdict::no(std::string(op) +
+                                      " output quantized differently from its input (a view cannot requantize)");
+        }
+    }
+    return NpuVerdict::yes(d);
+}
+
 NpuVerdict check_reshape(const Graph& g, const Node& n, NpuDomain d) {
     // An NC1HWC2 buffer is reinterpreted without moving data when the reshape keeps the channel
     // count innermost and the number of pixels: [1,H,W,C] / [1,C] shapes with equal C and H*W
@@ -464,6 +488,8 @@ const DomainOp kDomainOps[] = {
     {OpKind::Pad, check_pad},
     {OpKind::Concat, check_concat},
     {OpKind::Reshape, check_reshape},
+    {OpKind::Slice, check_channel_view},
+    {OpKind::Splitter, check_channel_view},
     // seed 003 Gather: X int8/float16 per-layer (the indices are a Signed32 constant, not a feature map).
     {OpKind::Gather, nullptr},
     {OpKind::Tile, check_tile},

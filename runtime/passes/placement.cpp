@@ -249,11 +249,12 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
         p.segments[current].nodes.push_back(i);
     }
 
-    // A segment of only Reshape / Concat would compute nothing: on the NPU they are views of other
+    // A segment of only Reshape / Concat / Slice / Splitter would compute nothing: on the NPU they are views of other
     // layers' buffers (runtime/npu/buffer_alias.h); alone they would only add layout conversions.
     for (size_t s = 0; s < p.segments.size();) {
         const bool only_views = std::all_of(p.segments[s].nodes.begin(), p.segments[s].nodes.end(), [&](uint32_t i) {
-            return g.nodes[i].op == OpKind::Reshape || g.nodes[i].op == OpKind::Concat;
+            const OpKind op = g.nodes[i].op;
+            return op == OpKind::Reshape || op == OpKind::Concat || op == OpKind::Slice || op == OpKind::Splitter;
         });
         if (!only_views) {
             ++s;

@@ -198,7 +198,7 @@ TEST(SelftestCases, CoverEveryLoweredOp) {
         for (Precision p : {Precision::U8, Precision::S8, Precision::Fp16})
             EXPECT_TRUE(kind_precision.count({int(k), int(p)})) << layer_name(k) << " " << to_string(p);
     for (LayerKind k : {LayerKind::Add, LayerKind::Sub, LayerKind::Mul, LayerKind::Max, LayerKind::Min, LayerKind::Pad,
-                        LayerKind::Reshape, LayerKind::Concat}) {
+                        LayerKind::Reshape, LayerKind::Concat, LayerKind::Slice}) {
         EXPECT_TRUE(kind_precision.count({int(k), int(Precision::Fp16)}) || k == LayerKind::Reshape) << layer_name(k);
         EXPECT_TRUE(kind_precision.count({int(k), int(Precision::U8)}) || kind_precision.count({int(k), int(Precision::S8)}))
             << layer_name(k);

@@ -212,14 +212,33 @@ TEST(NpuSupport, TileIsSeed003Expand) {
     EXPECT_NE(run({1, 1, 1, 8}, {1, 8193, 1, 8}).reason().find("above 8192"), std::string::npos);
 }
 
+// Slice and Splitter are views of their input on the NPU: a [1,H,W,C] or [1,C] map, every output quantized as the
+// input (the channel-axis and atom rules are the view unit's, runtime/npu/buffer_alias.h).
+TEST(NpuSupport, ChannelViewsKeepTheQuantization) {
+    for (OpKind op : {OpKind::Slice, OpKind::Splitter}) {
+        GraphBuilder b;
+        const Node& same = b.node(op, {b.value({1, 4, 4, 32})}, {b.value({1, 4, 4, 16})}, std::monostate{});
+        EXPECT_TRUE(check_npu_support(b.g, same, {}).supported()) << to_string(op);
+        const Node& requant =
+            b.node(op, {b.value({1, 4, 4, 32})}, {b.value({1, 4, 4, 16}, DataType::QAsymmS8, 0.25f)}, std::monostate{});
+        EXPECT_NE(check_npu_support(b.g, requant, {}).reason().find("quantized differently"), std::string::npos)
+            << to_string(op);
+        const Node& rank3 = b.node(op, {b.value({4, 4, 32})}, {b.value({4, 4, 16})}, std::monostate{});
+        EXPECT_NE(check_npu_support(b.g, rank3, {}).reason().find("a view on the NPU only of a [1,H,W,C] or [1,C] map"),
+                  std::string::npos)
+            << to_string(op);
+    }
+}
+
 TEST(NpuSupport, EveryOtherOpHasAReason) {
     for (int k = 0; k < int(OpKind::Count_); ++k) {
         const OpKind op = OpKind(k);
         if (op == OpKind::Convolution2d || op == OpKind::DepthwiseConvolution2d || op == OpKind::FullyConnected ||
             op == OpKind::ElementwiseBinary || op == OpKind::Pooling2d || op == OpKind::Pad || op == OpKind::Concat ||
-            op == OpKind::Reshape || op == OpKind::Activation ||
-            op == OpKind::Gather ||  // the unit (ops/gather_op.cpp) checks its constant indices
-            op == OpKind::Tile)      // an Expand when it repeats nothing: TileIsSeed003Expand
+            op == OpKind::Reshape || op == OpKind::Activation || op == OpKind::Slice ||
+            op == OpKind::Splitter ||  // ChannelViewsKeepTheQuantization
+            op == OpKind::Gather ||    // the unit (ops/gather_op.cpp) checks its constant indices
+            op == OpKind::Tile)        // an Expand when it repeats nothing: TileIsSeed003Expand
             continue;
         GraphBuilder b;
         const Node& n = b.node(op, {b.value({1, 4, 4, 4})}, {b.value({1, 4, 4, 4})}, std::monostate{});

@@ -25,8 +25,8 @@ const char* to_string(Precision p);
 // the lookup table.
 enum class Act { None, Relu, Relu6, LeakyRelu, Square, Sigmoid, Tanh, Elu, SoftRelu, Gelu, Abs, Linear };
 
-enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Gather, Expand,
-                       Pow, Lstm, Add, Sub, Mul, Div, Max, Min };
+enum class LayerKind { Conv, Depthwise, FullyConnected, MaxPool, AvgPool, GlobalAvgPool, Pad, Reshape, Concat, Slice,
+                       Gather, Expand, Pow, Lstm, Add, Sub, Mul, Div, Max, Min };
 // Short name for the case lines ("Conv2d", "MaxPool2d", "Add", ...).
 const char* layer_name(LayerKind k);
 bool is_binary(LayerKind k);
@@ -66,6 +66,7 @@ struct LayerSpec {
     bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
     uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W); Expand: the target H and W
     uint32_t to_c = 0;                      // Expand: the target C of a one-channel input (0: keep C)
+    uint32_t begin_c = 0;                   // Slice: the first channel taken (to_c channels from it)
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
     float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
@@ -118,6 +119,7 @@ LayerSpec eltwise(LayerKind k);
 LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right);
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
+LayerSpec slice_channels(uint32_t begin, uint32_t count);  // Slice: channels [begin, begin + count), all H and W
 LayerSpec pow_by(float exponent);
 // An Lstm of `cells` cells over a [1, I] input (one time step); its states are two more model inputs, [1, out]
 // and [1, cells]; the chain continues with its output. Float only (run with --fp16).

@@ -8,7 +8,7 @@
 //    operands [1,1,1,C], [1,1,W,C], [1,H,1,C] (int8 and fp16), constant operands, fused ReLu (MulRelu);
 //  * Pad constant (rows only, rows and columns) and reflect, and a zero-point Pad folded into a convolution
 //    and into a depthwise convolution (no task of its own);
-//  * Reshape (same C and H*W) and channel Concat as buffer views inside small networks;
+//  * Reshape (same C and H*W), channel Concat and channel Slice as buffer views inside small networks;
 //  * Gather along H and W by constant indices (copy tasks), alone and between convolutions;
 //  * tiling: by output rows, depthwise channel groups, K (more than 8192 output channels);
 //  * multi-core (the last field: forced npu_cores): conv uint8 / int8 per-channel / fp16, depthwise and
@@ -54,6 +54,7 @@ const char* layer_name(LayerKind k) {
         case LayerKind::Pad: return "Pad";
         case LayerKind::Reshape: return "Reshape";
         case LayerKind::Concat: return "Concat";
+        case LayerKind::Slice: return "Slice";
         case LayerKind::Gather: return "Gather";
         case LayerKind::Expand: return "Expand";
         case LayerKind::Pow: return "Pow";
@@ -127,6 +128,11 @@ LayerSpec reshape(uint32_t h, uint32_t w) {
 LayerSpec concat_with(int layer) {
     LayerSpec s;
     s.kind = LayerKind::Concat, s.operand = layer;
+    return s;
+}
+LayerSpec slice_channels(uint32_t begin, uint32_t count) {
+    LayerSpec s;
+    s.kind = LayerKind::Slice, s.begin_c = begin, s.to_c = count;
     return s;
 }
 LayerSpec pow_by(float exponent) {
@@ -331,6 +337,18 @@ std::vector<Case> make_cases() {
          hwc(8, 8, 16),
          {conv(16, 1).relu(), L(conv(16, 1).relu()).from_input(), concat_with(0), conv(8, 3).pad(1)},
          "fp16 channel concat, then a conv"},
+        // Slice along channels as a view of its input (on the 16 int8 / 8 fp16 channel atom; the last view may end
+        // inside it at the input's last channel).
+        {"net-u8-slice",
+         U8,
+         hwc(8, 9, 16),
+         {conv(48, 3).pad(1), slice_channels(16, 16), conv(16, 1)},
+         "conv > slice channels [16, 32) > conv"},
+        {"net-f16-slice",
+         F16,
+         hwc(7, 8, 16),
+         {conv(20, 1).relu(), slice_channels(8, 12), conv(8, 3).pad(1)},
+         "fp16 conv > slice channels [8, 20) of 20 > conv"},
         {"net-s8-reshape",
          S8,
          hwc(8, 6, 16),

@@ -377,6 +377,22 @@ struct Builder {
         return y;
     }
 
+    // Channels [begin_c, begin_c + to_c) of x, every row and column (its quantization kept).
+    Value slice(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
+        if (x.flat || L.to_c == 0 || uint64_t{L.begin_c} + L.to_c > x.c)
+            bad(i, "Slice must take channels of a [1,H,W,C] input");
+        Value y = x;
+        y.c = L.to_c;
+        const std::vector<uint32_t> begin = {0, 0, 0, L.begin_c}, size = dims(y);
+        y.port = mw::Port(w.add_layer(fb::Layer::SliceLayer, fb::LayerType::Slice, name, {x.port}, {desc(y)},
+                                      [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
+                                          auto d =
+                                              fb::CreateSliceDescriptor(b, b.CreateVector(begin), b.CreateVector(size));
+                                          return fb::CreateSliceLayer(b, base, d).Union();
+                                      }));
+        return y;
+    }
+
     // Concat along channels of [x, earlier[operand]]: same H, W and quantization (a view needs no requantization).
     Value concat(size_t i, const LayerSpec& L, const Value& x, const std::vector<Value>& earlier, const std::string& name) {
         if (L.operand < 0 || static_cast<size_t>(L.operand) >= earlier.size()) bad(i, "Concat needs an earlier layer");
@@ -508,6 +524,7 @@ BuiltCase build_case(const Case& c) {
             case LayerKind::Pad: x = B.pad(i, L, x, name); break;
             case LayerKind::Reshape: x = B.reshape(i, L, x, name); break;
             case LayerKind::Concat: x = B.concat(i, L, x, outputs, name); break;
+            case LayerKind::Slice: x = B.slice(i, L, x, name); break;
             case LayerKind::Gather: x = B.gather(i, L, x, name); break;
             case LayerKind::Expand: x = B.expand(i, L, x, name); break;
             case LayerKind::Pow: x = B.power(i, L, x, name); break;

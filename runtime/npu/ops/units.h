@@ -13,6 +13,8 @@ extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary,
 extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
 extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
+extern const NpuOpUnit kSlice;             // view_op.cpp: channel Slice, the output a view into the input
+extern const NpuOpUnit kSplitter;          // view_op.cpp: channel Splitter, every output a view into the input
 extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone activations, DPU flying tasks (lookup table)
 extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by constant indices, DPU flying copies
 extern const NpuOpUnit kExpand;            // expand_op.cpp: Tile of size-1 axes (seed 003 Expand) along H/W, DPU flying copies

@@ -50,7 +50,7 @@ StepSizes step_sizes(const Graph& g, const Node& n) {
 
 // What rules out an Lstm before its parts are built: the parts' own limits are their units' to say.
 Refusal structural_refusal(const Graph& g, const Node& n) {
-    if (n.op != OpKind::Lstm && !is_sequence(n))
+    if (!is_lowerable_lstm(n.op))
         return Refusal::because(std::string(to_string(n.op)) +
                                 " is not lowered (only Lstm and UnidirectionalSequenceLstm are)");
     const auto& a = n.attr<LstmAttrs>();
@@ -442,12 +442,13 @@ Refusal lstm_lowering_refusal(const Graph& g, const Node& lstm, const PlacementO
     return parts_refusal(scratch, nodes, d.computing, o);
 }
 
+bool is_lowerable_lstm(OpKind op) { return op == OpKind::Lstm || op == OpKind::UnidirectionalSequenceLstm; }
+
 std::unique_ptr<Graph> lower_lstm_layers(const Graph& g, const PlacementOptions& o) {
     std::vector<bool> lowered(g.nodes.size(), false);
     bool any = false;
     for (size_t k = 0; k < g.nodes.size(); ++k)
-        if ((g.nodes[k].op == OpKind::Lstm || is_sequence(g.nodes[k])) &&
-            lstm_lowering_refusal(g, g.nodes[k], o).accepted())
+        if (is_lowerable_lstm(g.nodes[k].op) && lstm_lowering_refusal(g, g.nodes[k], o).accepted())
             lowered[k] = any = true;
     if (!any) return nullptr;
     auto out = std::make_unique<Graph>(copy_of(g));

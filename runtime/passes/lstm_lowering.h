@@ -36,6 +36,10 @@
 
 namespace npurun {
 
+// The op kinds the rewrite takes apart: Lstm (one step) and UnidirectionalSequenceLstm (unrolled). The quantized
+// LSTMs (QLstm, QuantizedLstm) are other kinds and stay whole.
+bool is_lowerable_lstm(OpKind op);
+
 // Why `lstm` (an Lstm or UnidirectionalSequenceLstm node) cannot run on the NPU under `o`, or an acceptance: it is then lowered by
 // lower_lstm_layers.
 Refusal lstm_lowering_refusal(const Graph& g, const Node& lstm, const PlacementOptions& o);

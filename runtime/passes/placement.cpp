@@ -177,7 +177,7 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
             if (np.device == Placed::Fused) continue;
         }
         NpuVerdict v = check_npu_support(g, n, opt.policy);
-        if ((n.op == OpKind::Lstm || n.op == OpKind::UnidirectionalSequenceLstm) && opt.use_npu) {
+        if (is_lowerable_lstm(n.op) && opt.use_npu) {
             // An Lstm reaches the NPU only as its parts (lower_lstm_layers); one still here says why it was kept.
             const Refusal r = lstm_lowering_refusal(g, n, opt);
             v = NpuVerdict::no(r.refused()

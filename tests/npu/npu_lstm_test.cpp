@@ -114,8 +114,7 @@ std::string kept_reason(const LstmSpec& s, bool fp16) {
     const auto m = lstm_model(s);
     const Graph& g = m->graph();
     for (const Node& n : g.nodes)
-        if (n.op == OpKind::Lstm || n.op == OpKind::UnidirectionalSequenceLstm)
-            return lstm_lowering_refusal(g, n, npu::npu_placement_options(fp16)).reason();
+        if (is_lowerable_lstm(n.op)) return lstm_lowering_refusal(g, n, npu::npu_placement_options(fp16)).reason();
     return "no Lstm";
 }
 

@@ -9,6 +9,11 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD   ?= $(ASAN_BUILD)
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
+# The native and sanitizer trees link with lld when it is installed (install-deps' build group has it): 4-5x
+# faster than ld.bfd on the ~60 test executables of a tree (an ASan conformance-npu link: 4.8 s -> 1.0 s). Set
+# at meson setup through meson's CC_LD/CXX_LD. Not the aarch64 tree: Debian's cross gcc finds no ld.lld of its
+# own (-fuse-ld=lld: "cannot find ld"). Packaging builds choose their own linker.
+LINK_ENV    = env $$(command -v ld.lld >/dev/null && echo CC_LD=lld CXX_LD=lld)
 DEPS        = tools/ci/install-deps.sh
 EXAMPLE_DIR = $(BUILD)/example
 # aarch64 (the board) cross build; its tests run under qemu-aarch64 with the arm64 sysroot.
@@ -28,7 +33,7 @@ deps:
 
 $(BUILD)/build.ninja:
 	@$(DEPS) build test
-	meson setup $(BUILD) --prefix=$(PREFIX)
+	$(LINK_ENV) meson setup $(BUILD) --prefix=$(PREFIX)
 
 build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -63,7 +68,7 @@ test: build
 # goes on the layer libraries only (-Dfuzz_coverage, meson.build).
 $(sort $(ASAN_BUILD)/build.ninja $(FUZZ_BUILD)/build.ninja):
 	@$(DEPS) build test fuzz
-	CC=clang CXX=clang++ meson setup $(@D) -Doptimization=1 -Ddebug=false -Dcpp_args=-gline-tables-only \
+	CC=clang CXX=clang++ $(LINK_ENV) meson setup $(@D) -Doptimization=1 -Ddebug=false -Dcpp_args=-gline-tables-only \
 	  -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz_coverage=true
 
 asan: $(ASAN_BUILD)/build.ninja

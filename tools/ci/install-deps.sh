@@ -5,7 +5,7 @@
 set -euo pipefail
 
 declare -A GROUPS_PKGS=(
-  [build]="meson ninja-build g++ pkg-config flatbuffers-compiler libflatbuffers-dev libdrm-dev libsimde-dev python3 libjpeg62-turbo-dev libpng-dev zlib1g-dev"
+  [build]="meson ninja-build g++ lld pkg-config flatbuffers-compiler libflatbuffers-dev libdrm-dev libsimde-dev python3 libjpeg62-turbo-dev libpng-dev zlib1g-dev"
   [test]="libgtest-dev libarmnn-dev libarmnntfliteparser-dev libarmnn-cpuref-backend22 libsimde-dev python3-yaml chromium busybox libopencv-dev"
   [cross]="crossbuild-essential-arm64 qemu-user debian-archive-keyring"
   [bench]="libxnnpack-dev libpthreadpool-dev libbenchmark-dev"

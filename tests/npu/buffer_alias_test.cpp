@@ -70,30 +70,6 @@ const NodePlacement& kept_placement_of(const std::shared_ptr<const Model>& m, Op
     return keep->nodes.at(0);
 }
 
-// One segment, the view's row has no task, and the segment's tasks are exactly the convolutions' tasks.
-void expect_view_without_task(const std::shared_ptr<const Model>& m, bool fp16, const char* view_type) {
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
-    so.fp16 = fp16;
-    so.profile = true;
-    Session sim(m, so);
-    const npu::NpuBackend* b = SessionFactory::npu_backend(sim);
-    ASSERT_NE(b, nullptr);
-    ASSERT_EQ(b->segments().size(), 1u) << explain(m->graph(), b->placement());
-    uint32_t conv_tasks = 0;
-    bool seen = false;
-    for (const npu::NpuLayerStats& l : b->segments()[0]->layers()) {
-        if (l.type == view_type) {
-            seen = true;
-            EXPECT_EQ(l.tasks, 0u) << view_type << " must not generate a task or a copy";
-        } else {
-            conv_tasks += l.tasks;
-        }
-    }
-    EXPECT_TRUE(seen) << view_type << " is not in the NPU segment";
-    EXPECT_EQ(b->segments()[0]->task_count(), conv_tasks) << "a task besides the convolutions' (a copy?)";
-}
-
 TEST(NpuConcat, Int8ChannelConcatIsWrittenInPlaceAndMatchesCpu) {
     for (DataType dt : {DataType::QAsymmU8, DataType::QAsymmS8}) {
         auto m = concat_model(dt, 16, 32);

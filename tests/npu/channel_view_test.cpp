@@ -86,31 +86,6 @@ std::shared_ptr<const Model> splitter_model(DataType dt) {
     return std::make_shared<const Model>(std::move(g), "splitter");
 }
 
-// The NPU segment (exactly one), with the view in it and without a task of its own: the segment's tasks are
-// exactly the other layers' tasks.
-void expect_channel_view_without_task(const std::shared_ptr<const Model>& m, bool fp16, const char* view_type) {
-    SessionOptions so;
-    so.device = DeviceKind::Sim;
-    so.fp16 = fp16;
-    so.profile = true;
-    Session sim(m, so);
-    const npu::NpuBackend* b = SessionFactory::npu_backend(sim);
-    ASSERT_NE(b, nullptr);
-    ASSERT_EQ(b->segments().size(), 1u) << explain(m->graph(), b->placement());
-    uint32_t other_tasks = 0;
-    bool seen = false;
-    for (const npu::NpuLayerStats& l : b->segments()[0]->layers()) {
-        if (l.type == view_type) {
-            seen = true;
-            EXPECT_EQ(l.tasks, 0u) << view_type << " must not generate a task or a copy";
-        } else {
-            other_tasks += l.tasks;
-        }
-    }
-    EXPECT_TRUE(seen) << view_type << " is not in the NPU segment";
-    EXPECT_EQ(b->segments()[0]->task_count(), other_tasks) << "a task besides the other layers' (a copy?)";
-}
-
 NodePlacement view_placement(const std::shared_ptr<const Model>& m, OpKind op, bool fp16) {
     const Placement p = place(m->graph(), npu::npu_placement_options(fp16));
     for (size_t i = 0; i < m->graph().nodes.size(); ++i)
@@ -136,7 +111,7 @@ TEST(NpuSliceView, Int8ChannelSliceIsAViewAndMatchesCpu) {
             const Compared r = compare_cpu_sim(m);
             EXPECT_LE(r.max_diff, 1.0) << to_string(dt) << " [" << s.begin << ", " << s.begin + s.size << ")";
             EXPECT_TRUE(r.cpu_layers.empty()) << "a layer fell back to the CPU";
-            expect_channel_view_without_task(m, false, "Slice");
+            expect_view_without_task(m, false, "Slice");
         }
     }
 }
@@ -148,7 +123,7 @@ TEST(NpuSliceView, Fp16ChannelSliceIsAViewAndMatchesCpu) {
         const Compared r = compare_cpu_sim(m, true);
         EXPECT_LE(r.max_diff, 1.0 / 128.0 * std::max(1.0, r.max_ref)) << s.begin << " " << s.size;
         EXPECT_TRUE(r.cpu_layers.empty()) << "a layer fell back to the CPU";
-        expect_channel_view_without_task(m, true, "Slice");
+        expect_view_without_task(m, true, "Slice");
     }
 }
 
@@ -174,7 +149,7 @@ TEST(NpuSplitterView, ChannelSplitterOutputsAreViewsAndMatchCpu) {
         const Compared r = compare_cpu_sim(m, fp16);
         EXPECT_LE(r.max_diff, fp16 ? 1.0 / 128.0 * std::max(1.0, r.max_ref) : 1.0) << to_string(dt);
         EXPECT_TRUE(r.cpu_layers.empty()) << "a layer fell back to the CPU";
-        expect_channel_view_without_task(m, fp16, "Splitter");
+        expect_view_without_task(m, fp16, "Splitter");
     }
 }
 

@@ -17,6 +17,7 @@
 #include "ir/graph.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/placement.h"
+#include "runtime/session/session_factory.h"
 #include "tests/common/graph_builders.h"
 
 namespace npurun::npu_test {
@@ -317,6 +318,31 @@ inline Compared compare_cpu_sim(const std::shared_ptr<const Model>& model, bool 
     so.profile = true;
     CpuSimRun run(model, so, seed);
     return compare_runs(run.cpu, run.sim);
+}
+
+// One NPU segment with the view (Reshape / Concat / Slice / Splitter) in it: its row has no task, and the segment's
+// tasks are exactly the other layers' tasks (no copy).
+inline void expect_view_without_task(const std::shared_ptr<const Model>& m, bool fp16, const char* view_type) {
+    SessionOptions so;
+    so.device = DeviceKind::Sim;
+    so.fp16 = fp16;
+    so.profile = true;
+    Session sim(m, so);
+    const npu::NpuBackend* b = SessionFactory::npu_backend(sim);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(b->segments().size(), 1u) << explain(m->graph(), b->placement());
+    uint32_t other_tasks = 0;
+    bool seen = false;
+    for (const npu::NpuLayerStats& l : b->segments()[0]->layers()) {
+        if (l.type == view_type) {
+            seen = true;
+            EXPECT_EQ(l.tasks, 0u) << view_type << " must not generate a task or a copy";
+        } else {
+            other_tasks += l.tasks;
+        }
+    }
+    EXPECT_TRUE(seen) << view_type << " is not in the NPU segment";
+    EXPECT_EQ(b->segments()[0]->task_count(), other_tasks) << "a task besides the other layers' (a copy?)";
 }
 
 }  // namespace npurun::npu_test

@@ -22,9 +22,9 @@
 //                                                                x, EW add of the remainder map, in place
 // The only rounding beyond the CPU's is a multiplier held as fp16 (1/6: relative 2.4e-4; alpha, TanH's a and b:
 // relative <= 4.9e-4), the lookup table's (activation_lut.h), the fp16 intermediates and the fp16 output. Linear's
-// b / a is fp32 (relative 6e-8 of b), its a held as fp16 within 1e-3 like alpha. Sqrt is refused with its reason. int8: every function but the fused-only
-// ReLu / BoundedReLu in one task through the table, one entry per input code (activation_lut.h), bit-exact with
-// the CPU. SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks
+// b / a is fp32 (relative 6e-8 of b), its a held as fp16 within 1e-3 like alpha. Sqrt is refused with its reason.
+// int8: every function but the fused-only ReLu / BoundedReLu in one task through the table, one entry per input
+// code (activation_lut.h), bit-exact with the CPU. SiLU (x * sigmoid(x)): a Mul with its Sigmoid gate folded in (prepare_silu), the Sigmoid's two tasks
 // with the multiply by x in the second.
 #include "core/fp16.h"
 #include "runtime/npu/activation_lut.h"
@@ -138,11 +138,11 @@ Refusal prepare_activation(const Graph& g, const Node& node, NpuDomain d, Tables
             case ActivationFunction::Abs: break;
             case ActivationFunction::Linear: {
                 // (x + b / a) * a: the multiplier a as an fp16 register within 1e-3, b / a an fp32 one.
-                uint16_t bits = 0;
-                const float add = attrs.b / attrs.a;
                 if (attrs.a == 0.0f)
                     return Refusal::because(
                         "fp16 Linear with slope 0 (0 * x is NaN for an infinite x; the BS stage cannot give it)");
+                uint16_t bits = 0;
+                const float add = attrs.b / attrs.a;
                 if (!fp16_multiplier(attrs.a, &bits) || !std::isfinite(add))
                     return Refusal::because("fp16 Linear slope " + std::to_string(attrs.a) + ", offset " +
                                             std::to_string(attrs.b) +

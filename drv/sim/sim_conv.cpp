@@ -67,6 +67,7 @@ void fetch_features(TaskExec& t, uint32_t feat, uint32_t C, uint32_t H, uint32_t
 // the padding value and the weight bytes. Decoded once per task from the registers (run_cna_core).
 struct MacTask {
     uint32_t C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy;
+    uint32_t dx, dy;  // dilation (CONV_CON3 ATROUS_*_DILATION + 1): tap (ky, kx) reads input (ky * dy, kx * dx)
     int pl, pt;
     uint32_t bpe, prec;
     bool fl, dw;
@@ -77,6 +78,9 @@ struct MacTask {
     const std::vector<uint8_t>& wbytes;
     uint32_t clip_truncate;  // CORE CLIP_TRUNCATE (integer pipelines)
     uint32_t waddr;          // where the weights were fetched from (the memo's key)
+    // Input rows / columns one kernel window covers.
+    uint32_t span_h() const { return (kh - 1) * dy + 1; }
+    uint32_t span_w() const { return (kw - 1) * dx + 1; }
 };
 
 namespace {
@@ -96,8 +100,8 @@ template <typename T, typename S>
 PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
     PaddedInput<T> p;
     const auto pt = static_cast<uint32_t>(m.pt), pl = static_cast<uint32_t>(m.pl);
-    p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.kh);
-    p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.kw);
+    p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.span_h());
+    p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.span_w());
     if constexpr (std::is_same_v<T, S>) {
         if (p.hp == m.H && p.wp == m.W) {
             p.base = in.data();
@@ -215,7 +219,8 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
             for (uint32_t oy = 0; oy < m.Ho; ++oy) {
                 for (uint32_t c = 0, t = 0; c < m.C; ++c)
                     for (uint32_t ky = 0; ky < m.kh; ++ky)
-                        for (uint32_t kx = 0; kx < m.kw; ++kx) tap_rows[t++] = in.row(c, oy * m.sy + ky) + kx;
+                        for (uint32_t kx = 0; kx < m.kw; ++kx)
+                            tap_rows[t++] = in.row(c, oy * m.sy + ky * m.dy) + kx * m.dx;
                 vec::direct_row(tap_rows.data(), n, w.data(), ks, m.Wo, out + size_t{oy} * m.Wo, plane);
             }
             return;
@@ -228,8 +233,8 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
             int64_t window = 0;
             for (uint32_t c = 0, t = 0; c < m.C; ++c)
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                    const In* row = in.row(c, oy * m.sy + ky) + size_t{ox} * m.sx;
-                    for (uint32_t kx = 0; kx < m.kw; ++kx) v[t++] = row[kx];
+                    const In* row = in.row(c, oy * m.sy + ky * m.dy) + size_t{ox} * m.sx;
+                    for (uint32_t kx = 0; kx < m.kw; ++kx) v[t++] = row[size_t{kx} * m.dx];
                 }
             if (sums != nullptr)
                 for (size_t t = 0; t < n; ++t) window += static_cast<int64_t>(v[t]);
@@ -260,12 +265,18 @@ void mac_depthwise(const MacTask& m, const PaddedInput<In>& in, const std::vecto
             Acc* row_acc = m.sx == 1 ? acc : full.data();
             if (m.sx != 1) std::fill(full.begin(), full.end(), Acc{0});
             const In* wc = w.data() + size_t{c} * m.kh * m.kw;
+            bool done = false;
             if constexpr (std::is_same_v<Acc, float> && std::is_same_v<In, float>) {
-                vec::depthwise_row(in.row(c, oy * m.sy), in.wp, wc, m.kh, m.kw, m.sx == 1 ? m.Wo : span, row_acc);
-            } else {
+                if (m.dx == 1 && m.dy == 1) {  // the vector kernel reads adjacent taps
+                    vec::depthwise_row(in.row(c, oy * m.sy), in.wp, wc, m.kh, m.kw, m.sx == 1 ? m.Wo : span, row_acc);
+                    done = true;
+                }
+            }
+            if (!done) {  // the same taps in the same order (ky, kx), one multiply-add per tap and column
                 for (uint32_t ky = 0; ky < m.kh; ++ky) {
-                    const In* row = in.row(c, oy * m.sy + ky);
-                    for (uint32_t kx = 0; kx < m.kw; ++kx) mac_row(row_acc, row + kx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
+                    const In* row = in.row(c, oy * m.sy + ky * m.dy);
+                    for (uint32_t kx = 0; kx < m.kw; ++kx)
+                        mac_row(row_acc, row + size_t{kx} * m.dx, wc[ky * m.kw + kx], m.sx == 1 ? m.Wo : span, 1);
                 }
             }
             if (m.sx != 1)
@@ -359,27 +370,27 @@ ConvResult run_core(TaskExec& t, const MacTask& m) {
 
 // What the simulator models of a convolution task; every other non-zero CNA / CORE field refuses it.
 void check_modelled_conv_fields(TaskExec& t) {
-    t.check_block(0x1000, 0x1FFC,
-                  {f::CNA_PROC_PRECISION, f::CNA_IN_PRECISION, f::CNA_CONV_MODE,
-                   // no functional effect in a functional model (timing / CBUF scheduling / bursts):
-                   f::CNA_FEATURE_GRAINS, f::CNA_KERNEL_GROUP, rc::regs::CNA_CONV_CON2::CON2_BIT30,
-                   rc::regs::CNA_CONV_CON2::CON2_BIT28_29, rc::regs::CNA_CBUF_CON1::DATA_ENTRIES,
-                   rc::regs::CNA_DMA_CON0::WEIGHT_BURST_LEN, rc::regs::CNA_DMA_CON0::DATA_BURST_LEN,
-                   rc::regs::CNA_DMA_CON0::OV4K_BYPASS, f::CNA_IN_CHANNEL_REAL,
-                   rc::regs::CNA_S_POINTER::POINTER_PP_MODE, rc::regs::CNA_S_POINTER::EXECUTER_PP_EN,
-                   rc::regs::CNA_S_POINTER::POINTER_PP_EN,
-                   // read below:
-                   f::CNA_STRIDE_X, f::CNA_STRIDE_Y, f::CNA_IN_WIDTH, f::CNA_IN_HEIGHT, f::CNA_IN_CHANNEL, f::CNA_OUT_WIDTH,
-                   f::CNA_OUT_ATOMICS, f::CNA_WEIGHT_BYTES, f::CNA_WEIGHT_BYTES_PER_KERNEL, f::CNA_WEIGHT_WIDTH,
-                   f::CNA_WEIGHT_HEIGHT, f::CNA_WEIGHT_KERNELS, f::CNA_WEIGHT_REUSE, f::CNA_DATA_REUSE, f::CNA_WEIGHT_BANK,
-                   f::CNA_DATA_BANK, f::CNA_CVT_DATA_SIGN, f::CNA_CVT_BYPASS, rc::regs::CNA_CVT_CON0::CVT_TYPE,
-                   // CVT_CON1..4 are only used when the input converter is not bypassed (checked below):
-                   rc::regs::CNA_CVT_CON1::CVT_SCALE0, rc::regs::CNA_CVT_CON1::CVT_OFFSET0,
-                   rc::regs::CNA_CVT_CON2::CVT_SCALE1, rc::regs::CNA_CVT_CON2::CVT_OFFSET1,
-                   rc::regs::CNA_CVT_CON3::CVT_SCALE2, rc::regs::CNA_CVT_CON3::CVT_OFFSET2,
-                   rc::regs::CNA_CVT_CON4::CVT_SCALE3, rc::regs::CNA_CVT_CON4::CVT_OFFSET3, f::CNA_PAD_LEFT,
-                   f::CNA_PAD_TOP, f::CNA_FEATURE_ADDR, f::CNA_LINE_STRIDE, f::CNA_SURF_STRIDE, f::CNA_DMA_WIDTH,
-                   f::CNA_DMA_HEIGHT, f::CNA_DMA_CHANNEL, f::CNA_DCOMP_ADDR, f::CNA_PAD_VALUE});
+    t.check_block(
+        0x1000, 0x1FFC,
+        {f::CNA_PROC_PRECISION, f::CNA_IN_PRECISION, f::CNA_CONV_MODE,
+         // no functional effect in a functional model (timing / CBUF scheduling / bursts):
+         f::CNA_FEATURE_GRAINS, f::CNA_KERNEL_GROUP, rc::regs::CNA_CONV_CON2::CON2_BIT30,
+         rc::regs::CNA_CONV_CON2::CON2_BIT28_29, rc::regs::CNA_CBUF_CON1::DATA_ENTRIES,
+         rc::regs::CNA_DMA_CON0::WEIGHT_BURST_LEN, rc::regs::CNA_DMA_CON0::DATA_BURST_LEN,
+         rc::regs::CNA_DMA_CON0::OV4K_BYPASS, f::CNA_IN_CHANNEL_REAL, rc::regs::CNA_S_POINTER::POINTER_PP_MODE,
+         rc::regs::CNA_S_POINTER::EXECUTER_PP_EN, rc::regs::CNA_S_POINTER::POINTER_PP_EN,
+         // read below:
+         f::CNA_STRIDE_X, f::CNA_STRIDE_Y, f::CNA_ATROUS_X, f::CNA_ATROUS_Y, f::CNA_IN_WIDTH, f::CNA_IN_HEIGHT,
+         f::CNA_IN_CHANNEL, f::CNA_OUT_WIDTH, f::CNA_OUT_ATOMICS, f::CNA_WEIGHT_BYTES, f::CNA_WEIGHT_BYTES_PER_KERNEL,
+         f::CNA_WEIGHT_WIDTH, f::CNA_WEIGHT_HEIGHT, f::CNA_WEIGHT_KERNELS, f::CNA_WEIGHT_REUSE, f::CNA_DATA_REUSE,
+         f::CNA_WEIGHT_BANK, f::CNA_DATA_BANK, f::CNA_CVT_DATA_SIGN, f::CNA_CVT_BYPASS,
+         rc::regs::CNA_CVT_CON0::CVT_TYPE,
+         // CVT_CON1..4 are only used when the input converter is not bypassed (checked below):
+         rc::regs::CNA_CVT_CON1::CVT_SCALE0, rc::regs::CNA_CVT_CON1::CVT_OFFSET0, rc::regs::CNA_CVT_CON2::CVT_SCALE1,
+         rc::regs::CNA_CVT_CON2::CVT_OFFSET1, rc::regs::CNA_CVT_CON3::CVT_SCALE2, rc::regs::CNA_CVT_CON3::CVT_OFFSET2,
+         rc::regs::CNA_CVT_CON4::CVT_SCALE3, rc::regs::CNA_CVT_CON4::CVT_OFFSET3, f::CNA_PAD_LEFT, f::CNA_PAD_TOP,
+         f::CNA_FEATURE_ADDR, f::CNA_LINE_STRIDE, f::CNA_SURF_STRIDE, f::CNA_DMA_WIDTH, f::CNA_DMA_HEIGHT,
+         f::CNA_DMA_CHANNEL, f::CNA_DCOMP_ADDR, f::CNA_PAD_VALUE});
     t.check_block(0x3000, 0x3FFC,
                   {f::CORE_PROC_PRECISION, f::CORE_DW_EN, f::CORE_QD_EN, f::CORE_OUT_HEIGHT, f::CORE_OUT_WIDTH,
                    f::CORE_OUT_CHANNEL, f::CORE_CLIP_TRUNCATE, rc::regs::CORE_S_POINTER::POINTER_PP_MODE,
@@ -405,6 +416,11 @@ ConvResult run_cna_core(TaskExec& t) {
     const uint32_t W = t.get(f::CNA_IN_WIDTH), H = t.get(f::CNA_IN_HEIGHT), C = t.get(f::CNA_IN_CHANNEL);
     const uint32_t kw = t.get(f::CNA_WEIGHT_WIDTH), kh = t.get(f::CNA_WEIGHT_HEIGHT), K = t.get(f::CNA_WEIGHT_KERNELS);
     const uint32_t sx = t.get(f::CNA_STRIDE_X), sy = t.get(f::CNA_STRIDE_Y);
+    // ASSUMPTION (reference §3 CONV_CON3: "dilation (pads inserted between pixels); >0 enables atrous"): the field holds
+    // the number of input pixels skipped between two taps, so dilation d is written d - 1 and 0 is a plain
+    // kernel. The weights stay kh x kw (WEIGHT_SIZE2); the window covers (k - 1) * d + 1 input pixels.
+    const uint32_t dx = t.get(f::CNA_ATROUS_X) + 1, dy = t.get(f::CNA_ATROUS_Y) + 1;
+    const uint32_t span_w = (kw - 1) * dx + 1, span_h = (kh - 1) * dy + 1;
     const int pl = static_cast<int>(t.get(f::CNA_PAD_LEFT)), pt = static_cast<int>(t.get(f::CNA_PAD_TOP));
     const uint32_t Wo = t.get(f::CORE_OUT_WIDTH) + 1, Ho = t.get(f::CORE_OUT_HEIGHT) + 1;
     const uint32_t Coa = t.get(f::CORE_OUT_CHANNEL) + 1;
@@ -420,14 +436,14 @@ ConvResult run_cna_core(TaskExec& t) {
     if (t.regs().written(f::CNA_DMA_CHANNEL.reg) && t.get(f::CNA_DMA_CHANNEL) != C) t.unmodelled("FC_DATA_SIZE1 differs from DATAIN_CHANNEL");
     // Right/bottom padding is implied by the sizes; more than a kernel of padding, or input left unread
     // beyond one stride, is not a convolution any generator writes.
-    const long pr = static_cast<long>(Wo - 1) * sx + kw - W - pl;
-    const long pb = static_cast<long>(Ho - 1) * sy + kh - H - pt;
-    if (pr >= static_cast<long>(kw) || pb >= static_cast<long>(kh) || pl >= static_cast<int>(kw) || pt >= static_cast<int>(kh) ||
-        pr < -static_cast<long>(sx - 1) || pb < -static_cast<long>(sy - 1)) {
+    const long pr = static_cast<long>(Wo - 1) * sx + span_w - W - pl;
+    const long pb = static_cast<long>(Ho - 1) * sy + span_h - H - pt;
+    if (pr >= static_cast<long>(span_w) || pb >= static_cast<long>(span_h) || pl >= static_cast<int>(span_w) ||
+        pt >= static_cast<int>(span_h) || pr < -static_cast<long>(sx - 1) || pb < -static_cast<long>(sy - 1)) {
         t.invalid("output size " + std::to_string(Wo) + "x" + std::to_string(Ho) + " inconsistent with input " +
                   std::to_string(W) + "x" + std::to_string(H) + ", kernel, stride and padding");
     }
-    if (t.get(f::CNA_FEATURE_GRAINS) < kh) t.invalid("FEATURE_GRAINS below the kernel height");
+    if (t.get(f::CNA_FEATURE_GRAINS) < span_h) t.invalid("FEATURE_GRAINS below the kernel window's height");
     const uint64_t per_kernel = uint64_t{kw} * kh * C * bpe;
     if (t.get(f::CNA_WEIGHT_BYTES_PER_KERNEL) != per_kernel) t.invalid("WEIGHT_BYTES_PER_KERNEL != kw*kh*channels*bytes");
     if (dw && K != 1) t.invalid("depthwise with WEIGHT_KERNELS != 1");
@@ -519,8 +535,11 @@ ConvResult run_cna_core(TaskExec& t) {
     }
 
     // ---- CORE: MACs ----
-    ConvResult r = run_core(t, MacTask{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, pl, pt, bpe, prec, fl, dw,
-                                       in_f, in_i, pad_f, pad_i, *wbytes, t.get(f::CORE_CLIP_TRUNCATE), waddr});
+    // clang-format off
+    const MacTask task{C, H, W, K, Co, Coa, Ho, Wo, kh, kw, sx, sy, dx, dy, pl, pt, bpe, prec, fl, dw,
+                       in_f, in_i, pad_f, pad_i, *wbytes, t.get(f::CORE_CLIP_TRUNCATE), waddr};
+    // clang-format on
+    ConvResult r = run_core(t, task);
     t.counters().macs += uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C);
     return r;
 }

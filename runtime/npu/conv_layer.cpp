@@ -99,12 +99,8 @@ Refusal conv_operands(const Graph& g, const Node& node, const Node* act, ConvOpe
 struct WeightIndex {
     OpKind op = OpKind::Convolution2d;
     uint32_t kh = 1, kw = 1, cin = 0, k = 0;  // the model's kernel
-    uint32_t dx = 1, dy = 1;                  // dilation: tap (ky, kx) of the inflated kernel is weight (ky/dy, kx/dx)
-    bool transposed = false;  // FullyConnected transpose_weights
-    // A tap of the inflated kernel between the model's weights (effective weight 0).
-    bool hole(uint32_t ky, uint32_t kx) const { return ky % dy != 0 || kx % dx != 0; }
+    bool transposed = false;                  // FullyConnected transpose_weights
     size_t operator()(uint32_t o, uint32_t i, uint32_t ky, uint32_t kx) const {
-        ky /= dy, kx /= dx;
         switch (op) {
             case OpKind::DepthwiseConvolution2d: return (size_t(ky) * kw + kx) * k + o;
             case OpKind::FullyConnected: return transposed ? size_t(o) * cin + i : size_t(i) * k + o;
@@ -116,20 +112,23 @@ struct WeightIndex {
 WeightIndex weight_index(const Node& node, const ConvLayer& L) {
     WeightIndex wi;
     wi.op = node.op;
-    wi.dx = L.dil_x, wi.dy = L.dil_y;
-    wi.kh = (L.kh - 1) / L.dil_y + 1, wi.kw = (L.kw - 1) / L.dil_x + 1, wi.cin = L.c, wi.k = L.k;
+    wi.kh = L.kh, wi.kw = L.kw, wi.cin = L.c, wi.k = L.k;
     if (node.op == OpKind::FullyConnected) wi.transposed = node.attr<FullyConnectedAttrs>().transpose_weights;
     return wi;
 }
 
-// The kernel the CNA runs for weights [., kh, kw, .] with dilation (dx, dy): (k - 1) * d + 1 taps (ConvLayer).
-Refusal inflate(uint32_t dx, uint32_t dy, const TensorInfo& wi, ConvLayer* L) {
+// Kernel [., kh, kw, .] and dilation (dx, dy) (ConvLayer): the CNA runs the kh x kw taps with its atrous fields,
+// which hold dilation - 1 (drv/sim/sim_conv.cpp states the assumption), so the dilation must fit them.
+Refusal set_kernel(uint32_t dx, uint32_t dy, const TensorInfo& wi, ConvLayer* L) {
     if (dx < 1 || dy < 1) return Refusal::because("dilation 0");
-    const uint64_t kh = uint64_t(wi.shape[1] - 1) * dy + 1, kw = uint64_t(wi.shape[2] - 1) * dx + 1;
-    if (kh > npu_limits::kConvMaxKernel || kw > npu_limits::kConvMaxKernel)
-        return Refusal::because("dilated kernel " + std::to_string(kh) + "x" + std::to_string(kw) + " exceeds " +
-                                std::to_string(npu_limits::kConvMaxKernel) + " taps (WEIGHT_SIZE2 field)");
-    L->kh = uint32_t(kh), L->kw = uint32_t(kw), L->dil_x = dx, L->dil_y = dy;
+    if (dx > npu_limits::kConvMaxDilation || dy > npu_limits::kConvMaxDilation)
+        return Refusal::because("dilation " + std::to_string(dy) + "x" + std::to_string(dx) + " exceeds " +
+                                std::to_string(npu_limits::kConvMaxDilation) + " (CONV_CON3 atrous fields)");
+    if (wi.shape[1] > npu_limits::kConvMaxKernel || wi.shape[2] > npu_limits::kConvMaxKernel)
+        return Refusal::because("kernel " + std::to_string(wi.shape[1]) + "x" + std::to_string(wi.shape[2]) +
+                                " exceeds " + std::to_string(npu_limits::kConvMaxKernel) +
+                                " taps (WEIGHT_SIZE2 field)");
+    L->kh = wi.shape[1], L->kw = wi.shape[2], L->dil_x = dx, L->dil_y = dy;
     return {};
 }
 
@@ -138,7 +137,7 @@ Refusal conv_op_geometry(const Node& node, const TensorInfo& wi, const FeatureGe
     if (node.op == OpKind::Convolution2d) {
         const auto& a = node.attr<Convolution2dAttrs>();
         if (a.layout != DataLayout::NHWC) return Refusal::because("NCHW convolution is not lowered (NHWC only)");
-        if (Refusal r = inflate(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
+        if (Refusal r = set_kernel(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
         L->sx = a.stride_x, L->sy = a.stride_y;
         L->pad_left = a.pad_left, L->pad_top = a.pad_top;
         if (wi.shape[0] != L->k || wi.shape[3] != L->c)
@@ -150,7 +149,7 @@ Refusal conv_op_geometry(const Node& node, const TensorInfo& wi, const FeatureGe
         if (a.layout != DataLayout::NHWC) return Refusal::because("NCHW depthwise convolution is not lowered (NHWC only)");
         if (L->k != L->c) return Refusal::because("depth multiplier != 1");
         L->depthwise = true;
-        if (Refusal r = inflate(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
+        if (Refusal r = set_kernel(a.dilation_x, a.dilation_y, wi, L); r.refused()) return r;
         L->sx = a.stride_x, L->sy = a.stride_y;
         L->pad_left = a.pad_left, L->pad_top = a.pad_top;
         return {};
@@ -175,10 +174,11 @@ Refusal conv_geometry(const Node& node, const ConvOperands& o, NpuDomain d, Conv
     if (L->sx < 1 || L->sy < 1 || L->sx > npu_limits::kConvMaxStride || L->sy > npu_limits::kConvMaxStride)
         return Refusal::because("stride outside 1.." + std::to_string(npu_limits::kConvMaxStride));
     // Output size the registers imply must be the tensor's.
-    const int64_t pr = int64_t(L->wo - 1) * L->sx + L->kw - L->w - L->pad_left;
-    const int64_t pb = int64_t(L->ho - 1) * L->sy + L->kh - L->h - L->pad_top;
-    if (pr >= int64_t(L->kw) || pb >= int64_t(L->kh) || pr < -int64_t(L->sx - 1) || pb < -int64_t(L->sy - 1) ||
-        L->pad_left >= L->kw || L->pad_top >= L->kh)
+    const int64_t sw = L->span_w(), sh = L->span_h();
+    const int64_t pr = int64_t(L->wo - 1) * L->sx + sw - L->w - L->pad_left;
+    const int64_t pb = int64_t(L->ho - 1) * L->sy + sh - L->h - L->pad_top;
+    if (pr >= sw || pb >= sh || pr < -int64_t(L->sx - 1) || pb < -int64_t(L->sy - 1) || L->pad_left >= sw ||
+        L->pad_top >= sh)
         return Refusal::because("padding larger than the kernel is not lowered");
     const uint32_t bpe = L->elem_bytes(), c2 = 16 / bpe;
     L->ca = align_up(L->c, c2);
@@ -248,8 +248,7 @@ int64_t corrected_bias(const ConvOperands& o, const ConvLayer& L, const WeightIn
     for (uint32_t cc = 0; cc < L.c; ++cc) {
         if (L.depthwise && cc != c) continue;
         for (uint32_t ky = 0; ky < L.kh; ++ky)
-            for (uint32_t kx = 0; kx < L.kw; ++kx)
-                if (!widx.hole(ky, kx)) sumw += quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz;
+            for (uint32_t kx = 0; kx < L.kw; ++kx) sumw += quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz;
     }
     return accumulator_bias(o, c) - int64_t{p.zx_s} * sumw;
 }
@@ -265,7 +264,7 @@ std::vector<double> accumulator_bounds(const ConvOperands& o, const ConvLayer& L
             if (L.depthwise && cc != c) continue;
             for (uint32_t ky = 0; ky < L.kh; ++ky)
                 for (uint32_t kx = 0; kx < L.kw; ++kx)
-                    if (!widx.hole(ky, kx)) sum_abs += std::abs(quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz);
+                    sum_abs += std::abs(quantized_at(*o.w, o.wdata, widx(c, cc, ky, kx)) - p.wz);
         }
         bound[c] = 128.0 * static_cast<double>(sum_abs) + std::fabs(static_cast<double>(corrected_bias(o, L, widx, p, c)));
     }
@@ -391,15 +390,16 @@ void write_conv_weights(const Graph& g, const Node& node, const ConvLayer& L, ui
                 for (uint32_t kx = 0; kx < L.kw; ++kx) {
                     const size_t at = packed_index(kk, cc, ky, kx);
                     if (L.domain == NpuDomain::Int8) {
-                        int32_t v = p.wz_s;  // padding channels and dilation holes: wz_s, effective weight 0
-                        if (cc < L.c && !widx.hole(ky, kx)) {
+                        int32_t v = p.wz_s;  // padding channels: wz_s, effective weight 0
+                        if (cc < L.c) {
                             const int32_t q = quantized_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx));
                             v = p.u8w ? q - 128 : q;
                         }
                         dst[at] = static_cast<uint8_t>(static_cast<int8_t>(v));
                     } else {
                         uint16_t h = 0;
-                        if (cc < L.c && !widx.hole(ky, kx)) h = quant::fp32_to_fp16(float_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx)));
+                        if (cc < L.c)
+                            h = quant::fp32_to_fp16(float_at(*o.w, o.wdata, widx(L.depthwise ? cc : kk, cc, ky, kx)));
                         std::memcpy(dst + at * 2, &h, 2);
                     }
                 }

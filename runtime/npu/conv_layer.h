@@ -32,11 +32,13 @@ struct ConvLayer {
     bool depthwise = false;
     uint32_t c = 0, h = 0, w = 0;     // input (real channels)
     uint32_t k = 0, ho = 0, wo = 0;   // output (real channels)
-    // kh x kw is the kernel the CNA runs. A dilated kernel runs inflated: (k - 1) * dilation + 1 taps with the
-    // weights on every dilation-th tap and zeros (int8: the stored zero point, effective weight 0) between, so
-    // that no CONV_CON3 dilation field (unverified on hardware) is needed; exact, at the cost of the zero taps.
+    // kh x kw is the model's kernel, the taps the CNA runs (WEIGHT_SIZE2). A dilated kernel runs with the
+    // CONV_CON3 atrous fields (dil - 1), so it issues only its real taps; its window covers span_h() x span_w()
+    // input pixels, which is what padding, row tiles and FEATURE_GRAINS count.
     uint32_t kh = 1, kw = 1, sx = 1, sy = 1, pad_left = 0, pad_top = 0;
     uint32_t dil_x = 1, dil_y = 1;
+    uint32_t span_h() const { return (kh - 1) * dil_y + 1; }
+    uint32_t span_w() const { return (kw - 1) * dil_x + 1; }
     uint32_t ca = 0;                  // input channels as the CNA reads them (atom aligned)
     uint32_t coa = 0;                 // output channels the CORE/DPU produce (multiple of 16)
 
@@ -60,10 +62,8 @@ struct ConvLayer {
     uint32_t relux_bits = 0;          // RELUX_CMP: int32 in BS (BN with bn_factor) units, or fp32 bits
 
     uint32_t elem_bytes() const { return domain == NpuDomain::Int8 ? 1 : 2; }
-    // Useful MACs: the model's taps, not the zeros of an inflated dilated kernel.
-    uint64_t macs() const {
-        return uint64_t{ho} * wo * k * ((kh - 1) / dil_y + 1) * ((kw - 1) / dil_x + 1) * (depthwise ? 1 : c);
-    }
+    // Useful MACs: the model's taps and real channels.
+    uint64_t macs() const { return uint64_t{ho} * wo * k * kh * kw * (depthwise ? 1 : c); }
     // Packed weights (WEIGHT_SIZE0): kernels x taps x aligned channels (one kernel of all channels for
     // depthwise), in the group layout of conv_layer.cpp.
     uint64_t weight_bytes() const { return uint64_t(depthwise ? 1 : k) * kh * kw * ca * elem_bytes(); }

@@ -73,9 +73,11 @@ void write_cna(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, con
     w.write({CNA_CONV_CON1::PROC_PRECISION(r.prec), CNA_CONV_CON1::IN_PRECISION(r.prec),
              CNA_CONV_CON1::CONV_MODE(r.conv_mode)});
     // FEATURE_GRAINS: rows buffered before the conv starts; the vendor writes H + kh when the task's
-    // input is resident (reference §4.2), capped by the field.
-    w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(r.ht + L.kh, npu_limits::kMaxFeatureGrains))});
-    w.write({CNA_CONV_CON3::CONV_Y_STRIDE(L.sy), CNA_CONV_CON3::CONV_X_STRIDE(L.sx)});
+    // input is resident (reference §4.2), capped by the field; kh is the rows a (dilated) window covers.
+    w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(r.ht + L.span_h(), npu_limits::kMaxFeatureGrains))});
+    // Dilation: the atrous fields hold dilation - 1 (0 = none; drv/sim/sim_conv.cpp states the assumption).
+    w.write({CNA_CONV_CON3::ATROUS_Y_DILATION(L.dil_y - 1), CNA_CONV_CON3::ATROUS_X_DILATION(L.dil_x - 1),
+             CNA_CONV_CON3::CONV_Y_STRIDE(L.sy), CNA_CONV_CON3::CONV_X_STRIDE(L.sx)});
     w.write({CNA_DATA_SIZE0::DATAIN_WIDTH(L.w), CNA_DATA_SIZE0::DATAIN_HEIGHT(r.ht)});
     // DATAIN_CHANNEL_REAL: every vendor fp16 capture writes the channel count of the last 64-channel
     // group minus one, (C - 1) % 64 (1024 -> 63, 480 -> 31, 72 -> 7, 40 -> 39), not C - 1; the

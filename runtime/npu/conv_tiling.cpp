@@ -47,17 +47,17 @@ bool plan_slice(const ConvLayer& L, uint32_t ca, uint32_t kernels, uint32_t rows
     // Rows must be split. Keep all of the slice's weights resident when that still leaves room for a
     // kernel's height of input rows (then later tiles reuse them), else give the data the most banks.
     const uint32_t wb_all = std::max(1u, ceil_div(slice_weights, kBankBytes));
-    const bool resident = wb_all <= kBanks - 1 && (kBanks - wb_all) * kBankBytes / row_bytes >= L.kh;
+    const bool resident = wb_all <= kBanks - 1 && (kBanks - wb_all) * kBankBytes / row_bytes >= L.span_h();
     t.weight_banks = resident ? wb_all : wb_min;
     t.data_banks = kBanks - t.weight_banks;
     t.weight_reuse = resident;
     const uint64_t max_in_rows = t.data_banks * kBankBytes / row_bytes;
-    if (max_in_rows < L.kh) {
-        *why = "one output row needs " + std::to_string(uint64_t{L.kh} * row_bytes) + " bytes of input, more than " +
-               std::to_string(t.data_banks) + " CBUF data banks";
+    if (max_in_rows < L.span_h()) {
+        *why = "one output row needs " + std::to_string(uint64_t{L.span_h()} * row_bytes) +
+               " bytes of input, more than " + std::to_string(t.data_banks) + " CBUF data banks";
         return false;
     }
-    t.rows_per_task = std::min<uint32_t>(rows, static_cast<uint32_t>((max_in_rows - L.kh) / L.sy + 1));
+    t.rows_per_task = std::min<uint32_t>(rows, static_cast<uint32_t>((max_in_rows - L.span_h()) / L.sy + 1));
     t.tasks = ceil_div(rows, t.rows_per_task);
     *out = t;
     return true;
@@ -85,7 +85,7 @@ uint32_t depthwise_channels_per_task(const ConvLayer& L) {
 
 InputWindow input_window(const ConvLayer& L, uint32_t oy0, uint32_t rows) {
     const int64_t iy_start = int64_t(oy0) * L.sy - L.pad_top;
-    const int64_t iy_end = int64_t(oy0 + rows - 1) * L.sy - L.pad_top + L.kh;
+    const int64_t iy_end = int64_t(oy0 + rows - 1) * L.sy - L.pad_top + L.span_h();
     InputWindow w;
     w.pad_top = iy_start < 0 ? static_cast<uint32_t>(-iy_start) : 0;
     w.iy0 = static_cast<uint32_t>(std::max<int64_t>(iy_start, 0));

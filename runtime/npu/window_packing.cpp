@@ -19,9 +19,6 @@ FeatureGeometry WindowPacking::packed() const {
 Refusal window_packing_refusal(const ConvLayer& L, ConvTiling* packed_tiling) {
     const uint32_t atom = 16 / L.elem_bytes();
     if (L.depthwise) return Refusal::because("depthwise: each channel has its own window");
-    // The packed 1x1 convolution reads the model's weights as they are stored ([K, kh, kw, C] flat), which an
-    // inflated dilated kernel's windows (conv_layer.h) do not match.
-    if (L.dil_x != 1 || L.dil_y != 1) return Refusal::because("dilated: the windows would hold the zero taps");
     if (L.kh == 1 && L.kw == 1 && L.sx == 1 && L.sy == 1) return Refusal::because("a 1x1 stride-1 convolution has no window to pack");
     if (L.c >= atom)
         return Refusal::because(std::to_string(L.c) + " input channels fill the " + std::to_string(atom) + "-channel feature atom");
@@ -39,6 +36,7 @@ WindowPacking window_packing(const ConvLayer& L) {
     WindowPacking p;
     p.c = L.c, p.h = L.h, p.w = L.w;
     p.kh = L.kh, p.kw = L.kw, p.sx = L.sx, p.sy = L.sy, p.pad_left = L.pad_left, p.pad_top = L.pad_top;
+    p.dx = L.dil_x, p.dy = L.dil_y;
     p.ho = L.ho, p.wo = L.wo;
     p.elem_bytes = L.elem_bytes();
     p.pad_byte = L.domain == NpuDomain::Int8 ? static_cast<uint8_t>(L.pad_value) : 0;
@@ -49,7 +47,7 @@ ConvLayer packed_conv_layer(const ConvLayer& L) {
     ConvLayer P = L;
     P.c = L.kh * L.kw * L.c;
     P.h = L.ho, P.w = L.wo;
-    P.kh = P.kw = P.sx = P.sy = 1;
+    P.kh = P.kw = P.sx = P.sy = P.dil_x = P.dil_y = 1;
     P.pad_left = P.pad_top = 0;
     const uint32_t atom = 16 / L.elem_bytes();
     P.ca = (P.c + atom - 1) / atom * atom;
@@ -129,7 +127,8 @@ void pack_windows(const TensorInfo& t, const void* src, const WindowPacking& p, 
             uint8_t* v = vec.data();
             for (uint32_t ky = 0; ky < p.kh; ++ky)
                 for (uint32_t kx = 0; kx < p.kw; ++kx) {
-                    const int64_t iy = int64_t(oy) * p.sy - p.pad_top + ky, ix = int64_t(ox) * p.sx - p.pad_left + kx;
+                    const int64_t iy = int64_t(oy) * p.sy - p.pad_top + int64_t(ky) * p.dy;
+                    const int64_t ix = int64_t(ox) * p.sx - p.pad_left + int64_t(kx) * p.dx;
                     const bool inside = iy >= 0 && ix >= 0 && iy < int64_t(p.h) && ix < int64_t(p.w);
                     if (inside)
                         store_npu_elements(t, src, (size_t(iy) * p.w + size_t(ix)) * p.c, p.c, v);

@@ -29,6 +29,7 @@ namespace npurun::npu {
 struct WindowPacking {
     uint32_t c = 0, h = 0, w = 0;  // the host tensor
     uint32_t kh = 1, kw = 1, sx = 1, sy = 1, pad_left = 0, pad_top = 0;
+    uint32_t dx = 1, dy = 1;  // dilation: tap (ky, kx) reads input pixel (ky * dy, kx * dx) of the window
     uint32_t ho = 0, wo = 0;
     uint32_t elem_bytes = 1;
     uint8_t pad_byte = 0;  // int8: the signed input zero point (what the conv's padding means); fp16: 0.0

@@ -26,6 +26,13 @@ constexpr uint32_t kConvMaxKernel = detail::R::CNA_WEIGHT_SIZE2::WEIGHT_WIDTH.ma
 static_assert(kConvMaxKernel == detail::R::CNA_WEIGHT_SIZE2::WEIGHT_HEIGHT.max_value());
 constexpr uint32_t kConvMaxKernelsPerTask = detail::R::CNA_WEIGHT_SIZE2::WEIGHT_KERNELS.max_value();  // 14 bits
 constexpr uint32_t kConvMaxStride = detail::R::CNA_CONV_CON3::CONV_X_STRIDE.max_value();        // 3 bits: 7
+// CONV_CON3 ATROUS_*_DILATION hold dilation - 1 (5 bits: dilation up to 32; drv/sim/sim_conv.cpp). Seed 003
+// allows Conv dilation 1..31 and depthwise 1..32 (reference/mnn-format-and-rknn-runtime.md, operator table).
+constexpr uint32_t kConvMaxDilation = detail::R::CNA_CONV_CON3::ATROUS_X_DILATION.max_value() + 1;
+static_assert(kConvMaxDilation == detail::R::CNA_CONV_CON3::ATROUS_Y_DILATION.max_value() + 1);
+constexpr uint32_t kSeedConvMaxDilation = 31;
+constexpr uint32_t kSeedDepthwiseMaxDilation = 32;
+static_assert(kSeedConvMaxDilation <= kConvMaxDilation && kSeedDepthwiseMaxDilation <= kConvMaxDilation);
 static_assert(kConvMaxStride == detail::R::CNA_CONV_CON3::CONV_Y_STRIDE.max_value());
 // PAD_CON0 holds left/top (4 bits: 15); right/bottom are implicit.
 constexpr uint32_t kConvMaxPadLeftTop = detail::R::CNA_PAD_CON0::PAD_LEFT.max_value();

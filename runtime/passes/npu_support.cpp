@@ -157,17 +157,13 @@ NpuVerdict check_conv_like(const Graph& g, const Node& n, NpuDomain d, bool dept
         kh = ws[2], kw = ws[3];
     }
 
-    // A dilated kernel runs inflated, zeros between its taps (conv_layer.h): the CONV_CON3 dilation fields are
-    // unverified on hardware. The limits below apply to the inflated kernel.
+    // A dilated kernel runs its own taps with the CONV_CON3 atrous fields (conv_layer.h); seed 003 bounds the
+    // dilation. The window it covers, (k - 1) * dilation + 1 pixels, bounds the implicit padding below.
     if (dx < 1 || dy < 1) return NpuVerdict::no("dilation " + dims2(dy, dx));
-    if (dx != 1 || dy != 1) {
-        const uint64_t ekh = uint64_t(kh - 1) * dy + 1, ekw = uint64_t(kw - 1) * dx + 1;
-        if (ekh > L::kConvMaxKernel || ekw > L::kConvMaxKernel)
-            return NpuVerdict::no("kernel " + dims2(kh, kw) + " with dilation " + dims2(dy, dx) + " inflates to " +
-                                  dims2(uint32_t(ekh), uint32_t(ekw)) + ", above " +
-                                  dims2(L::kConvMaxKernel, L::kConvMaxKernel) + " (WEIGHT_SIZE2 field)");
-        kh = uint32_t(ekh), kw = uint32_t(ekw);
-    }
+    const uint32_t max_dil = depthwise ? L::kSeedDepthwiseMaxDilation : L::kSeedConvMaxDilation;
+    if (dx > max_dil || dy > max_dil)
+        return NpuVerdict::no("dilation " + dims2(dy, dx) + " exceeds " + std::to_string(max_dil) + " (seed 003 " +
+                              (depthwise ? "DepthwiseConv" : "Conv") + " limit)");
     if (kh > L::kConvMaxKernel || kw > L::kConvMaxKernel)
         return NpuVerdict::no("kernel " + dims2(kh, kw) + " exceeds " + dims2(L::kConvMaxKernel, L::kConvMaxKernel) +
                               " (WEIGHT_SIZE2 field)");
@@ -177,7 +173,8 @@ NpuVerdict check_conv_like(const Graph& g, const Node& n, NpuDomain d, bool dept
     if (pl > L::kConvMaxPadLeftTop || pt > L::kConvMaxPadLeftTop)
         return NpuVerdict::no("padding top/left " + dims2(pt, pl) + " exceeds " +
                               std::to_string(L::kConvMaxPadLeftTop) + " (PAD_CON0 field)");
-    if (pr > kw - 1 + L::kConvMaxPadLeftTop || pb > kh - 1 + L::kConvMaxPadLeftTop)
+    const uint64_t span_w = uint64_t(kw - 1) * dx + 1, span_h = uint64_t(kh - 1) * dy + 1;
+    if (pr > span_w - 1 + L::kConvMaxPadLeftTop || pb > span_h - 1 + L::kConvMaxPadLeftTop)
         return NpuVerdict::no("padding bottom/right " + dims2(pb, pr) + " too large for the implicit padding");
     if (in.w > L::kConvMaxInputWidth || in.h > L::kConvMaxInputHeight)
         return NpuVerdict::no("input " + dims2(in.h, in.w) + " exceeds " + dims2(L::kConvMaxInputHeight, L::kConvMaxInputWidth) +

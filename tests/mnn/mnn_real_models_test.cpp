@@ -88,7 +88,7 @@ TEST_P(UltraFaceFloat, SimFp16OnTheNpu) {
     NPURUN_REQUIRE_SHARED(shared_path(std::string("models/mnn/") + GetParam() + ".mnn"));
     const Result r = run_face(GetParam(), DeviceKind::Sim, true);
     expect_close(r, std::string("mnn-runtime/") + GetParam(), 5e-3, 5e-2);
-    // Every convolution, also RFB's three dilated ones (an inflated kernel with zero taps, conv_layer.h).
+    // Every convolution, also RFB's three dilated ones (the CONV_CON3 atrous fields, conv_layer.h).
     EXPECT_EQ(npu_conv_layers(r), std::string(GetParam()) == "slim-320" ? 42u : 52u);
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/align.h"
+#include "runtime/npu/compiled_segment.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/placement.h"
 #include "tests/npu/npu_graphs.h"
@@ -359,9 +361,10 @@ TEST(NpuExplain, NamesDeviceAndReasonPerLayer) {
     EXPECT_LE(r.max_diff, 1.0);
 }
 
-// Dilated convolutions run as the inflated kernel with zero taps (conv_layer.h), no dilation register: against
-// the CPU's dilated convolution in fp16, uint8, int8 per-channel, depthwise, with strides.
-TEST(NpuDilation, InflatedKernelMatchesTheCpu) {
+// Dilated convolutions run their own taps with the CONV_CON3 atrous fields (conv_layer.h): against the CPU's
+// dilated convolution in fp16, uint8, int8 per-channel, depthwise, with strides. The cost model sees only the
+// model's kh x kw taps issued, not the (k - 1) * d + 1 taps of an inflated kernel.
+TEST(NpuDilation, AtrousKernelMatchesTheCpuAndIssuesOnlyItsTaps) {
     struct D {
         DataType dt;
         bool per_channel, depthwise;
@@ -383,9 +386,25 @@ TEST(NpuDilation, InflatedKernelMatchesTheCpu) {
         io(g, x, add_conv(g, s, x, "conv"));
         const Placement p = place(g, npu::npu_placement_options(!q));
         EXPECT_EQ(p.segments.size(), 1u) << "dilation " << c.d;
-        const Compared r = compare_cpu_sim(std::make_shared<const Model>(std::move(g), "dilated"), !q);
+        const auto model = std::make_shared<const Model>(std::move(g), "dilated");
+        SessionOptions so = sim_options(!q);
+        so.profile = true;
+        CpuSimRun run(model, so, 7);
+        const Compared r = compare_runs(run.cpu, run.sim);
         ASSERT_EQ(r.npu_layers.size(), 1u);
         EXPECT_LE(r.max_diff, q ? 1.0 : 4.0 * std::ldexp(1.0, -11) * std::max(1.0, r.max_ref))
             << to_string(c.dt) << (c.depthwise ? " depthwise" : "") << " dilation " << c.d << " stride " << c.stride;
+        // MAC slots of the real taps at the CNA's granularity (docs/cost-model.md); an inflated kernel issues
+        // (span / kh)^2 times more (2.8x for 3x3 dilation 2), a host-packed first layer fewer.
+        const npu::NpuBackend* b = SessionFactory::npu_backend(run.sim);
+        ASSERT_NE(b, nullptr);
+        const npu::NpuLayerStats& l = b->segments()[0]->layers()[0];
+        const uint32_t ho = out_dim(s.h, (s.kh - 1) * c.d + 1, c.stride, c.pad);
+        const uint32_t wo = out_dim(s.w, (s.kw - 1) * c.d + 1, c.stride, c.pad);
+        const uint64_t kg = q ? 32 : 16, cgroup = c.depthwise ? (q ? 64 : 32) : 32;
+        const uint64_t taps_issue =
+            uint64_t{ho} * wo * c.kh * c.kh * align_up(s.c, cgroup) * (c.depthwise ? 1 : align_up(s.k, kg));
+        EXPECT_LE(l.cost.issued_macs, taps_issue) << "dilation " << c.d << ": zero taps issued?";
+        EXPECT_EQ(l.macs, uint64_t{ho} * wo * c.kh * c.kh * (c.depthwise ? 1 : s.c) * s.k);
     }
 }

@@ -83,6 +83,7 @@ inline std::vector<uint8_t> pack_dw_weights(const std::vector<int64_t>& wt, int 
 struct ConvTaskSpec {
     uint32_t precision = 0;  // 0 int8, 2 fp16
     uint32_t c = 16, h = 4, w = 4, k = 16, kh = 1, kw = 1, stride = 1, pad_left = 0, pad_top = 0;
+    uint32_t dilation = 1;  // both axes; CONV_CON3 atrous fields hold dilation - 1
     uint32_t ho = 4, wo = 4;
     bool depthwise = false;
     uint32_t in_addr = 0, weight_addr = 0, out_addr = 0, bias_addr = 0;  // bias_addr 0: no bias
@@ -112,8 +113,9 @@ inline void write_conv_task(regcmd::RegcmdWriter& w, const ConvTaskSpec& s) {
     w.write({DPU_S_POINTER::POINTER_PP_MODE(1), DPU_S_POINTER::EXECUTER_PP_EN(1), DPU_S_POINTER::POINTER_PP_EN(1)});
     if (bias) w.write({DPU_RDMA_S_POINTER::POINTER_PP_MODE(1), DPU_RDMA_S_POINTER::EXECUTER_PP_EN(1),
                        DPU_RDMA_S_POINTER::POINTER_PP_EN(1)});
-    w.write({CNA_CONV_CON2::FEATURE_GRAINS(s.h + s.kh)});
-    w.write({CNA_CONV_CON3::CONV_Y_STRIDE(s.stride), CNA_CONV_CON3::CONV_X_STRIDE(s.stride)});
+    w.write({CNA_CONV_CON2::FEATURE_GRAINS(s.h + (s.kh - 1) * s.dilation + 1)});
+    w.write({CNA_CONV_CON3::ATROUS_Y_DILATION(s.dilation - 1), CNA_CONV_CON3::ATROUS_X_DILATION(s.dilation - 1),
+             CNA_CONV_CON3::CONV_Y_STRIDE(s.stride), CNA_CONV_CON3::CONV_X_STRIDE(s.stride)});
     w.write({CNA_DATA_SIZE0::DATAIN_WIDTH(s.w), CNA_DATA_SIZE0::DATAIN_HEIGHT(s.h)});
     w.write({CNA_DATA_SIZE1::DATAIN_CHANNEL_REAL(s.c - 1), CNA_DATA_SIZE1::DATAIN_CHANNEL(s.c)});
     w.write({CNA_DATA_SIZE2::DATAOUT_WIDTH(s.wo)});

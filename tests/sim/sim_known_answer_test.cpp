@@ -268,14 +268,6 @@ TEST(SimRefusals, UnmodelledRegister) {
         const auto r = run_all(sim, mem, w.finish(kRegcmd + 0x1000));
         EXPECT_EQ(r[0].error.rfind("unmodelled-register: entry", 0), 0u) << r[0].error;
     }
-    {
-        RegcmdWriter w;
-        write_conv_task(w, small_int8_conv());
-        w.write({CNA_CONV_CON3::ATROUS_X_DILATION(1)});  // dilation: documented, not modelled
-        NpuSimulator sim;
-        const auto r = run_all(sim, mem, w.finish(kRegcmd + 0x2000));
-        EXPECT_EQ(r[0].error, "unmodelled-config: CNA_CONV_CON3.ATROUS_X_DILATION=0x1 is not modelled by the simulator");
-    }
 }
 
 TEST(SimRefusals, WeightReuseWithoutResidentWeights) {
@@ -576,5 +568,89 @@ TEST(SimKnownAnswer, WeightsChangedBetweenRunsAreDecodedAgain) {
             ASSERT_EQ(run_conv(fresh, mem, s)[0].error, "");
             EXPECT_EQ(out, outputs[1]);
         }
+    }
+}
+
+// Atrous (CONV_CON3 ATROUS_*_DILATION = d - 1, the assumption drv/sim/sim_conv.cpp states): a 3x3 kernel with
+// dilation 2 computes exactly what the inflated 5x5 kernel with zeros between its taps computes, in int8 and
+// fp16, direct and depthwise, with padding and stride; and counts 9 taps of MACs, not 25.
+TEST(SimKnownAnswer, AtrousKernelEqualsTheInflatedKernel) {
+    const int C = 16, H = 11, W = 9, K = 24, k = 3, d = 2, span = (k - 1) * d + 1;
+    for (const bool fp16 : {false, true})
+        for (const bool dw : {false, true})
+            for (const int stride : {1, 2}) {
+                const int bpe = fp16 ? 2 : 1, Ko = dw ? C : K, pad = 2;
+                const int Ho = (H + 2 * pad - span) / stride + 1, Wo = (W + 2 * pad - span) / stride + 1;
+                const size_t nw = size_t(dw ? 1 : K) * C * k * k;
+                const std::vector<int64_t> x = fp16 ? fp16_bits(random_fp16_values(size_t(C) * H * W, 21))
+                                                    : random_ints(size_t(C) * H * W, -60, 60, 21);
+                const std::vector<int64_t> wt =
+                    fp16 ? fp16_bits(random_fp16_values(nw, 22)) : random_ints(nw, -40, 40, 22);
+                // The same weights on every d-th tap of a span x span kernel, zeros between.
+                std::vector<int64_t> inflated(nw / (k * k) * span * span, 0);
+                for (size_t kc = 0; kc < nw / (k * k); ++kc)
+                    for (int ky = 0; ky < k; ++ky)
+                        for (int kx = 0; kx < k; ++kx)
+                            inflated[(kc * span + ky * d) * span + kx * d] = wt[(kc * k + ky) * k + kx];
+                std::vector<uint8_t> outs[2];
+                uint64_t macs[2] = {0, 0};
+                for (const bool atrous : {true, false}) {
+                    const int kk = atrous ? k : span;
+                    TestMemory mem;
+                    mem.add_copy(kIn, pack_feature(x, C, H, W, bpe));
+                    mem.add_copy(kWeights, dw ? pack_dw_weights(atrous ? wt : inflated, C, kk, kk, bpe)
+                                              : pack_weights(atrous ? wt : inflated, K, C, kk, kk, bpe));
+                    auto& out = mem.add(kOut, size_t((Ko + 16 / bpe - 1) / (16 / bpe)) * Ho * Wo * 16);
+                    ConvTaskSpec s;
+                    s.precision = s.out_precision = fp16 ? 2 : 0;
+                    s.depthwise = dw;
+                    s.c = C, s.h = H, s.w = W, s.k = Ko, s.kh = s.kw = kk, s.stride = stride, s.ho = Ho, s.wo = Wo;
+                    s.pad_left = s.pad_top = pad;
+                    s.dilation = atrous ? d : 1;
+                    s.in_addr = kIn, s.weight_addr = kWeights, s.out_addr = kOut;
+                    s.out_shift = fp16 ? 0 : 7;
+                    NpuSimulator sim;
+                    const auto r = run_conv(sim, mem, s);
+                    ASSERT_EQ(r[0].error, "") << (atrous ? "atrous" : "inflated");
+                    outs[atrous ? 0 : 1] = out;
+                    macs[atrous ? 0 : 1] = sim.last_counters().macs;
+                }
+                const std::string what = std::string(fp16 ? "fp16" : "int8") + (dw ? " depthwise" : "") + " stride " +
+                                         std::to_string(stride);
+                EXPECT_EQ(outs[0], outs[1]) << what;
+                EXPECT_EQ(macs[0], uint64_t(Ho) * Wo * Ko * k * k * (dw ? 1 : C)) << what;
+                EXPECT_EQ(macs[1] * k * k, macs[0] * span * span) << what;
+            }
+}
+
+// The window a dilated kernel covers bounds the padding: 2 columns of padding with a 3x3 kernel of dilation 2
+// (a 5-pixel window) are fine, 5 are not; FEATURE_GRAINS must cover the window's 5 rows, not the kernel's 3.
+TEST(SimRefusals, AtrousWindowBoundsPaddingAndFeatureGrains) {
+    TestMemory mem;
+    mem.add(kIn, 8 * 8 * 16);
+    mem.add(kWeights, 16 * 16 * 9);
+    mem.add(kOut, 12 * 12 * 16 * 2);
+    ConvTaskSpec s;
+    s.c = 16, s.h = 8, s.w = 8, s.k = 16, s.kh = s.kw = 3, s.dilation = 2, s.pad_left = s.pad_top = 2, s.ho = 8,
+    s.wo = 8;
+    s.in_addr = kIn, s.weight_addr = kWeights, s.out_addr = kOut;
+    {
+        NpuSimulator sim;
+        EXPECT_EQ(run_conv(sim, mem, s)[0].error, "");
+    }
+    {
+        ConvTaskSpec t = s;
+        t.pad_left = t.pad_top = 5, t.ho = t.wo = 14;
+        NpuSimulator sim;
+        EXPECT_EQ(run_conv(sim, mem, t)[0].error.rfind("invalid-combination: output size 14x14 inconsistent", 0), 0u)
+            << run_conv(sim, mem, t)[0].error;
+    }
+    {
+        RegcmdWriter w;
+        write_conv_task(w, s);
+        w.write({CNA_CONV_CON2::FEATURE_GRAINS(4)});  // the 3x3 kernel's rows, but the window covers 5
+        NpuSimulator sim;
+        const auto r = run_all(sim, mem, w.finish(kRegcmd));
+        EXPECT_EQ(r[0].error, "invalid-combination: FEATURE_GRAINS below the kernel window's height");
     }
 }

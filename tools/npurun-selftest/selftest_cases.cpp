@@ -19,9 +19,8 @@
 //  * Lstm (fp16) as its parts: gate convolutions, element-wise layers, lookup-table activations.
 //
 // Not covered, because runtime/npu does not lower them (they run on the CPU, so there is nothing of the NPU
-// to test): dilation, depth multiplier != 1, NCHW, broadcast patterns [b,1,1,w] / [b,1,h,1] / scalars,
-// int8 Div, Pad along channels or symmetric, Concat along H/W or at unaligned channel offsets, Reshapes that
-// change C, average pooling that excludes padding, multi-core segments of several layers. Also not here:
+// to test): depth multiplier != 1, NCHW, int8 Div, Pad along channels or symmetric, Concat along H/W or at
+// unaligned channel offsets, Reshapes that change C, average pooling that excludes padding. Also not here:
 // K tiles inside each lane of a multi-core job (the checker caps channels at 16384, so a lane never gets
 // more than 8192 kernels) and input-channel tiling (not implemented).
 //
@@ -186,9 +185,11 @@ std::vector<Case> make_cases() {
          {conv(16, 3).stride(2).pad(0, 1, 0, 1)},
          "asymmetric (SAME) padding"},
         {"conv-u8-k3x1", U8, hwc(10, 12, 16), {conv(16, 3, 1).pad(1, 1, 0, 0)}, "non-square kernel"},
-        // Dilated kernels run inflated, zero taps between the weights (runtime/npu/conv_layer.h).
-        {"conv-u8-dilated2", U8, hwc(12, 12, 16), {conv(16, 3).dilation(2).pad(2)}, "3x3 dilation 2 as a 5x5"},
-        {"dw-f16-dilated3", F16, hwc(13, 11, 24), {dw(3).dilation(3).pad(3)}, "depthwise 3x3 dilation 3 as a 7x7"},
+        // Dilated kernels run with the CONV_CON3 atrous fields (dilation - 1; runtime/npu/conv_layer.h): on a
+        // board these cases are what checks that assumption.
+        {"conv-u8-dilated2", U8, hwc(12, 12, 16), {conv(16, 3).dilation(2).pad(2)}, "3x3 dilation 2 (atrous)"},
+        {"dw-f16-dilated3", F16, hwc(13, 11, 24), {dw(3).dilation(3).pad(3)}, "depthwise 3x3 dilation 3 (atrous)"},
+        {"conv-f16-dilated5", F16, hwc(30, 40, 16), {conv(16, 3).dilation(5).pad(5)}, "3x3 dilation 5 (RFB-320's)"},
         {"conv-u8-s2x1", U8, hwc(12, 12, 16), {conv(16, 3).stride(2, 1).pad(1)}, "different strides per axis"},
         {"conv-u8-nobias", U8, hwc(8, 8, 16), {conv(16, 3).pad(1).no_bias()}, "no bias"},
         {"conv-u8-relu", U8, hwc(12, 12, 16), {conv(32, 3).pad(1).relu()}, "fused ReLu"},

@@ -252,6 +252,32 @@ void mac_direct(const MacTask& m, const PaddedInput<In>& in, const std::vector<I
         }
 }
 
+constexpr uint32_t kMinRowOutputs = 16;
+
+// Integer direct conv by output rows, for rows long enough to vectorise: out[k][oy][:] += w[t][k] * (input row of
+// tap t), and sums[oy][:] += the same rows. Integer sums are exact (run_core picks an accumulator that cannot
+// overflow), so this other order gives the same bits as the per-pixel loop of mac_direct.
+template <typename Acc, typename In>
+void mac_direct_rows(const MacTask& m, const PaddedInput<In>& in, const std::vector<In>& w, Acc* out, int64_t* sums) {
+    const size_t plane = size_t{m.Ho} * m.Wo, ks = m.K;
+    PooledVector<Acc> window;
+    window.pooled_assign(m.Wo, Acc{0});
+    for (uint32_t oy = 0; oy < m.Ho; ++oy) {
+        Acc* out_row = out + size_t{oy} * m.Wo;
+        std::fill(window.begin(), window.end(), Acc{0});
+        size_t t = 0;
+        for (uint32_t c = 0; c < m.C; ++c)
+            for (uint32_t ky = 0; ky < m.kh; ++ky)
+                for (uint32_t kx = 0; kx < m.kw; ++kx, ++t) {
+                    const In* row = in.row(c, oy * m.sy + ky * m.dy) + size_t{kx} * m.dx;
+                    const In* wt = w.data() + t * ks;
+                    for (uint32_t k = 0; k < m.K; ++k) mac_row(out_row + k * plane, row, wt[k], m.Wo, m.sx);
+                    mac_row(window.data(), row, In{1}, m.Wo, m.sx);
+                }
+        for (uint32_t x = 0; x < m.Wo; ++x) sums[size_t{oy} * m.Wo + x] = static_cast<int64_t>(window[x]);
+    }
+}
+
 // Depthwise: channel c reads input c only; one output row at a time, order ky, kx. A strided row is
 // computed at every input column (contiguous, so it vectorises) and then subsampled: each kept output
 // sees exactly the products and additions of the strided loop.
@@ -291,7 +317,11 @@ template <typename Acc> void mac_int(const MacTask& m, const PaddedInput<int16_t
                                      Acc* acc, PooledVector<int64_t>& sums) {
     sums.pooled_assign(size_t{m.Ho} * m.Wo * (m.dw ? m.C : 1), 0);
     if (!m.dw) {
-        mac_direct(m, in, w, acc, sums.data());
+        // Rows of 16 or more outputs vectorise along the row; shorter ones along the kernels (mac_direct).
+        if (m.Wo >= kMinRowOutputs)
+            mac_direct_rows(m, in, w, acc, sums.data());
+        else
+            mac_direct(m, in, w, acc, sums.data());
         return;
     }
     mac_depthwise(m, in, w, acc);

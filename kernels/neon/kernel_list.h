@@ -16,6 +16,8 @@ extern const Kernel kFullyConnected;
 extern const Kernel kFullyConnectedFp16;
 extern const Kernel kPooling2d;
 extern const Kernel kQuantize;
+extern const Kernel kPermute;
 extern const Kernel kSoftmax;
+extern const Kernel kTranspose;
 
 }  // namespace npurun::kernels::neon

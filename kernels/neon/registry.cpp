@@ -12,9 +12,11 @@ const Kernel* neon_kernel(OpKind op) {
         case OpKind::Dequantize: return &neon::kDequantize;
         case OpKind::ElementwiseBinary: return &neon::kElementwiseBinary;
         case OpKind::FullyConnected: return &neon::kFullyConnected;
+        case OpKind::Permute: return &neon::kPermute;
         case OpKind::Pooling2d: return &neon::kPooling2d;
         case OpKind::Quantize: return &neon::kQuantize;
         case OpKind::Softmax: return &neon::kSoftmax;
+        case OpKind::Transpose: return &neon::kTranspose;
         default: return nullptr;
     }
 }

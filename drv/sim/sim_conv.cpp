@@ -483,6 +483,11 @@ ConvResult run_cna_core(TaskExec& t) {
     if (Coa < Co) t.invalid("CORE DATAOUT_CHANNEL below the kernels/channels computed");
 
     t.check_size(uint64_t{Coa} * Ho * Wo, "conv output");
+    // The input with its padding materialised (pad_input): a dilated window's implicit right / bottom padding
+    // can reach (k - 1) * d pixels, so bound it before anything is allocated.
+    const uint64_t padded_h = std::max<uint64_t>(uint64_t{H} + pt, uint64_t{Ho - 1} * sy + span_h);
+    const uint64_t padded_w = std::max<uint64_t>(uint64_t{W} + pl, uint64_t{Wo - 1} * sx + span_w);
+    t.check_size(uint64_t{C} * padded_h * padded_w, "padded conv input");
     if (uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C) > TaskExec::kMaxMacs) t.unmodelled("task MAC count above the simulator's limit");
 
     // ---- CBUF ----

@@ -653,4 +653,18 @@ TEST(SimRefusals, AtrousWindowBoundsPaddingAndFeatureGrains) {
         const auto r = run_all(sim, mem, w.finish(kRegcmd));
         EXPECT_EQ(r[0].error, "invalid-combination: FEATURE_GRAINS below the kernel window's height");
     }
+    {
+        // One input pixel under a 31x31 kernel of dilation 32: a 961-pixel window, almost all implicit padding,
+        // 32 x 961 x 961 padded values: refused before anything that size is allocated.
+        TestMemory big;
+        big.add(kIn, 2 * 16);
+        big.add(kWeights, 16 * 31 * 31 * 32);
+        big.add(kOut, 16);
+        ConvTaskSpec t;
+        t.c = 32, t.h = t.w = 1, t.k = 16, t.kh = t.kw = 31, t.dilation = 32, t.ho = t.wo = 1;
+        t.in_addr = kIn, t.weight_addr = kWeights, t.out_addr = kOut;
+        NpuSimulator sim;
+        EXPECT_EQ(run_conv(sim, big, t)[0].error,
+                  "unmodelled-config: padded conv input of 29552672 elements exceeds the simulator's limit");
+    }
 }

@@ -250,7 +250,8 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
     }
 
     // A segment of only Reshape / Concat / Slice / Splitter would compute nothing: on the NPU they are views of other
-    // layers' buffers (runtime/npu/buffer_alias.h); alone they would only add layout conversions.
+    // layers' buffers (runtime/npu/buffer_alias.h) or, a Slice of rows / columns, a copy; alone they would only add
+    // layout conversions.
     for (size_t s = 0; s < p.segments.size();) {
         const bool only_views = std::all_of(p.segments[s].nodes.begin(), p.segments[s].nodes.end(), [&](uint32_t i) {
             const OpKind op = g.nodes[i].op;
@@ -263,7 +264,8 @@ Placement place(const Graph& g, const PlacementOptions& opt) {
         for (uint32_t i : p.segments[s].nodes) {
             p.nodes[i].device = Placed::Cpu;
             p.nodes[i].segment = -1;
-            p.nodes[i].reason = std::string(to_string(g.nodes[i].op)) + " is a view of NPU buffers and no NPU layer is next to it";
+            p.nodes[i].reason = std::string(to_string(g.nodes[i].op)) +
+                                " only moves NPU data (a view or a copy) and no NPU layer is next to it";
         }
         p.segments.erase(p.segments.begin() + static_cast<long>(s));
         for (NodePlacement& np : p.nodes)

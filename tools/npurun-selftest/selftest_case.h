@@ -64,9 +64,11 @@ struct LayerSpec {
     bool const_operand = false;             // binary ops: the second operand is a Constant layer
     PadMode pad_mode = PadMode::Constant;   // Pad: mode; amounts in pad_top/bottom/left/right
     bool pad_zero_point = false;            // Pad constant: the value is the input's zero point (folds into a conv)
-    uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W); Expand: the target H and W
+    uint32_t to_h = 0, to_w = 0;            // Reshape: the new H and W (same C, same H*W); Expand: the target H and W;
+                                            // Slice: the rows / columns taken (0: all)
     uint32_t to_c = 0;                      // Expand: the target C of a one-channel input (0: keep C)
     uint32_t begin_c = 0;                   // Slice: the first channel taken (to_c channels from it)
+    uint32_t begin_h = 0, begin_w = 0;      // Slice: rows [begin_h, begin_h + to_h), columns [begin_w, begin_w + to_w)
     int32_t axis = 1;                       // Gather: the NHWC axis
     std::vector<int32_t> indices;           // Gather: the constant Signed32 indices (rank 1)
     float exponent = 2.0f;                  // Pow: the constant exponent (shape [1])
@@ -120,6 +122,8 @@ LayerSpec pad_layer(uint32_t top, uint32_t bottom, uint32_t left, uint32_t right
 LayerSpec reshape(uint32_t h, uint32_t w);
 LayerSpec concat_with(int layer);
 LayerSpec slice_channels(uint32_t begin, uint32_t count);  // Slice: channels [begin, begin + count), all H and W
+// Slice: rows [h0, h0 + hs) and columns [w0, w0 + ws) of every channel.
+LayerSpec slice_rows_cols(uint32_t h0, uint32_t hs, uint32_t w0, uint32_t ws);
 LayerSpec pow_by(float exponent);
 // An Lstm of `cells` cells over a [1, I] input (one time step); its states are two more model inputs, [1, out]
 // and [1, cells]; the chain continues with its output. Float only (run with --fp16).

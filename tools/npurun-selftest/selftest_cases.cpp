@@ -134,6 +134,11 @@ LayerSpec slice_channels(uint32_t begin, uint32_t count) {
     s.kind = LayerKind::Slice, s.begin_c = begin, s.to_c = count;
     return s;
 }
+LayerSpec slice_rows_cols(uint32_t h0, uint32_t hs, uint32_t w0, uint32_t ws) {
+    LayerSpec s;
+    s.kind = LayerKind::Slice, s.begin_h = h0, s.to_h = hs, s.begin_w = w0, s.to_w = ws;
+    return s;
+}
 LayerSpec pow_by(float exponent) {
     LayerSpec s;
     s.kind = LayerKind::Pow, s.exponent = exponent;
@@ -350,6 +355,17 @@ std::vector<Case> make_cases() {
          hwc(7, 8, 16),
          {conv(20, 1).relu(), slice_channels(8, 12), conv(8, 3).pad(1)},
          "fp16 conv > slice channels [8, 20) of 20 > conv"},
+        // Rows / columns: DPU flying copies (runtime/npu/ops/slice_op.cpp).
+        {"net-u8-slice-rows",
+         U8,
+         hwc(12, 10, 16),
+         {conv(32, 3).pad(1), slice_rows_cols(2, 8, 0, 10), conv(16, 1)},
+         "conv > slice rows [2, 10) (one copy task) > conv"},
+        {"net-f16-slice-cols",
+         F16,
+         hwc(9, 12, 8),
+         {conv(24, 3).pad(1), slice_rows_cols(1, 6, 3, 7), conv(8, 3).pad(1)},
+         "fp16 conv > slice rows [1, 7) x columns [3, 10) (a copy per row) > conv"},
         {"net-s8-reshape",
          S8,
          hwc(8, 6, 16),

@@ -377,13 +377,15 @@ struct Builder {
         return y;
     }
 
-    // Channels [begin_c, begin_c + to_c) of x, every row and column (its quantization kept).
+    // Channels [begin_c, begin_c + to_c), rows [begin_h, begin_h + to_h), columns [begin_w, begin_w + to_w) of x
+    // (0 counts: the whole axis), its quantization kept.
     Value slice(size_t i, const LayerSpec& L, const Value& x, const std::string& name) {
-        if (x.flat || L.to_c == 0 || uint64_t{L.begin_c} + L.to_c > x.c)
-            bad(i, "Slice must take channels of a [1,H,W,C] input");
         Value y = x;
-        y.c = L.to_c;
-        const std::vector<uint32_t> begin = {0, 0, 0, L.begin_c}, size = dims(y);
+        y.c = L.to_c ? L.to_c : x.c, y.h = L.to_h ? L.to_h : x.h, y.w = L.to_w ? L.to_w : x.w;
+        if (x.flat || uint64_t{L.begin_c} + y.c > x.c || uint64_t{L.begin_h} + y.h > x.h ||
+            uint64_t{L.begin_w} + y.w > x.w)
+            bad(i, "Slice must take part of a [1,H,W,C] input");
+        const std::vector<uint32_t> begin = {0, L.begin_h, L.begin_w, L.begin_c}, size = dims(y);
         y.port = mw::Port(w.add_layer(fb::Layer::SliceLayer, fb::LayerType::Slice, name, {x.port}, {desc(y)},
                                       [=](flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<fb::LayerBase> base) {
                                           auto d =

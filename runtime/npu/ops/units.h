@@ -13,7 +13,7 @@ extern const NpuOpUnit kElementwise;       // eltwise_op.cpp: ElementwiseBinary,
 extern const NpuOpUnit kPad;               // pad_op.cpp: Pad along H/W, DPU flying copies
 extern const NpuOpUnit kReshape;           // view_op.cpp: Reshape as a view of its input's region
 extern const NpuOpUnit kConcat;            // view_op.cpp: channel Concat, inputs as views into the output
-extern const NpuOpUnit kSlice;             // view_op.cpp: channel Slice, the output a view into the input
+extern const NpuOpUnit kSlice;             // view_op.cpp: channel Slice as a view; slice_op.cpp: rows / columns copied
 extern const NpuOpUnit kSplitter;          // view_op.cpp: channel Splitter, every output a view into the input
 extern const NpuOpUnit kActivation;        // activation_op.cpp: standalone activations, DPU flying tasks (lookup table)
 extern const NpuOpUnit kGather;            // gather_op.cpp: Gather along H/W by constant indices, DPU flying copies
@@ -27,5 +27,9 @@ Refusal prepare_silu(const Graph& g, const FusedNodes& f, NpuDomain d, std::uniq
 // its base, which kElementwise's check and prepare hand over.
 Refusal check_power(const Graph& g, const Node& node, NpuDomain d);
 Refusal prepare_power_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out);
+// slice_op.cpp: a Slice of rows and / or columns (all channels) as DPU flying copies, which kSlice's check and
+// prepare hand over when the Slice is not a channel view.
+Refusal check_slice_copy(const Graph& g, const Node& node, NpuDomain d);
+Refusal prepare_slice_copy_op(const Graph& g, const FusedNodes& f, NpuDomain d, std::unique_ptr<NpuOp>* out);
 
 }  // namespace npurun::npu::ops

@@ -40,7 +40,8 @@ MovePlan plan(const KernelNode& n) {
     const auto& m = n.attr<PermuteAttrs>().mapping;
     const uint32_t r = x.shape.rank;
     size_t in_stride[kMaxRank] = {};
-    for (uint32_t d = r, s = 1; d-- > 0;) in_stride[d] = s, s *= x.shape[d];
+    size_t s = 1;
+    for (uint32_t d = r; d-- > 0;) in_stride[d] = s, s *= x.shape[d];
     uint32_t src_dim[kMaxRank] = {};  // the input dimension output dimension i walks
     for (uint32_t i = 0; i < r; ++i) {
         if (n.op == OpKind::Transpose)

@@ -1,5 +1,6 @@
 // Permute and Transpose: element moves, bit-exact with kernels/ref (which moves one element per call through a
 // generic strided walk). Here the move is planned once per call:
+// The plan depends only on the shapes and the mapping, so it is made once at prepare time (the kernel's state):
 //  - each output dimension gets the input stride it walks (Transpose: output dim i is input dim mapping[i];
 //    Permute: input dim i is output dim mapping[i]);
 //  - size-1 dimensions are dropped and neighbours that are contiguous in both tensors merged, so
@@ -8,6 +9,7 @@
 //    innermost is contiguous in the input too; the outer ones are an odometer, split over threads by output
 //    rows (each output element is written by one thread, so the thread count changes nothing).
 #include <cstring>
+#include <new>
 
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
@@ -85,8 +87,11 @@ template <size_t E> void move_rows(const MovePlan& p, const uint8_t* src, uint8_
     }
 }
 
+size_t plan_bytes(const KernelNode&) { return sizeof(MovePlan); }
+void prepare_plan(const PrepareArgs& a) { new (a.state) MovePlan(plan(a.node)); }  // state: 64-byte aligned, zeroed
+
 void run_permute(const KernelArgs& a) {
-    const MovePlan p = plan(a.node);
+    const MovePlan& p = *static_cast<const MovePlan*>(a.state);
     const auto* src = static_cast<const uint8_t*>(a.inputs[0]);
     auto* dst = static_cast<uint8_t*>(a.outputs[0]);
     const size_t total = out_info(a.node).shape.num_elements();
@@ -108,7 +113,7 @@ void run_permute(const KernelArgs& a) {
 
 }  // namespace
 
-const Kernel kPermute = {check_permute, nullptr, run_permute};
-const Kernel kTranspose = {check_permute, nullptr, run_permute};
+const Kernel kPermute = {check_permute, nullptr, run_permute, plan_bytes, prepare_plan};
+const Kernel kTranspose = {check_permute, nullptr, run_permute, plan_bytes, prepare_plan};
 
 }  // namespace npurun::kernels::neon

@@ -1,8 +1,10 @@
 #include "runtime/npu/dpu_flying.h"
 
 #include <algorithm>
-
 #include <cmath>
+#include <string>
+
+#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu {
 
@@ -168,6 +170,18 @@ uint32_t emit_row_doublings(rc::RegcmdWriter& w, bool int8, uint32_t c, uint32_t
         emit_dpu_flying_task(w, d);
     }
     return tasks;
+}
+
+Refusal raw_copy_maps(const TensorInfo& x, const TensorInfo& y, NpuDomain d, const char* op, FeatureGeometry* gx,
+                      FeatureGeometry* gy) {
+    if (x.dtype != y.dtype || x.quant.scales != y.quant.scales || x.quant.offset != y.quant.offset)
+        return Refusal::because(std::string(op) + " input and output quantization differ (the NPU copy is raw)");
+    std::string why;
+    if (!feature_geometry(x, d, gx, &why) || !feature_geometry(y, d, gy, &why)) return Refusal::because(why);
+    for (const FeatureGeometry* g : {gx, gy})
+        if (g->c > npu_limits::kCubeMaxDim || g->h > npu_limits::kCubeMaxDim || g->w > npu_limits::kCubeMaxDim)
+            return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
+    return {};
 }
 
 }  // namespace npurun::npu

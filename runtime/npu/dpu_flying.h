@@ -7,7 +7,9 @@
 #include <array>
 #include <cstdint>
 
+#include "core/refusal.h"
 #include "drv/regcmd/regcmd_writer.h"
+#include "runtime/npu/feature_layout.h"
 
 namespace npurun::npu {
 
@@ -69,7 +71,7 @@ struct DpuFlyingTask {
 void emit_dpu_flying_task(npudrv::regcmd::RegcmdWriter& w, const DpuFlyingTask& t);
 
 // A plain copy between two NC1HWC2 maps of c channels with the given plane pitches (atoms): no BS or EW stage,
-// identity output converter. Copy-shaped layers (Pad, Gather) then set the cube and addresses per task.
+// identity output converter. Copy-shaped layers (Pad, Gather, the row / column Slice) then set the cube and addresses per task.
 inline DpuFlyingTask flying_copy_task(bool int8, uint32_t c, uint32_t src_plane, uint32_t dst_plane) {
     DpuFlyingTask t;
     t.int8 = int8;
@@ -85,6 +87,12 @@ inline DpuFlyingTask flying_copy_task(bool int8, uint32_t c, uint32_t src_plane,
 // the tasks before it wrote. Returns the number of tasks.
 uint32_t emit_row_doublings(npudrv::regcmd::RegcmdWriter& w, bool int8, uint32_t c, uint32_t rows, uint32_t width,
                             uint32_t have, uint32_t map);
+
+// The input and output of a layer moved by raw copies (flying_copy_task: Gather, the row / column Slice): the same
+// type and quantization (a copy cannot requantize), both NC1HWC2 feature maps, every dimension within the 13-bit
+// cube fields. `op` names the layer in the reason.
+Refusal raw_copy_maps(const TensorInfo& x, const TensorInfo& y, NpuDomain d, const char* op, FeatureGeometry* gx,
+                      FeatureGeometry* gy);
 
 // Layers lowered as one task per row (broadcast rows / columns, Pad) emit at most this many tasks (about
 // 3 MiB of regcmd); beyond it they stay on the CPU with the count in the reason.

@@ -15,7 +15,6 @@
 #include "runtime/npu/feature_layout.h"
 #include "runtime/npu/ops/layer_unit.h"
 #include "runtime/npu/ops/units.h"
-#include "runtime/passes/npu_limits.h"
 
 namespace npurun::npu::ops {
 
@@ -73,19 +72,15 @@ Refusal prepare_gather_layer(const Graph& g, const Node& node, NpuDomain d, Gath
     if (axis < 0) axis += 4;
     if (axis < 0 || axis > 3) return Refusal::because("Gather axis " + std::to_string(node.attr<GatherAttrs>().axis) + " outside {0,1,2,3}");
     if (axis == 3)
-        return Refusal::because("Gather along the channel axis is not lowered (it selects elements inside the 16-byte NC1HWC2 atoms; the DMA moves whole atoms)");
-    if (xi.dtype != yi.dtype || xi.quant.scales != yi.quant.scales || xi.quant.offset != yi.quant.offset)
-        return Refusal::because("Gather input and output quantization differ (the NPU copy is raw)");
-    std::string why;
+        return Refusal::because(
+            "Gather along the channel axis is not lowered (it selects elements inside the 16-byte NC1HWC2 atoms; the "
+            "DMA moves whole atoms)");
     FeatureGeometry gx, gy;
-    if (!feature_geometry(xi, d, &gx, &why) || !feature_geometry(yi, d, &gy, &why)) return Refusal::because(why);
+    if (Refusal r = raw_copy_maps(xi, yi, d, "Gather", &gx, &gy); r.refused()) return r;
     GatherLayer L;
     L.domain = d;
     L.axis = static_cast<uint32_t>(axis);
     L.c = gx.c, L.h = gx.h, L.w = gx.w, L.ho = gy.h, L.wo = gy.w;
-    if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim ||
-        L.ho > npu_limits::kCubeMaxDim || L.wo > npu_limits::kCubeMaxDim)
-        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     const uint32_t dim = axis == 0 ? 1u : (axis == 1 ? L.h : L.w);
     std::vector<int32_t> idx;
     if (Refusal r = read_indices(g, node.inputs[1], dim, &idx); r.refused()) return r;

@@ -43,17 +43,12 @@ Refusal prepare_slice_copy(const Graph& g, const Node& node, NpuDomain d, SliceC
     if (a.begin[3] != 0 || a.size[3] != xi.shape[3])
         return Refusal::because(
             "Slice of channels together with rows or columns (a copy moves whole 16-byte atoms of all channels)");
-    if (xi.dtype != yi.dtype || xi.quant.scales != yi.quant.scales || xi.quant.offset != yi.quant.offset)
-        return Refusal::because("Slice input and output quantization differ (the NPU copy is raw)");
-    std::string why;
     FeatureGeometry gx, gy;
-    if (!feature_geometry(xi, d, &gx, &why) || !feature_geometry(yi, d, &gy, &why)) return Refusal::because(why);
+    if (Refusal r = raw_copy_maps(xi, yi, d, "Slice", &gx, &gy); r.refused()) return r;
     SliceCopyLayer L;
     L.domain = d;
     L.c = gx.c, L.h = gx.h, L.w = gx.w;
     L.h0 = a.begin[1], L.hs = a.size[1], L.w0 = a.begin[2], L.ws = a.size[2];
-    if (L.c > npu_limits::kCubeMaxDim || L.h > npu_limits::kCubeMaxDim || L.w > npu_limits::kCubeMaxDim)
-        return Refusal::because("cube above " + std::to_string(npu_limits::kCubeMaxDim) + " (13-bit fields)");
     if (L.hs == 0 || L.ws == 0) return Refusal::because("empty Slice");
     static_assert(npu_limits::kCubeMaxDim <= kMaxFlyingTasksPerLayer,
                   "one task per row stays within the layer's tasks");

@@ -83,6 +83,12 @@ struct MacTask {
     uint32_t span_w() const { return (kw - 1) * dx + 1; }
 };
 
+// Rows (or columns) of the task's input with its padding materialised: the input and its top (left) padding, or
+// every position the windows read, whichever reaches further. pad_input allocates it; run_cna_core bounds it first.
+inline uint64_t padded_extent(uint32_t in, uint32_t pad, uint32_t out, uint32_t stride, uint32_t span) {
+    return std::max<uint64_t>(uint64_t{in} + pad, uint64_t{out - 1} * stride + span);
+}
+
 namespace {
 
 // The task's input with its padding materialised: one [hp][wp] plane per channel covering every position a
@@ -100,8 +106,8 @@ template <typename T, typename S>
 PaddedInput<T> pad_input(const MacTask& m, const std::vector<S>& in, T pad) {
     PaddedInput<T> p;
     const auto pt = static_cast<uint32_t>(m.pt), pl = static_cast<uint32_t>(m.pl);
-    p.hp = std::max(m.H + pt, (m.Ho - 1) * m.sy + m.span_h());
-    p.wp = std::max(m.W + pl, (m.Wo - 1) * m.sx + m.span_w());
+    p.hp = static_cast<uint32_t>(padded_extent(m.H, pt, m.Ho, m.sy, m.span_h()));
+    p.wp = static_cast<uint32_t>(padded_extent(m.W, pl, m.Wo, m.sx, m.span_w()));
     if constexpr (std::is_same_v<T, S>) {
         if (p.hp == m.H && p.wp == m.W) {
             p.base = in.data();
@@ -485,9 +491,9 @@ ConvResult run_cna_core(TaskExec& t) {
     t.check_size(uint64_t{Coa} * Ho * Wo, "conv output");
     // The input with its padding materialised (pad_input): a dilated window's implicit right / bottom padding
     // can reach (k - 1) * d pixels, so bound it before anything is allocated.
-    const uint64_t padded_h = std::max<uint64_t>(uint64_t{H} + pt, uint64_t{Ho - 1} * sy + span_h);
-    const uint64_t padded_w = std::max<uint64_t>(uint64_t{W} + pl, uint64_t{Wo - 1} * sx + span_w);
-    t.check_size(uint64_t{C} * padded_h * padded_w, "padded conv input");
+    t.check_size(
+        uint64_t{C} * padded_extent(H, uint32_t(pt), Ho, sy, span_h) * padded_extent(W, uint32_t(pl), Wo, sx, span_w),
+        "padded conv input");
     if (uint64_t{Wo} * Ho * Co * kw * kh * (dw ? 1 : C) > TaskExec::kMaxMacs) t.unmodelled("task MAC count above the simulator's limit");
 
     // ---- CBUF ----

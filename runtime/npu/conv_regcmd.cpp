@@ -73,7 +73,7 @@ void write_cna(rc::RegcmdWriter& w, const ConvLayer& L, const ConvTiling& t, con
     w.write({CNA_CONV_CON1::PROC_PRECISION(r.prec), CNA_CONV_CON1::IN_PRECISION(r.prec),
              CNA_CONV_CON1::CONV_MODE(r.conv_mode)});
     // FEATURE_GRAINS: rows buffered before the conv starts; the vendor writes H + kh when the task's
-    // input is resident (reference §4.2), capped by the field; kh is the rows a (dilated) window covers.
+    // input is resident (reference §4.2), capped by the field; for a dilated kernel, the rows its window covers.
     w.write({CNA_CONV_CON2::FEATURE_GRAINS(std::min(r.ht + L.span_h(), npu_limits::kMaxFeatureGrains))});
     // Dilation: the atrous fields hold dilation - 1 (0 = none; drv/sim/sim_conv.cpp states the assumption).
     w.write({CNA_CONV_CON3::ATROUS_Y_DILATION(L.dil_y - 1), CNA_CONV_CON3::ATROUS_X_DILATION(L.dil_x - 1),

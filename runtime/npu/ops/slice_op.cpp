@@ -1,7 +1,6 @@
 // The Slice that moves data (view_op.cpp's kSlice takes a channel cut on the 16-byte atom as a view of the input's
 // region, and hands every other Slice to this file). A cut of rows and / or columns that keeps every channel is
-// copied by DPU flying copy tasks
-// (identity BS / EW / output converter, dpu_flying.h), like Gather's runs of consecutive indices:
+// copied by DPU flying copy tasks (identity BS / EW / output converter, dpu_flying.h), like Gather's runs:
 //   rows only: one task, the band of rows [h0, h0 + hs) of every plane (contiguous in each channel plane);
 //   columns:   one task per output row (the write DMA has no line stride), columns [w0, w0 + ws) of input row h0 + y.
 // Refused, with the reason: a cut of channels together with rows / columns, of the batch, a requantizing Slice.
@@ -23,7 +22,6 @@ struct SliceCopyLayer {
     uint32_t w0 = 0, ws = 0;       // columns [w0, w0 + ws)
 
     bool whole_rows() const { return w0 == 0 && ws == w; }
-    uint64_t task_count() const { return whole_rows() ? 1 : hs; }
 };
 
 Refusal prepare_slice_copy(const Graph& g, const Node& node, NpuDomain d, SliceCopyLayer* out) {

@@ -14,6 +14,7 @@
 #include "kernels/neon/kernel_list.h"
 #include "kernels/neon/kernel_util.h"
 #include "kernels/neon/thread_pool.h"
+#include "kernels/ref/ref_common.h"
 
 namespace npurun::kernels::neon {
 namespace {
@@ -41,9 +42,7 @@ MovePlan plan(const KernelNode& n) {
     const TensorInfo& x = in_info(n, 0);
     const auto& m = n.attr<PermuteAttrs>().mapping;
     const uint32_t r = x.shape.rank;
-    size_t in_stride[kMaxRank] = {};
-    size_t s = 1;
-    for (uint32_t d = r; d-- > 0;) in_stride[d] = s, s *= x.shape[d];
+    const ref::Strides in_stride(x.shape);
     uint32_t src_dim[kMaxRank] = {};  // the input dimension output dimension i walks
     for (uint32_t i = 0; i < r; ++i) {
         if (n.op == OpKind::Transpose)

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/align.h"
+#include "drv/sim/cost_model.h"
 #include "runtime/npu/compiled_segment.h"
 #include "runtime/npu/npu_backend.h"
 #include "runtime/passes/placement.h"
@@ -401,9 +401,8 @@ TEST(NpuDilation, AtrousKernelMatchesTheCpuAndIssuesOnlyItsTaps) {
         const npu::NpuLayerStats& l = b->segments()[0]->layers()[0];
         const uint32_t ho = out_dim(s.h, (s.kh - 1) * c.d + 1, c.stride, c.pad);
         const uint32_t wo = out_dim(s.w, (s.kw - 1) * c.d + 1, c.stride, c.pad);
-        const uint64_t kg = q ? 32 : 16, cgroup = c.depthwise ? (q ? 64 : 32) : 32;
         const uint64_t taps_issue =
-            uint64_t{ho} * wo * c.kh * c.kh * align_up(s.c, cgroup) * (c.depthwise ? 1 : align_up(s.k, kg));
+            npudrv::sim::cost::conv_issue(uint64_t{ho} * wo, c.kh * c.kh, s.c, s.k, !q, c.depthwise).issued_macs;
         EXPECT_LE(l.cost.issued_macs, taps_issue) << "dilation " << c.d << ": zero taps issued?";
         EXPECT_EQ(l.macs, uint64_t{ho} * wo * c.kh * c.kh * (c.depthwise ? 1 : s.c) * s.k);
     }

@@ -72,14 +72,6 @@ void expect_copied(const std::shared_ptr<const Model>& m, bool fp16, uint32_t ta
     std::printf("[ slice copy %s ] %zu outputs, max |npu-cpu| = %.5f\n", what, r.elements, r.max_diff);
 }
 
-NodePlacement slice_placement(const std::shared_ptr<const Model>& m, bool fp16) {
-    const Placement p = place(m->graph(), npu::npu_placement_options(fp16));
-    for (size_t i = 0; i < m->graph().nodes.size(); ++i)
-        if (m->graph().nodes[i].op == OpKind::Slice) return p.nodes[i];
-    ADD_FAILURE() << "no Slice";
-    return {};
-}
-
 }  // namespace
 
 // The copy itself is exact (raw atoms): what differs from the CPU is the convolutions' rounding, at most one
@@ -131,7 +123,7 @@ TEST(NpuSliceCopy, CutsItCannotCopyStayOnTheCpuWithTheReason) {
     // Rows and 16 of the 40 channels: a copy moves whole atoms of every channel; not a view either.
     RowColCut s;
     s.h0 = 1, s.hs = 4, s.c0 = 16, s.cs = 16, s.conv_after = true;
-    const NodePlacement np = slice_placement(row_col_model(DataType::QAsymmS8, s), false);
+    const NodePlacement np = placement_of(*row_col_model(DataType::QAsymmS8, s), OpKind::Slice, false);
     EXPECT_EQ(np.device, Placed::Cpu);
     EXPECT_NE(np.reason.find("Slice of channels together with rows or columns"), std::string::npos) << np.reason;
     EXPECT_NE(np.reason.find("takes part of axis 1"), std::string::npos) << np.reason;
